@@ -1,0 +1,18 @@
+package io.perfj.cli;
+
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** Options every command that reads a recording takes. */
+public final class InputOptions {
+    @Option(names = {"-i", "--input"}, paramLabel = "FILE", defaultValue = "perf.data",
+            description = "Input file name, '-' for standard input (pipe mode). Default: ${DEFAULT-VALUE}.")
+    public Path input;
+
+    @Option(names = "--debug", description = "Print stack traces for errors.")
+    public boolean debug;
+
+    @Option(names = {"-f", "--force"}, description = "Accepted for perf compatibility (ownership is not checked).")
+    public boolean force;
+}

@@ -1,0 +1,61 @@
+package io.perfj.perfdata;
+
+import io.perfj.io.Bytes;
+import io.perfj.io.FormatException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Walks the records of a mapped data section (or a decompressed buffer) without copying. */
+final class MappedRecordInput implements RecordInput {
+    private final Bytes data;
+    private final List<String> warnings = new ArrayList<>();
+    private long pos;
+    private boolean done;
+
+    MappedRecordInput(Bytes data) {
+        this.data = data;
+    }
+
+    @Override
+    public RawRecord next() {
+        if (done) {
+            return null;
+        }
+        long remaining = data.size() - pos;
+        if (remaining == 0) {
+            done = true;
+            return null;
+        }
+        long abs = data.base() + pos;
+        if (remaining < RawRecord.HEADER_SIZE) {
+            done = true;
+            warnings.add(data.source() + ": data ends inside a record header at offset 0x" + Long.toHexString(abs)
+                    + " (" + remaining + " bytes left); the recording was cut short");
+            return null;
+        }
+        int type = data.s32(pos);
+        int misc = data.u16(pos + 4);
+        int size = data.u16(pos + 6);
+        if (size < RawRecord.HEADER_SIZE) {
+            done = true;
+            throw new FormatException(data.source(), "perf_event_header", abs,
+                    "record of type " + RecordType.name(type) + " (" + type + ") has size " + size
+                            + ", less than its 8-byte header");
+        }
+        if (size > remaining) {
+            done = true;
+            warnings.add(data.source() + ": record " + RecordType.name(type) + " at offset 0x" + Long.toHexString(abs)
+                    + " needs " + size + " bytes but only " + remaining + " remain; the recording was cut short");
+            return null;
+        }
+        Bytes b = data.slice(pos, size, "PERF_RECORD_" + RecordType.name(type));
+        pos += size;
+        return new RawRecord(abs, type, misc, b, false);
+    }
+
+    @Override
+    public List<String> warnings() {
+        return warnings;
+    }
+}

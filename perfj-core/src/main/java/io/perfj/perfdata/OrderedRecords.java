@@ -1,0 +1,135 @@
+package io.perfj.perfdata;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * perf's ordered-events queue (tools/perf/util/ordered-events.c) over a {@link RecordInput}.
+ *
+ * <p>Timed kernel records are queued. At each FINISHED_ROUND the queue releases, sorted by time
+ * (stable for equal times), every record not later than the largest timestamp seen up to the
+ * previous round, then remembers the largest timestamp seen so far for the next round. Records
+ * without a timestamp and perf's own records pass through at once; at the end the rest is
+ * released. This reproduces the order in which perf delivers records to its tools.
+ */
+public final class OrderedRecords implements RecordInput {
+    private final RecordInput in;
+    private final Evlist evlist;
+    private final ArrayDeque<RawRecord> ready = new ArrayDeque<>();
+    private RawRecord[] queue = new RawRecord[1024];
+    private long[] times = new long[1024];
+    private int queued;
+    private long seq;
+    private long maxTimestamp;
+    private long nextFlush;
+    private boolean anyTime;
+    private boolean ended;
+    private long unordered;
+    private long lastFlushed;
+
+    public OrderedRecords(RecordInput in, Evlist evlist) {
+        this.in = in;
+        this.evlist = evlist;
+    }
+
+    @Override
+    public RawRecord next() {
+        while (ready.isEmpty()) {
+            if (ended) {
+                return null;
+            }
+            RawRecord r = in.next();
+            if (r == null) {
+                ended = true;
+                flush(-1L, true);
+                continue;
+            }
+            if (r.isUser()) {
+                ready.add(r);
+                if (r.type() == RecordType.FINISHED_ROUND) {
+                    flushRound();
+                }
+                continue;
+            }
+            long t = evlist.timeOf(r);
+            if (t == Evlist.NO_TIME) {
+                ready.add(r);
+                continue;
+            }
+            enqueue(r, t);
+        }
+        return ready.poll();
+    }
+
+    private void enqueue(RawRecord r, long t) {
+        if (anyTime && Long.compareUnsigned(t, lastFlushed) < 0) {
+            unordered++;
+        }
+        if (!anyTime || Long.compareUnsigned(t, maxTimestamp) > 0) {
+            maxTimestamp = t;
+        }
+        anyTime = true;
+        if (queued == queue.length) {
+            queue = Arrays.copyOf(queue, queued * 2);
+            times = Arrays.copyOf(times, queued * 2);
+        }
+        queue[queued] = r;
+        times[queued] = t;
+        queued++;
+        seq++;
+    }
+
+    private void flushRound() {
+        if (!anyTime) {
+            return;
+        }
+        flush(nextFlush, false);
+        nextFlush = maxTimestamp;
+    }
+
+    /** Releases queued records with time &lt;= limit (all when {@code all}), sorted, stable. */
+    private void flush(long limit, boolean all) {
+        if (queued == 0) {
+            return;
+        }
+        Integer[] idx = new Integer[queued];
+        for (int i = 0; i < queued; i++) {
+            idx[i] = i;
+        }
+        Arrays.sort(idx, (a, b) -> {
+            int c = Long.compareUnsigned(times[a], times[b]);
+            return c != 0 ? c : Integer.compare(a, b);
+        });
+        List<Integer> keep = new ArrayList<>();
+        for (int i : idx) {
+            if (all || Long.compareUnsigned(times[i], limit) <= 0) {
+                ready.add(queue[i]);
+                lastFlushed = times[i];
+            } else {
+                keep.add(i);
+            }
+        }
+        keep.sort(null);
+        RawRecord[] nq = new RawRecord[Math.max(1024, keep.size() * 2)];
+        long[] nt = new long[nq.length];
+        for (int k = 0; k < keep.size(); k++) {
+            nq[k] = queue[keep.get(k)];
+            nt[k] = times[keep.get(k)];
+        }
+        queue = nq;
+        times = nt;
+        queued = keep.size();
+    }
+
+    /** How many records arrived with a time earlier than what had already been released. */
+    public long unorderedCount() {
+        return unordered;
+    }
+
+    @Override
+    public List<String> warnings() {
+        return in.warnings();
+    }
+}

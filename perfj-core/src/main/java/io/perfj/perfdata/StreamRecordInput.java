@@ -1,0 +1,100 @@
+package io.perfj.perfdata;
+
+import io.perfj.io.Bytes;
+import io.perfj.io.FormatException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads records from a pipe; each record is copied into its own small array. */
+final class StreamRecordInput implements RecordInput {
+    private final InputStream in;
+    private final String name;
+    private final List<String> warnings = new ArrayList<>();
+    private ByteOrder order = ByteOrder.LITTLE_ENDIAN;
+    private long offset;
+    private boolean done;
+
+    StreamRecordInput(InputStream in, String name, long startOffset) {
+        this.in = in;
+        this.name = name;
+        this.offset = startOffset;
+    }
+
+    void order(ByteOrder o) {
+        this.order = o;
+    }
+
+    @Override
+    public RawRecord next() {
+        if (done) {
+            return null;
+        }
+        byte[] head = new byte[RawRecord.HEADER_SIZE];
+        int n = readUpTo(head, 0, head.length);
+        if (n == 0) {
+            done = true;
+            return null;
+        }
+        if (n < head.length) {
+            done = true;
+            warnings.add(name + ": stream ends inside a record header at offset 0x" + Long.toHexString(offset));
+            return null;
+        }
+        Bytes h = Bytes.of(head, order, name, "perf_event_header");
+        int type = h.s32(0);
+        int misc = h.u16(4);
+        int size = h.u16(6);
+        if (size < RawRecord.HEADER_SIZE) {
+            done = true;
+            throw new FormatException(name, "perf_event_header", offset,
+                    "record of type " + RecordType.name(type) + " (" + type + ") has size " + size
+                            + ", less than its 8-byte header");
+        }
+        byte[] all = new byte[size];
+        System.arraycopy(head, 0, all, 0, head.length);
+        int got = readUpTo(all, head.length, size - head.length);
+        if (got < size - head.length) {
+            done = true;
+            warnings.add(name + ": record " + RecordType.name(type) + " at offset 0x" + Long.toHexString(offset)
+                    + " needs " + size + " bytes but the stream ended; the recording was cut short");
+            return null;
+        }
+        Bytes b = Bytes.of(java.lang.foreign.MemorySegment.ofArray(all), order, name,
+                "PERF_RECORD_" + RecordType.name(type), offset);
+        RawRecord r = new RawRecord(offset, type, misc, b, false);
+        offset += size;
+        return r;
+    }
+
+    private int readUpTo(byte[] buf, int off, int len) {
+        try {
+            return in.readNBytes(buf, off, len);
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    static byte[] readFully(InputStream in, int len, String name, String structure, long offset) {
+        byte[] b = new byte[len];
+        int n;
+        try {
+            n = in.readNBytes(b, 0, len);
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + ": " + e.getMessage(), e);
+        }
+        if (n < len) {
+            throw new FormatException(name, structure, offset + n, "input ends after " + n + " of " + len + " bytes");
+        }
+        return b;
+    }
+
+    @Override
+    public List<String> warnings() {
+        return warnings;
+    }
+}
