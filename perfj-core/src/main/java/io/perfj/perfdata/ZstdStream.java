@@ -1,19 +1,19 @@
 package io.perfj.perfdata;
 
-import io.airlift.compress.v3.zstd.ZstdIncrementalFrameDecompressor;
+import com.github.luben.zstd.ZstdDecompressCtx;
 
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 
 /**
- * One zstd stream fed in pieces. perf compresses its ring-buffer reads with flushes but without
- * ending the frame, so a frame continues from one COMPRESSED record to the next; this keeps the
- * decoder state and any unconsumed input between records (what {@code ZSTD_decompressStream}
- * does for perf).
+ * One zstd stream fed in pieces. perf compresses each ring-buffer read with a flush but without
+ * ending the frame, so one frame runs through all COMPRESSED records of a recording and every
+ * record's output must be available as soon as that record is fed (what
+ * {@code ZSTD_decompressStream} gives perf). This keeps one streaming context for the stream.
+ *
+ * <p>Uses libzstd through zstd-jni: the pure-Java decoders available hold back a window's worth
+ * of output until the frame ends, which perf's frames never do.
  */
-final class ZstdStream {
-    @SuppressWarnings("removal")
-    private static final int BASE = sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET;
-
+final class ZstdStream implements AutoCloseable {
     /** Thrown when a piece inflates past the bound. */
     static final class TooLarge extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -23,57 +23,46 @@ final class ZstdStream {
         }
     }
 
-    private ZstdIncrementalFrameDecompressor dec = new ZstdIncrementalFrameDecompressor();
-    private byte[] in = new byte[0];
-    private int inOff;
-    private int inLimit;
+    private final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+    private ByteBuffer src = ByteBuffer.allocateDirect(64 << 10);
+    private ByteBuffer dst = ByteBuffer.allocateDirect(256 << 10);
 
-    /**
-     * Feeds {@code piece} and returns everything it decompresses to, at most {@code bound} bytes.
-     * Input the decoder cannot use yet stays for the next piece.
-     */
+    /** Feeds {@code piece}; returns all it decompresses to, at most {@code bound} bytes. */
     byte[] feed(byte[] piece, int bound) {
-        int left = inLimit - inOff;
-        byte[] buf = new byte[left + piece.length];
-        System.arraycopy(in, inOff, buf, 0, left);
-        System.arraycopy(piece, 0, buf, left, piece.length);
-        in = buf;
-        inOff = 0;
-        inLimit = buf.length;
-
-        byte[] out = new byte[Math.min(bound, Math.max(4096, piece.length * 8))];
-        int outPos = 0;
-        int stalls = 0;
+        if (src.capacity() < piece.length) {
+            src = ByteBuffer.allocateDirect(Math.max(piece.length, src.capacity() * 2));
+        }
+        src.clear();
+        src.put(piece).flip();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(Math.min(bound, piece.length * 8 + 64));
+        byte[] chunk = new byte[64 << 10];
+        int total = 0;
         while (true) {
-            int required = dec.getInputRequired();
-            if (inLimit - inOff < required) {
+            dst.clear();
+            ctx.decompressDirectByteBufferStream(dst, src);
+            dst.flip();
+            int n = dst.remaining();
+            total += n;
+            if (total > bound) {
+                throw new TooLarge("decompressed data exceeds the bound of " + bound + " bytes");
+            }
+            while (dst.hasRemaining()) {
+                int k = Math.min(chunk.length, dst.remaining());
+                dst.get(chunk, 0, k);
+                out.write(chunk, 0, k);
+            }
+            if (!src.hasRemaining() && n < dst.capacity()) {
                 break;
             }
-            if (dec.isAtStoppingPoint() && inOff == inLimit) {
+            if (n == 0 && !src.hasRemaining()) {
                 break;
-            }
-            if (outPos == out.length) {
-                if (out.length >= bound) {
-                    throw new TooLarge("decompressed data exceeds the bound of " + bound + " bytes");
-                }
-                out = Arrays.copyOf(out, (int) Math.min(bound, out.length * 2L));
-            }
-            dec.partialDecompress(in, BASE + inOff, BASE + inLimit, out, outPos, out.length);
-            int consumed = dec.getInputConsumed();
-            int produced = dec.getOutputBufferUsed();
-            inOff += consumed;
-            outPos += produced;
-            if (consumed == 0 && produced == 0) {
-                if (dec.getRequestedOutputSize() > 0 && outPos == out.length) {
-                    continue;
-                }
-                if (++stalls > 4) {
-                    break;
-                }
-            } else {
-                stalls = 0;
             }
         }
-        return outPos == out.length ? out : Arrays.copyOf(out, outPos);
+        return out.toByteArray();
+    }
+
+    @Override
+    public void close() {
+        ctx.close();
     }
 }
