@@ -1,0 +1,118 @@
+package io.perfj.perfdata;
+
+import io.perfj.io.Bytes;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class OrderedRecordsTest {
+    private static final EventAttr ATTR = new EventAttr(1, 128, 0, 1, SampleFormat.TIME | SampleFormat.PERIOD,
+            0, 1L << 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    /** A SAMPLE with TIME and PERIOD; the period holds a sequence number to check stability. */
+    private static RawRecord sample(long time, long seq) {
+        ByteBuffer b = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(RecordType.SAMPLE).putShort((short) 1).putShort((short) 24).putLong(time).putLong(seq);
+        return new RawRecord(seq, RecordType.SAMPLE, 1, Bytes.of(b.array(), ByteOrder.LITTLE_ENDIAN, "t", "r"), false);
+    }
+
+    private static RawRecord round() {
+        ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(RecordType.FINISHED_ROUND).putShort((short) 0).putShort((short) 8);
+        return new RawRecord(-1, RecordType.FINISHED_ROUND, 0, Bytes.of(b.array(), ByteOrder.LITTLE_ENDIAN, "t", "r"), false);
+    }
+
+    private static List<RawRecord> order(List<RawRecord> in) {
+        Evlist ev = new Evlist();
+        ev.add(ATTR, new long[] {1});
+        Iterator<RawRecord> it = in.iterator();
+        OrderedRecords o = new OrderedRecords(() -> it.hasNext() ? it.next() : null, ev);
+        List<RawRecord> out = new ArrayList<>();
+        for (RawRecord r; (r = o.next()) != null; ) {
+            out.add(r);
+        }
+        return out;
+    }
+
+    @Test
+    void roundsAreReleasedOneRoundLate() {
+        List<RawRecord> in = List.of(sample(30, 0), sample(10, 1), round(), sample(20, 2), sample(50, 3), round(),
+                sample(40, 4), round());
+        List<RawRecord> out = order(in);
+        // A FINISHED_ROUND is delivered before the records it releases (perf dumps it, then
+        // flushes). Round 1 releases nothing (the limit starts at 0); round 2 releases t <= 30,
+        // i.e. 10, 20, 30; round 3 releases t <= 50, i.e. 40, 50.
+        List<Long> seqs = out.stream().map(r -> r.type() == RecordType.FINISHED_ROUND ? -1 : r.bytes().u64(16)).toList();
+        assertEquals(List.of(-1L, -1L, 1L, 2L, 0L, -1L, 4L, 3L), seqs);
+    }
+
+    @Provide
+    Arbitrary<List<List<Integer>>> rounds() {
+        return Arbitraries.integers().between(0, 1000).list().ofMaxSize(30).list().ofMaxSize(12);
+    }
+
+    /**
+     * Whenever the input keeps perf's promise (nothing in a round is older than what was already
+     * seen two rounds earlier), the output is all records, sorted by time, stable for equal times.
+     */
+    @Property(tries = 300)
+    void sortsEverythingWhenPerfsPromiseHolds(@ForAll("rounds") List<List<Integer>> deltas) {
+        List<RawRecord> in = new ArrayList<>();
+        List<long[]> expected = new ArrayList<>();
+        long maxTwoBack = 0;
+        long maxPrev = 0;
+        long maxAll = 0;
+        long seq = 0;
+        for (List<Integer> round : deltas) {
+            for (int d : round) {
+                long t = maxTwoBack + d;
+                in.add(sample(t, seq));
+                expected.add(new long[] {t, seq});
+                maxAll = Math.max(maxAll, t);
+                seq++;
+            }
+            in.add(round());
+            maxTwoBack = maxPrev;
+            maxPrev = maxAll;
+        }
+        expected.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
+        List<long[]> got = order(in).stream().filter(r -> r.type() == RecordType.SAMPLE)
+                .map(r -> new long[] {r.bytes().u64(8), r.bytes().u64(16)}).toList();
+        assertEquals(expected.size(), got.size());
+        for (int i = 0; i < got.size(); i++) {
+            assertEquals(expected.get(i)[0], got.get(i)[0], "time at " + i);
+            assertEquals(expected.get(i)[1], got.get(i)[1], "sequence at " + i);
+        }
+    }
+
+    /** Whatever the input, every record comes out exactly once. */
+    @Property(tries = 200)
+    void neverLosesOrDuplicates(@ForAll("rounds") List<List<Integer>> times) {
+        List<RawRecord> in = new ArrayList<>();
+        long seq = 0;
+        for (List<Integer> round : times) {
+            for (int t : round) {
+                in.add(sample(t, seq++));
+            }
+            in.add(round());
+        }
+        List<Long> got = order(in).stream().filter(r -> r.type() == RecordType.SAMPLE).map(r -> r.bytes().u64(16)).sorted().toList();
+        List<Long> all = new ArrayList<>();
+        for (long i = 0; i < seq; i++) {
+            all.add(i);
+        }
+        assertEquals(all, got);
+    }
+}
