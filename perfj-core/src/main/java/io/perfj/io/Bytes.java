@@ -23,15 +23,23 @@ public final class Bytes {
     private final ValueLayout.OfInt i32;
     private final ValueLayout.OfLong i64;
 
+    private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt LE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     private Bytes(MemorySegment seg, ByteOrder order, String source, String structure, long base) {
         this.seg = seg;
         this.order = order;
         this.source = source;
         this.structure = structure;
         this.base = base;
-        this.i16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(order);
-        this.i32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(order);
-        this.i64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(order);
+        boolean le = order == ByteOrder.LITTLE_ENDIAN;
+        this.i16 = le ? LE16 : BE16;
+        this.i32 = le ? LE32 : BE32;
+        this.i64 = le ? LE64 : BE64;
     }
 
     public static Bytes of(MemorySegment seg, ByteOrder order, String source, String structure, long base) {

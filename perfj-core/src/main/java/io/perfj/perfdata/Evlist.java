@@ -18,6 +18,8 @@ public final class Evlist {
 
     private final List<Evsel> evsels = new ArrayList<>();
     private final Map<Long, Evsel> byId = new HashMap<>();
+    private long lastId = Long.MIN_VALUE;
+    private Evsel lastEvsel;
 
     public void add(EventAttr attr, long[] ids) {
         Evsel e = new Evsel(evsels.size(), attr, ids);
@@ -25,6 +27,7 @@ public final class Evlist {
         for (long id : ids) {
             byId.putIfAbsent(id, e);
         }
+        lastEvsel = null;
     }
 
     public List<Evsel> evsels() {
@@ -97,8 +100,16 @@ public final class Evlist {
             }
             id = r.bytes().u64(r.size() - from);
         }
+        if (id == lastId && lastEvsel != null) {
+            return lastEvsel;
+        }
         Evsel e = byId.get(id);
-        return e == null ? first : e;
+        if (e == null) {
+            return first;
+        }
+        lastId = id;
+        lastEvsel = e;
+        return e;
     }
 
     /**

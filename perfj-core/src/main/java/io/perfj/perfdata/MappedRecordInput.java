@@ -6,15 +6,40 @@ import io.perfj.io.FormatException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Walks the records of a mapped data section (or a decompressed buffer) without copying. */
+/**
+ * Walks the records of a mapped data section (or a decompressed buffer) without copying.
+ *
+ * <p>Over a file mapping, pages well behind the read position are handed back to the kernel
+ * ({@link java.lang.foreign.MemorySegment#unload()}, i.e. {@code madvise(MADV_DONTNEED)}) so the
+ * resident size stays flat however large the file is. This is safe even if a record view from
+ * that range is still in use: the page is simply read again from the page cache.
+ */
 final class MappedRecordInput implements RecordInput {
+    /** How far behind the read position pages stay resident. */
+    static final long RESIDENT_WINDOW = 16L << 20;
+
     private final Bytes data;
+    private final boolean mapped;
+    private long releasedUpTo;
     private final List<String> warnings = new ArrayList<>();
     private long pos;
     private boolean done;
 
     MappedRecordInput(Bytes data) {
         this.data = data;
+        this.mapped = data.segment().isMapped();
+    }
+
+    private void releaseBehind() {
+        long upTo = pos - RESIDENT_WINDOW;
+        if (upTo - releasedUpTo >= RESIDENT_WINDOW) {
+            try {
+                data.segment().asSlice(releasedUpTo, upTo - releasedUpTo).unload();
+            } catch (RuntimeException | UnsatisfiedLinkError e) {
+                // Only a memory hint; reading goes on without it.
+            }
+            releasedUpTo = upTo;
+        }
     }
 
     @Override
@@ -51,6 +76,9 @@ final class MappedRecordInput implements RecordInput {
         }
         Bytes b = data.slice(pos, size, "PERF_RECORD_" + RecordType.name(type));
         pos += size;
+        if (mapped) {
+            releaseBehind();
+        }
         return new RawRecord(abs, type, misc, b, false);
     }
 
