@@ -20,8 +20,10 @@ public class FormatException extends RuntimeException {
     }
 
     public FormatException(String source, String structure, long offset, String detail, Throwable cause) {
-        this(source, structure, offset, detail);
-        initCause(cause);
+        super(format(source, structure, offset, detail), cause);
+        this.source = source;
+        this.structure = structure;
+        this.offset = offset;
     }
 
     private static String format(String source, String structure, long offset, String detail) {

@@ -24,6 +24,7 @@ final class UnpackingRecordInput implements RecordInput {
     private byte[] tail = new byte[0];
     private MappedRecordInput inner;
     private long innerOffset;
+    private RawRecord pendingUnpack;
 
     UnpackingRecordInput(RecordInput base, PerfData data) {
         this.base = base;
@@ -33,6 +34,11 @@ final class UnpackingRecordInput implements RecordInput {
     @Override
     public RawRecord next() {
         while (true) {
+            if (pendingUnpack != null) {
+                RawRecord c = pendingUnpack;
+                pendingUnpack = null;
+                unpack(c);
+            }
             if (inner != null) {
                 RawRecord r = nextInner();
                 if (r != null) {
@@ -49,7 +55,7 @@ final class UnpackingRecordInput implements RecordInput {
                 return null;
             }
             switch (r.type()) {
-                case RecordType.COMPRESSED, RecordType.COMPRESSED2 -> unpack(r);
+                case RecordType.COMPRESSED, RecordType.COMPRESSED2 -> pendingUnpack = r;
                 case RecordType.HEADER_ATTR -> {
                     if (data.isPipe()) {
                         data.onHeaderAttr(r);

@@ -1,0 +1,142 @@
+package io.perfj.perfdata;
+
+import com.github.luben.zstd.EndDirective;
+import com.github.luben.zstd.ZstdCompressCtx;
+import io.perfj.io.FormatException;
+import io.perfj.testing.PerfDataBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * COMPRESSED records as perf writes them: one zstd frame for the whole recording, flushed (not
+ * ended) at each record, and records split across two compressed records.
+ */
+class CompressedRecordsTest {
+    @TempDir
+    Path tmp;
+
+    private final PerfDataBuilder b = new PerfDataBuilder(ByteOrder.LITTLE_ENDIAN);
+
+    /** Compresses each piece with a flush, all in one frame that is never ended. */
+    private static List<byte[]> flushedPieces(List<byte[]> pieces) {
+        List<byte[]> out = new ArrayList<>();
+        try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+            ctx.setLevel(1);
+            for (byte[] p : pieces) {
+                ByteBuffer src = ByteBuffer.allocateDirect(p.length).put(p).flip();
+                ByteArrayOutputStream acc = new ByteArrayOutputStream();
+                ByteBuffer dst = ByteBuffer.allocateDirect(1 << 20);
+                boolean done;
+                do {
+                    dst.clear();
+                    done = ctx.compressDirectByteBufferStream(dst, src, EndDirective.FLUSH);
+                    dst.flip();
+                    byte[] chunk = new byte[dst.remaining()];
+                    dst.get(chunk);
+                    acc.writeBytes(chunk);
+                } while (!done || src.hasRemaining());
+                out.add(acc.toByteArray());
+            }
+        }
+        return out;
+    }
+
+    private byte[] compressed2(byte[] payload) {
+        int padded = (payload.length + 7) / 8 * 8;
+        ByteBuffer body = ByteBuffer.allocate(8 + padded).order(ByteOrder.LITTLE_ENDIAN);
+        body.putLong(payload.length).put(payload);
+        return b.recordRaw(RecordType.COMPRESSED2, 0, body.array());
+    }
+
+    private PerfData open(PerfDataBuilder builder) throws IOException {
+        Path f = Files.createTempFile(tmp, "z", ".data");
+        Files.write(f, builder.buildFile());
+        return PerfData.open(f);
+    }
+
+    @Test
+    void oneFrameAcrossRecordsWithARecordSplitBetweenThem() throws IOException {
+        long st = SampleFormat.IP | SampleFormat.TIME;
+        b.addAttr(b.attr(1, 0, 1, st, 0, 0), 1);
+        ByteArrayOutputStream plain = new ByteArrayOutputStream();
+        for (int i = 0; i < 300; i++) {
+            plain.writeBytes(b.record(RecordType.SAMPLE, 1, 0x1000 + i, i));
+        }
+        byte[] all = plain.toByteArray();
+        int cut = 24 * 100 + 5; // inside the 101st record
+        List<byte[]> parts = flushedPieces(List.of(java.util.Arrays.copyOf(all, cut),
+                java.util.Arrays.copyOfRange(all, cut, all.length)));
+        b.add(b.recordRaw(RecordType.COMPRESSED, 0, parts.get(0)));
+        b.add(b.record(RecordType.FINISHED_ROUND, 0));
+        b.add(compressed2(parts.get(1)));
+        try (PerfData d = open(b)) {
+            RecordInput in = d.records();
+            List<RawRecord> samples = new ArrayList<>();
+            List<Integer> types = new ArrayList<>();
+            for (RawRecord r; (r = in.next()) != null; ) {
+                types.add(r.type());
+                if (r.type() == RecordType.SAMPLE) {
+                    samples.add(r);
+                }
+            }
+            assertEquals(300, samples.size());
+            for (int i = 0; i < 300; i++) {
+                assertEquals(0x1000 + i, samples.get(i).bytes().u64(8));
+                assertTrue(samples.get(i).compressed());
+            }
+            // The 100 whole records of the first piece come before the FINISHED_ROUND.
+            assertEquals(RecordType.COMPRESSED, (int) types.get(0));
+            assertEquals(RecordType.FINISHED_ROUND, (int) types.get(101));
+            assertTrue(in.warnings().isEmpty(), in.warnings().toString());
+        }
+    }
+
+    @Test
+    void inflatingPastTheBoundIsAFormatError() throws IOException {
+        b.addAttr(b.attr(1, 0, 1, SampleFormat.IP, 0, 0), 1);
+        byte[] zeros = new byte[80 << 20];
+        byte[] bomb;
+        try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+            bomb = ctx.compress(zeros);
+        }
+        assertTrue(bomb.length < 65000, "bomb is " + bomb.length + " bytes");
+        b.add(b.recordRaw(RecordType.COMPRESSED, 0, bomb));
+        try (PerfData d = open(b)) {
+            RecordInput in = d.records();
+            assertEquals(RecordType.COMPRESSED, in.next().type());
+            FormatException e = assertThrows(FormatException.class, in::next);
+            assertTrue(e.getMessage().contains("exceeds the bound"), e.getMessage());
+        }
+    }
+
+    @Test
+    void corruptZstdIsAFormatError() throws IOException {
+        b.addAttr(b.attr(1, 0, 1, SampleFormat.IP, 0, 0), 1);
+        byte[] junk = new byte[64];
+        junk[0] = 0x28;
+        junk[1] = (byte) 0xb5;
+        junk[2] = 0x2f;
+        junk[3] = (byte) 0xfd;
+        java.util.Arrays.fill(junk, 4, 64, (byte) 0x5a);
+        b.add(b.recordRaw(RecordType.COMPRESSED, 0, junk));
+        try (PerfData d = open(b)) {
+            RecordInput in = d.records();
+            in.next();
+            FormatException e = assertThrows(FormatException.class, in::next);
+            assertEquals("PERF_RECORD_COMPRESSED", e.structure());
+        }
+    }
+}
