@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * Event display names as perf shows them. The EVENT_DESC feature, when present, gives each
- * event the name it was recorded under; events it does not describe get perf's default name
+ * event the name it was recorded under (matched by position in the event list, as perf does); events it does not describe get perf's default name
  * built from the attr ({@code evsel__name} in perf 6.1: a base name from type/config plus
  * modifiers such as {@code :u}, {@code :ppp}, {@code :HG}).
  */
@@ -53,6 +53,7 @@ public final class EventNames {
     public static List<String> names(PerfData data) {
         List<Evsel> evsels = data.evlist().evsels();
         Map<Integer, String> fromDesc = new HashMap<>();
+        // perf ignores an EVENT_DESC it cannot read and keeps the default names.
         Bytes payload = data.features().get(FeatureId.EVENT_DESC);
         if (payload != null) {
             try {
@@ -70,28 +71,16 @@ public final class EventNames {
         return out;
     }
 
-    /** Assigns each description to the evsel owning its first id, or by position when it has no ids. */
+    /**
+     * Gives evsel {@code i} the name of EVENT_DESC's event {@code i}, as perf does
+     * ({@code evlist__set_event_name} matches by position, not by sample id).
+     */
     static void matchDescriptions(List<Evsel> evsels, Feature.EventDesc desc, Map<Integer, String> out) {
-        Map<Long, Integer> byId = new HashMap<>();
-        for (Evsel e : evsels) {
-            for (long id : e.ids()) {
-                byId.putIfAbsent(id, e.index());
-            }
-        }
         List<Feature.EventDesc.Event> events = desc.events();
-        for (int i = 0; i < events.size(); i++) {
-            Feature.EventDesc.Event ev = events.get(i);
-            if (ev.name() == null || ev.name().isEmpty()) {
-                continue;
-            }
-            Integer idx = null;
-            if (ev.ids().length > 0) {
-                idx = byId.get(ev.ids()[0]);
-            } else if (i < evsels.size()) {
-                idx = i;
-            }
-            if (idx != null) {
-                out.putIfAbsent(idx, ev.name());
+        for (int i = 0; i < events.size() && i < evsels.size(); i++) {
+            String name = events.get(i).name();
+            if (name != null && !name.isEmpty()) {
+                out.putIfAbsent(evsels.get(i).index(), name);
             }
         }
     }

@@ -138,13 +138,17 @@ public sealed interface Feature {
         }
     }
 
-    /** MEM_TOPOLOGY: memory blocks per node ({@code blocks} is a bitmap of {@code bits} bits). */
+    /**
+     * MEM_TOPOLOGY: memory blocks per node. {@code blocks} is a bitmap of {@code bits} bits, one per
+     * memory block of {@code blockSize} bytes; {@code size} is the node's recorded size field
+     * (perf writes the bitmap's bit count there too).
+     */
     record MemTopology(long version, long blockSize, List<Node> nodes) implements Feature {
         public int id() {
             return FeatureId.MEM_TOPOLOGY;
         }
 
-        public record Node(long node, long bits, long[] blocks) {
+        public record Node(long node, long size, long bits, long[] blocks) {
             public boolean has(long bit) {
                 return bit >= 0 && bit < bits && (blocks[(int) (bit >>> 6)] & (1L << (bit & 63))) != 0;
             }

@@ -265,9 +265,11 @@ public final class Features {
         long version = c.u64();
         long blockSize = c.u64();
         int n = c.count(c.u64(), 24, "memory node");
+        // per node: u64 node, u64 size, then a bitmap as u64 bit count + u64 words
         List<Feature.MemTopology.Node> nodes = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             long node = c.u64();
+            long size = c.u64();
             long bits = c.u64();
             long words = bits < 0 ? -1 : (bits + 63) >>> 6;
             int w = c.count(words, 8, "bitmap word");
@@ -275,7 +277,7 @@ public final class Features {
             for (int k = 0; k < w; k++) {
                 map[k] = c.u64();
             }
-            nodes.add(new Feature.MemTopology.Node(node, bits, map));
+            nodes.add(new Feature.MemTopology.Node(node, size, bits, map));
         }
         return new Feature.MemTopology(version, blockSize, List.copyOf(nodes));
     }
