@@ -84,15 +84,19 @@ public final class BtfNames {
         return typeOffsets.length;
     }
 
+    /** The string at {@code off} of the string section, or null when out of range. */
+    public String string(long off) {
+        if (off < 0 || off >= strings.size()) {
+            return null;
+        }
+        return strings.cstring(off, strings.size() - off);
+    }
+
     /** The name of type {@code id}, or null when the id or its name offset is out of range. */
     public String typeName(long id) {
         if (id <= 0 || id >= typeOffsets.length) {
             return null;
         }
-        long nameOff = types.u32(typeOffsets[(int) id]);
-        if (nameOff >= strings.size()) {
-            return null;
-        }
-        return strings.cstring(nameOff, strings.size() - nameOff);
+        return string(types.u32(typeOffsets[(int) id]));
     }
 }
