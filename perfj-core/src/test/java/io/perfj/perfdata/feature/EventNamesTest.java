@@ -40,6 +40,25 @@ class EventNamesTest {
         }
     }
 
+    /** perf's default naming rebuilds the name perf recorded in EVENT_DESC for every fixture event. */
+    @ParameterizedTest
+    @FieldSource("NAMES")
+    void defaultNamesAgreeWithRecordedNames(String fixture) {
+        try (PerfData d = PerfData.open(Fixtures.data(fixture))) {
+            if (d.isPipe()) {
+                RecordInput in = d.records();
+                while (in.next() != null) {
+                    // attrs and features arrive as records
+                }
+            }
+            Feature.EventDesc desc = Features.decodeEventDesc(d.features().get(io.perfj.perfdata.FeatureId.EVENT_DESC));
+            assertEquals(d.evlist().evsels().size(), desc.events().size());
+            for (Feature.EventDesc.Event e : desc.events()) {
+                assertEquals(e.name(), EventNames.defaultName(e.attr()));
+            }
+        }
+    }
+
     private static EventAttr attr(int type, long config, long flags) {
         return new EventAttr(type, 128, config, 0, 0, 0, flags, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
