@@ -1,0 +1,759 @@
+package io.perfj.print;
+
+import io.perfj.io.Bytes;
+import io.perfj.io.FormatException;
+import io.perfj.perfdata.EventAttr;
+import io.perfj.perfdata.Evsel;
+import io.perfj.perfdata.FeatureId;
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.PerfHeader;
+import io.perfj.perfdata.RawRecord;
+import io.perfj.perfdata.RecordInput;
+import io.perfj.perfdata.RecordType;
+import io.perfj.perfdata.feature.BpfProg;
+import io.perfj.perfdata.feature.BtfNames;
+import io.perfj.perfdata.feature.EventNames;
+import io.perfj.perfdata.feature.Feature;
+import io.perfj.perfdata.feature.Features;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Prints what {@code perf report --header-only} (and with {@code -I}, {@code --header-only -I})
+ * of perf 6.1 prints for a recording, line for line.
+ *
+ * <p>Almost everything comes from the file. These parts come from the running system instead,
+ * as they do in perf:
+ * <ul>
+ *   <li>{@code # captured on} is the modification time of the input (perf's {@code fstat} of the
+ *       open file, so for standard input it is the mtime of whatever fd 0 is: the file it was
+ *       redirected from, or the pipe), formatted like C's {@code ctime()} in the local time zone;</li>
+ *   <li>the CLOCK_DATA {@code # reference time} line formats the recorded wall-clock time in the
+ *       local time zone ({@code localtime_r});</li>
+ *   <li>perf on a big-endian host would treat a little-endian file as byte-swapped: BPF program
+ *       and BTF sections from a file of the other byte order than the host are not printed
+ *       (perf: "interpreting bpf_prog_info from systems with endianness is not yet supported"),
+ *       so this printer compares the file's order with the JVM's native order.</li>
+ * </ul>
+ * The local zone is {@link ZoneId#systemDefault()} unless one is passed in.
+ *
+ * <p>Which features only print with {@code -I} (perf's {@code full_only}): CPU_TOPOLOGY,
+ * NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY and HYBRID_TOPOLOGY. Features perf 6.1 does not know
+ * (id 32 and up) print nothing. TRACING_DATA and BUILD_ID have no printer in perf.
+ *
+ * <p>Pipe-mode recordings have no feature table: perf prints the zeroed header, closes the
+ * block, then prints each HEADER_FEATURE record as it arrives until the end-of-features marker
+ * (feature id 32) and prints no "missing features" line.
+ */
+public final class HeaderPrinter {
+    /** perf 6.1's HEADER_LAST_FEATURE: ids from here on are unknown to it. */
+    public static final int LAST_FEATURE = 32;
+
+    private static final DateTimeFormatter CTIME =
+            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
+
+    private final PerfData data;
+    private final boolean full;
+    private final Instant capturedOn;
+    private final ZoneId zone;
+    private final List<String> warnings = new ArrayList<>();
+    private List<String> names;
+
+    public HeaderPrinter(PerfData data, boolean full, Instant capturedOn, ZoneId zone) {
+        this.data = data;
+        this.full = full;
+        this.capturedOn = capturedOn;
+        this.zone = zone;
+    }
+
+    /** A printer using the input's mtime and the system time zone, as perf does. */
+    public static HeaderPrinter forFile(PerfData data, boolean full) {
+        return new HeaderPrinter(data, full, modificationTime(data.name()), ZoneId.systemDefault());
+    }
+
+    /** The mtime of the input, "-" meaning standard input (fd 0), or now when it cannot be read. */
+    public static Instant modificationTime(String name) {
+        Path p = Path.of(name.equals("-") || name.equals("<stdin>") ? "/proc/self/fd/0" : name);
+        try {
+            return Files.getLastModifiedTime(p).toInstant();
+        } catch (IOException | RuntimeException e) {
+            return Instant.now();
+        }
+    }
+
+    /** Problems met while printing (undecodable features); perf-style output is still complete. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** C's {@code ctime()} without the trailing newline. */
+    public static String ctime(Instant t, ZoneId zone) {
+        return CTIME.format(ZonedDateTime.ofInstant(t, zone));
+    }
+
+    public void print(PrintWriter out) {
+        PerfHeader h = data.header();
+        out.print("# ========\n");
+        out.print("# captured on    : " + ctime(capturedOn, zone) + "\n");
+        out.print("# header version : " + h.version() + "\n");
+        if (data.isPipe()) {
+            out.print("# data offset    : 0\n# data size      : 0\n# feat offset    : 0\n");
+            out.print("# ========\n#\n");
+            printPipeFeatures(out);
+            return;
+        }
+        out.print("# data offset    : " + Long.toUnsignedString(h.data().offset()) + "\n");
+        out.print("# data size      : " + Long.toUnsignedString(h.data().size()) + "\n");
+        out.print("# feat offset    : " + Long.toUnsignedString(h.data().offset() + h.data().size()) + "\n");
+        Map<Integer, Bytes> payloads = data.features();
+        for (int bit : h.featureBits()) {
+            if (bit >= LAST_FEATURE) {
+                continue;
+            }
+            Bytes p = payloads.get(bit);
+            if (p != null) {
+                printFeature(out, bit, p);
+            }
+        }
+        StringBuilder missing = new StringBuilder("# missing features: ");
+        for (int bit = 1; bit < LAST_FEATURE; bit++) {
+            if (!h.hasFeature(bit)) {
+                missing.append(FeatureId.name(bit)).append(' ');
+            }
+        }
+        out.print(missing.append('\n'));
+        out.print("# ========\n#\n");
+    }
+
+    private void printPipeFeatures(PrintWriter out) {
+        RecordInput in = data.records();
+        try {
+            RawRecord r;
+            while ((r = in.next()) != null) {
+                if (r.type() != RecordType.HEADER_FEATURE) {
+                    continue;
+                }
+                long id = r.body().u64(0);
+                if (id >= LAST_FEATURE) {
+                    break;
+                }
+                Bytes p = data.features().get((int) id);
+                if (p != null) {
+                    printFeature(out, (int) id, p);
+                }
+            }
+        } catch (FormatException e) {
+            warnings.add(e.getMessage());
+        }
+        warnings.addAll(in.warnings());
+    }
+
+    private boolean fullOnly(int id) {
+        return id == FeatureId.CPU_TOPOLOGY || id == FeatureId.NUMA_TOPOLOGY || id == FeatureId.CACHE
+                || id == FeatureId.MEM_TOPOLOGY || id == FeatureId.HYBRID_TOPOLOGY;
+    }
+
+    private void printFeature(PrintWriter out, int id, Bytes payload) {
+        if (id == FeatureId.TRACING_DATA || id == FeatureId.BUILD_ID) {
+            return;
+        }
+        Feature f;
+        try {
+            f = Features.decode(id, payload, data);
+        } catch (FormatException e) {
+            warnings.add(e.getMessage());
+            if (id == FeatureId.EVENT_DESC) {
+                out.print("# event desc: not available or unable to read\n");
+            }
+            return;
+        }
+        if (fullOnly(id) && !full) {
+            out.print("# " + FeatureId.name(id) + " info available, use -I to display\n");
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        format(sb, f);
+        out.print(sb);
+    }
+
+    private void format(StringBuilder sb, Feature f) {
+        switch (f) {
+            case Feature.Text t -> sb.append(switch (t.id()) {
+                case FeatureId.HOSTNAME -> "# hostname : ";
+                case FeatureId.OSRELEASE -> "# os release : ";
+                case FeatureId.VERSION -> "# perf version : ";
+                case FeatureId.ARCH -> "# arch : ";
+                case FeatureId.CPUDESC -> "# cpudesc : ";
+                default -> "# cpuid : ";
+            }).append(t.value()).append('\n');
+            case Feature.NrCpus n -> sb.append("# nrcpus online : ").append(n.online())
+                    .append("\n# nrcpus avail : ").append(n.available()).append('\n');
+            case Feature.TotalMem m -> sb.append("# total memory : ").append(Long.toUnsignedString(m.kb())).append(" kB\n");
+            case Feature.Cmdline c -> {
+                sb.append("# cmdline : ");
+                for (String a : c.argv()) {
+                    sb.append(a.replace("'", "\\'")).append(' ');
+                }
+                sb.append('\n');
+            }
+            case Feature.EventDesc d -> {
+                for (Feature.EventDesc.Event e : d.events()) {
+                    sb.append("# event : name = ").append(e.name()).append(", ");
+                    if (e.ids().length > 0) {
+                        sb.append(", id = {");
+                        for (int j = 0; j < e.ids().length; j++) {
+                            if (j > 0) {
+                                sb.append(',');
+                            }
+                            sb.append(' ').append(Long.toUnsignedString(e.ids()[j]));
+                        }
+                        sb.append(" }");
+                    }
+                    for (String[] kv : AttrFormat.fields(e.attr())) {
+                        sb.append(", ").append(kv[0]).append(" = ").append(kv[1]);
+                    }
+                    sb.append('\n');
+                }
+            }
+            case Feature.CpuTopology t -> cpuTopology(sb, t);
+            case Feature.NumaTopology t -> {
+                for (Feature.NumaTopology.Node n : t.nodes()) {
+                    sb.append("# node").append(n.node()).append(" meminfo  : total = ")
+                            .append(Long.toUnsignedString(n.memTotal())).append(" kB, free = ")
+                            .append(Long.toUnsignedString(n.memFree())).append(" kB\n");
+                    sb.append("# node").append(n.node()).append(" cpu list : ").append(CpuList.normalize(n.cpus())).append('\n');
+                }
+            }
+            case Feature.Flag fl -> sb.append(switch (fl.id()) {
+                case FeatureId.BRANCH_STACK -> "# contains samples with branch stack\n";
+                default -> "# contains stat data\n";
+            });
+            case Feature.PmuMappings m -> {
+                if (m.pmus().isEmpty()) {
+                    sb.append("# pmu mappings: not available\n");
+                } else {
+                    String delim = "# pmu mappings: ";
+                    for (Feature.PmuMappings.Pmu p : m.pmus()) {
+                        sb.append(delim).append(p.name()).append(" = ").append(p.type());
+                        delim = ", ";
+                    }
+                    sb.append('\n');
+                }
+            }
+            case Feature.GroupDesc g -> groupDesc(sb, g);
+            case Feature.Cache c -> {
+                sb.append("# CPU cache info:\n");
+                for (Feature.Cache.Level l : c.levels()) {
+                    sb.append("#  ").append(String.format(Locale.ROOT, "L%d %-15s %8s [%s]\n",
+                            (int) l.level(), l.type(), l.size(), l.map()));
+                }
+            }
+            case Feature.SampleTime s -> {
+                sb.append("# time of first sample : ").append(usec(s.first())).append('\n');
+                sb.append("# time of last sample : ").append(usec(s.last())).append('\n');
+                double d = unsignedToDouble(s.last() - s.first()) / 1_000_000.0;
+                sb.append("# sample duration : ").append(cFixed(d, 3, 10)).append(" ms\n");
+            }
+            case Feature.MemTopology m -> {
+                sb.append("# memory nodes (nr ").append((int) m.nodes().size()).append(", block size 0x")
+                        .append(Long.toHexString(m.blockSize())).append("):\n");
+                for (Feature.MemTopology.Node n : m.nodes()) {
+                    String size = unitNumber(m.blockSize() * n.weight());
+                    String map = bitmap(n);
+                    sb.append("#  ").append(String.format(Locale.ROOT, "%3s", Long.toUnsignedString(n.node())))
+                            .append(" [").append(size).append("]: ").append(map).append('\n');
+                }
+            }
+            case Feature.ClockId c -> sb.append("# clockid frequency: ")
+                    .append(Long.toUnsignedString(c.resolutionNs() * 1000)).append(" MHz\n");
+            case Feature.ClockData c -> clockData(sb, c);
+            case Feature.DirFormat d -> sb.append("# directory data version : ").append(Long.toUnsignedString(d.version())).append('\n');
+            case Feature.BpfProgInfo b -> bpfProgInfo(sb, b);
+            case Feature.BpfBtf b -> {
+                if (data.header().order() != ByteOrder.nativeOrder()) {
+                    return;
+                }
+                TreeMap<Long, Feature.BpfBtf.Btf> byId = new TreeMap<>();
+                for (Feature.BpfBtf.Btf e : b.entries()) {
+                    byId.putIfAbsent(e.id(), e);
+                }
+                for (long id : byId.keySet()) {
+                    sb.append("# btf info of id ").append(id).append('\n');
+                }
+            }
+            case Feature.Compressed c -> sb.append("# compressed : ").append(c.type() == 1 ? "Zstd" : "Unknown")
+                    .append(", level = ").append((int) c.level()).append(", ratio = ").append((int) c.ratio()).append('\n');
+            case Feature.CpuPmuCaps c -> pmuCaps(sb, c.caps(), "cpu");
+            case Feature.PmuCaps p -> {
+                for (Feature.PmuCaps.Pmu pmu : p.pmus()) {
+                    pmuCaps(sb, pmu.caps(), pmu.name());
+                }
+            }
+            case Feature.HybridTopology t -> {
+                sb.append("# hybrid cpu system:\n");
+                for (Feature.HybridTopology.Node n : t.nodes()) {
+                    sb.append("# ").append(n.pmuName()).append(" cpu list : ").append(n.cpus()).append('\n');
+                }
+            }
+            case Feature.BuildIds ignored -> {
+            }
+            case Feature.Raw r -> {
+                if (r.id() == FeatureId.AUXTRACE) {
+                    sb.append("# contains AUX area data (e.g. instruction trace)\n");
+                }
+            }
+        }
+    }
+
+    private void cpuTopology(StringBuilder sb, Feature.CpuTopology t) {
+        for (String s : t.coreSiblings()) {
+            sb.append("# sibling sockets : ").append(s).append('\n');
+        }
+        boolean dies = !t.dieSiblings().isEmpty();
+        for (String s : t.dieSiblings()) {
+            sb.append("# sibling dies    : ").append(s).append('\n');
+        }
+        for (String s : t.threadSiblings()) {
+            sb.append("# sibling threads : ").append(s).append('\n');
+        }
+        List<Feature.CpuTopology.Cpu> cpus = t.cpus();
+        if (dies) {
+            if (t.hasCpuIds()) {
+                for (int i = 0; i < cpus.size(); i++) {
+                    Feature.CpuTopology.Cpu c = cpus.get(i);
+                    sb.append("# CPU ").append(i).append(": Core ID ").append(c.coreId()).append(", Die ID ")
+                            .append(c.dieId()).append(", Socket ID ").append(c.socketId()).append('\n');
+                }
+            } else {
+                sb.append("# Core ID, Die ID and Socket ID information is not available\n");
+            }
+        } else if (t.hasCpuIds()) {
+            for (int i = 0; i < cpus.size(); i++) {
+                Feature.CpuTopology.Cpu c = cpus.get(i);
+                sb.append("# CPU ").append(i).append(": Core ID ").append(c.coreId())
+                        .append(", Socket ID ").append(c.socketId()).append('\n');
+            }
+        } else {
+            sb.append("# Core ID and Socket ID information is not available\n");
+        }
+    }
+
+    private List<String> names() {
+        if (names == null) {
+            names = EventNames.names(data);
+        }
+        return names;
+    }
+
+    /**
+     * perf rebuilds groups from GROUP_DESC (leader index, member count) and prints each group
+     * with more than one member as {@code # group: NAME{leader,member,...}}; "{anon_group}" has
+     * no name. An inconsistent description makes perf drop the groups.
+     */
+    private void groupDesc(StringBuilder sb, Feature.GroupDesc g) {
+        List<Evsel> evsels = data.evlist().evsels();
+        List<String> evNames = names();
+        int nrGroups = g.groups().size();
+        String[] groupName = new String[evsels.size()];
+        long[] members = new long[evsels.size()];
+        int i = 0;
+        long nr = 0;
+        for (Evsel e : evsels) {
+            if (i < nrGroups && e.index() == g.groups().get(i).leaderIdx()) {
+                Feature.GroupDesc.Group gr = g.groups().get(i);
+                groupName[e.index()] = gr.name().equals("{anon_group}") ? "" : gr.name();
+                members[e.index()] = gr.nrMembers();
+                if (nr > 0) {
+                    warnings.add(data.name() + ": invalid group desc");
+                    return;
+                }
+                nr = gr.nrMembers() - 1;
+                i++;
+            } else if (nr > 0) {
+                nr--;
+            }
+        }
+        if (i != nrGroups || nr != 0) {
+            warnings.add(data.name() + ": invalid group desc");
+            return;
+        }
+        long left = 0;
+        for (Evsel e : evsels) {
+            int idx = e.index();
+            if (groupName[idx] != null && members[idx] > 1) {
+                sb.append("# group: ").append(groupName[idx]).append('{').append(evNames.get(idx));
+                left = members[idx] - 1;
+            } else if (left > 0) {
+                sb.append(',').append(evNames.get(idx));
+                if (--left == 0) {
+                    sb.append("}\n");
+                }
+            }
+        }
+    }
+
+    private static void pmuCaps(StringBuilder sb, List<Feature.Cap> caps, String pmu) {
+        if (caps.isEmpty()) {
+            sb.append("# ").append(pmu).append(" pmu capabilities: not available\n");
+            return;
+        }
+        sb.append("# ").append(pmu).append(" pmu capabilities: ");
+        String delim = "";
+        for (Feature.Cap c : caps) {
+            sb.append(delim).append(c.name()).append('=').append(c.value());
+            delim = ", ";
+        }
+        sb.append('\n');
+    }
+
+    private void clockData(StringBuilder sb, Feature.ClockData c) {
+        long tod = c.wallClockNs();
+        long todSec = Long.divideUnsigned(tod, 1_000_000_000L);
+        long todUsec = Long.remainderUnsigned(tod, 1_000_000_000L) / 1000;
+        long clk = c.clockidNs();
+        long clkSec = Long.divideUnsigned(clk, 1_000_000_000L);
+        long clkNsec = Long.remainderUnsigned(clk, 1_000_000_000L);
+        String name = clockidName((int) c.clockid());
+        String date = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
+                .format(ZonedDateTime.ofInstant(Instant.ofEpochSecond(todSec), zone));
+        sb.append("# clockid: ").append(name).append(" (").append(Integer.toUnsignedString((int) c.clockid())).append(")\n");
+        sb.append("# reference time: ").append(date).append('.').append(String.format(Locale.ROOT, "%06d", todUsec))
+                .append(" = ").append(todSec).append('.').append(String.format(Locale.ROOT, "%06d", todUsec))
+                .append(" (TOD) = ").append(clkSec).append('.').append(String.format(Locale.ROOT, "%09d", clkNsec))
+                .append(" (").append(name).append(")\n");
+    }
+
+    /** perf record's clockid names (the first name listed for each id). */
+    static String clockidName(int id) {
+        return switch (id) {
+            case 1 -> "monotonic";
+            case 4 -> "monotonic_raw";
+            case 0 -> "realtime";
+            case 7 -> "boottime";
+            case 11 -> "tai";
+            default -> "(not found)";
+        };
+    }
+
+    private void bpfProgInfo(StringBuilder sb, Feature.BpfProgInfo b) {
+        if (data.header().order() != ByteOrder.nativeOrder()) {
+            return;
+        }
+        // perf keeps programs in a tree by id: printed in id order, duplicates dropped.
+        TreeMap<Long, BpfProg> byId = new TreeMap<>();
+        for (BpfProg p : b.programs()) {
+            if (p.infoLen() > BpfProg.Info.SIZE) {
+                // perf: "detected invalid bpf_prog_info" and the rest of the section is dropped
+                warnings.add(data.name() + ": detected invalid bpf_prog_info");
+                break;
+            }
+            byId.putIfAbsent(p.info().id(), p);
+        }
+        Map<Long, byte[]> btfs = btfsById();
+        for (BpfProg p : byId.values()) {
+            BpfProg.Info info = p.info();
+            long n = info.nrJitedKsyms();
+            if (n != info.nrProgTags() || n != info.nrJitedFuncLens()) {
+                continue;
+            }
+            if (p.jitedKsyms().length != n || p.jitedFuncLens().length != n || p.progTags().size() != n) {
+                // arrays missing from the recording: perf would read garbage; print nothing
+                continue;
+            }
+            BtfNames btf = null;
+            if (info.btfId() != 0) {
+                byte[] raw = btfs.get(info.btfId());
+                if (raw != null) {
+                    btf = BtfNames.parse(raw);
+                }
+            }
+            if (n == 1) {
+                sb.append("# bpf_prog_info ").append(info.id()).append(": ").append(progName(p, btf, 0))
+                        .append(" addr 0x").append(Long.toHexString(p.jitedKsyms()[0]))
+                        .append(" size ").append(p.jitedFuncLens()[0]).append('\n');
+                continue;
+            }
+            sb.append("# bpf_prog_info ").append(info.id()).append(":\n");
+            for (int i = 0; i < n; i++) {
+                sb.append("# \tsub_prog ").append(i).append(": ").append(progName(p, btf, i))
+                        .append(" addr 0x").append(Long.toHexString(p.jitedKsyms()[i]))
+                        .append(" size ").append(p.jitedFuncLens()[i]).append('\n');
+            }
+        }
+    }
+
+    private Map<Long, byte[]> btfsById() {
+        Map<Long, byte[]> out = new TreeMap<>();
+        Bytes p = data.features().get(FeatureId.BPF_BTF);
+        if (p == null) {
+            return out;
+        }
+        try {
+            Feature f = Features.decode(FeatureId.BPF_BTF, p, data);
+            if (f instanceof Feature.BpfBtf b) {
+                for (Feature.BpfBtf.Btf e : b.entries()) {
+                    out.putIfAbsent(e.id(), e.data());
+                }
+            }
+        } catch (FormatException e) {
+            // no BTF: names fall back as in perf
+        }
+        return out;
+    }
+
+    /**
+     * perf's {@code synthesize_bpf_prog_name}: "bpf_prog_" + tag, then "_" + the function's BTF
+     * name, or the program name for a single-function program without BTF, or "F".
+     */
+    static String progName(BpfProg p, BtfNames btf, int sub) {
+        StringBuilder sb = new StringBuilder("bpf_prog_").append(p.tagHex(sub));
+        String shortName = null;
+        if (btf != null && sub < p.funcInfo().size()) {
+            shortName = btf.typeName(p.funcInfo().get(sub).typeId());
+        } else if (btf == null && sub == 0 && p.info().nrJitedKsyms() == 1) {
+            if (!p.info().name().isEmpty()) {
+                shortName = p.info().name();
+            }
+        } else if (btf == null) {
+            shortName = "F";
+        }
+        if (shortName != null) {
+            sb.append('_').append(shortName);
+        }
+        return sb.toString();
+    }
+
+    /** perf's {@code timestamp__scnprintf_usec}: seconds.microseconds. */
+    static String usec(long ns) {
+        return Long.toUnsignedString(Long.divideUnsigned(ns, 1_000_000_000L)) + "."
+                + String.format(Locale.ROOT, "%06d", Long.remainderUnsigned(ns, 1_000_000_000L) / 1000);
+    }
+
+    static double unsignedToDouble(long v) {
+        return v >= 0 ? (double) v : new BigDecimal(Long.toUnsignedString(v)).doubleValue();
+    }
+
+    /** C's {@code %W.Pf}: the exact binary value rounded half-even, right-aligned to width W. */
+    static String cFixed(double d, int precision, int width) {
+        String s = new BigDecimal(d).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        StringBuilder sb = new StringBuilder();
+        for (int i = s.length(); i < width; i++) {
+            sb.append(' ');
+        }
+        return sb.append(s).toString();
+    }
+
+    /** perf's {@code unit_number__scnprintf}: divide by 1024 while the quotient exceeds 1, up to G. */
+    static String unitNumber(long n) {
+        char[] unit = {'B', 'K', 'M', 'G'};
+        int i = 0;
+        while (Long.divideUnsigned(n, 1024) > 1 && i < 3) {
+            n = Long.divideUnsigned(n, 1024);
+            i++;
+        }
+        return Long.toUnsignedString(n) + unit[i];
+    }
+
+    /** perf's {@code bitmap_scnprintf} into its 100-byte buffer (at most 99 characters). */
+    static String bitmap(Feature.MemTopology.Node n) {
+        StringBuilder sb = new StringBuilder();
+        long bits = n.bits();
+        long cur = next(n, 0);
+        long rbot = cur;
+        boolean first = true;
+        while (cur < bits) {
+            long rtop = cur;
+            cur = next(n, cur + 1);
+            if (cur < bits && cur <= rtop + 1) {
+                continue;
+            }
+            if (!first) {
+                sb.append(',');
+            }
+            first = false;
+            sb.append(rbot);
+            if (rbot < rtop) {
+                sb.append('-').append(rtop);
+            }
+            rbot = cur;
+        }
+        return sb.length() > 99 ? sb.substring(0, 99) : sb.toString();
+    }
+
+    private static long next(Feature.MemTopology.Node n, long from) {
+        for (long b = from; b < n.bits(); b++) {
+            if (n.has(b)) {
+                return b;
+            }
+        }
+        return n.bits();
+    }
+
+    /** perf's attr printer ({@code perf_event_attr__fprintf}, perf 6.1): non-zero fields only. */
+    static final class AttrFormat {
+        private static final String[] SAMPLE_ORDER = {
+            "IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID", "RAW",
+            "BRANCH_STACK", "REGS_USER", "STACK_USER", "IDENTIFIER", "REGS_INTR", "DATA_SRC", "WEIGHT",
+            "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+        };
+        private static final int[] SAMPLE_BITS = {
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 18, 15, 14, 19, 20, 21, 22, 23, 24,
+        };
+        private static final String[] READ_FORMAT = {"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST"};
+        private static final String[] BRANCH = {
+            "USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL", "ABORT_TX", "IN_TX", "NO_TX",
+            "COND", "CALL_STACK", "IND_JUMP", "CALL", "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE",
+        };
+
+        static List<String[]> fields(EventAttr a) {
+            List<String[]> f = new ArrayList<>();
+            unsigned(f, "type", a.type() & 0xffffffffL);
+            unsigned(f, "size", a.size() & 0xffffffffL);
+            hex(f, "config", a.config());
+            unsigned(f, "{ sample_period, sample_freq }", a.samplePeriod());
+            if (a.sampleType() != 0) {
+                f.add(new String[] {"sample_type", sampleType(a.sampleType())});
+            }
+            if (a.readFormat() != 0) {
+                f.add(new String[] {"read_format", bits(a.readFormat(), READ_FORMAT)});
+            }
+            for (int bit = 0; bit < EventAttr.FLAG_NAMES.length; bit++) {
+                if (bit == 15) {
+                    unsigned(f, "precise_ip", a.preciseIp());
+                    bit++;
+                    continue;
+                }
+                if (a.flag(bit)) {
+                    f.add(new String[] {EventAttr.FLAG_NAMES[bit], "1"});
+                }
+            }
+            unsigned(f, "{ wakeup_events, wakeup_watermark }", a.wakeupEvents() & 0xffffffffL);
+            unsigned(f, "bp_type", a.bpType() & 0xffffffffL);
+            hex(f, "{ bp_addr, config1 }", a.config1());
+            hex(f, "{ bp_len, config2 }", a.config2());
+            if (a.branchSampleType() != 0) {
+                f.add(new String[] {"branch_sample_type", bits(a.branchSampleType(), BRANCH)});
+            }
+            hex(f, "sample_regs_user", a.sampleRegsUser());
+            unsigned(f, "sample_stack_user", a.sampleStackUser() & 0xffffffffL);
+            if (a.clockid() != 0) {
+                f.add(new String[] {"clockid", Integer.toString(a.clockid())});
+            }
+            hex(f, "sample_regs_intr", a.sampleRegsIntr());
+            unsigned(f, "aux_watermark", a.auxWatermark() & 0xffffffffL);
+            unsigned(f, "sample_max_stack", a.sampleMaxStack());
+            unsigned(f, "aux_sample_size", a.auxSampleSize() & 0xffffffffL);
+            unsigned(f, "sig_data", a.sigData());
+            return f;
+        }
+
+        private static void unsigned(List<String[]> f, String name, long v) {
+            if (v != 0) {
+                f.add(new String[] {name, Long.toUnsignedString(v)});
+            }
+        }
+
+        private static void hex(List<String[]> f, String name, long v) {
+            if (v != 0) {
+                f.add(new String[] {name, "0x" + Long.toHexString(v)});
+            }
+        }
+
+        static String sampleType(long v) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < SAMPLE_ORDER.length; i++) {
+                if ((v & (1L << SAMPLE_BITS[i])) != 0) {
+                    if (!sb.isEmpty()) {
+                        sb.append('|');
+                    }
+                    sb.append(SAMPLE_ORDER[i]);
+                }
+            }
+            return sb.toString();
+        }
+
+        static String bits(long v, String[] names) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < names.length; i++) {
+                if ((v & (1L << i)) != 0) {
+                    if (!sb.isEmpty()) {
+                        sb.append('|');
+                    }
+                    sb.append(names[i]);
+                }
+            }
+            return sb.toString();
+        }
+    }
+
+    /** CPU lists as perf re-prints them after parsing ({@code cpu_map__snprint}). */
+    static final class CpuList {
+        static String normalize(String list) {
+            TreeSet<Integer> cpus = new TreeSet<>();
+            try {
+                for (String part : list.trim().split(",")) {
+                    if (part.isEmpty()) {
+                        continue;
+                    }
+                    int dash = part.indexOf('-');
+                    if (dash < 0) {
+                        cpus.add(Integer.parseInt(part.trim()));
+                    } else {
+                        int lo = Integer.parseInt(part.substring(0, dash).trim());
+                        int hi = Integer.parseInt(part.substring(dash + 1).trim());
+                        if (hi < lo || hi - lo > 1 << 16) {
+                            return list;
+                        }
+                        for (int c = lo; c <= hi; c++) {
+                            cpus.add(c);
+                        }
+                    }
+                }
+            } catch (NumberFormatException e) {
+                return list;
+            }
+            StringBuilder sb = new StringBuilder();
+            Integer start = null;
+            Integer prev = null;
+            for (int c : cpus) {
+                if (start == null) {
+                    start = c;
+                } else if (c != prev + 1) {
+                    range(sb, start, prev);
+                    start = c;
+                }
+                prev = c;
+            }
+            if (start != null) {
+                range(sb, start, prev);
+            }
+            return sb.toString();
+        }
+
+        private static void range(StringBuilder sb, int a, int b) {
+            if (!sb.isEmpty()) {
+                sb.append(',');
+            }
+            sb.append(a);
+            if (b != a) {
+                sb.append('-').append(b);
+            }
+        }
+    }
+}
