@@ -95,6 +95,11 @@ public final class DumpPrinter {
         return in.warnings();
     }
 
+    /** Prints one record as {@link #print()} would (for tests); output stays buffered. */
+    void printRecord(RawRecord r) {
+        record(r);
+    }
+
     private void record(RawRecord r) {
         stats.countRead(r);
         int type = r.type();
@@ -437,7 +442,8 @@ public final class DumpPrinter {
 
     private void eventUpdate(UserRecord.EventUpdate e) {
         out.str("\n... id:    ").udec(e.id()).nl();
-        switch ((int) e.updateType()) {
+        long t = e.updateType();
+        switch (t < 0 || t > 3 ? -1 : (int) t) {
             case UserRecord.EventUpdate.SCALE -> out.str("... scale: ").str(cDouble(e.scale(), 6)).nl();
             case UserRecord.EventUpdate.UNIT -> out.str("... unit:  ").str(e.text()).nl();
             case UserRecord.EventUpdate.NAME -> {

@@ -18,18 +18,19 @@ import java.util.Arrays;
  * PERF_SAMPLE_READ counts once for each event whose id its read values carry.
  */
 public final class EventStats {
-    private long[] byType = new long[128];
+    /** perf's own and the kernel's types are all below 128; anything else is counted apart. */
+    private final long[] byType = new long[128];
+    private final java.util.TreeMap<Integer, Long> otherTypes = new java.util.TreeMap<>();
     private long total;
     private long[] samplesPerEvsel = new long[4];
 
     /** Counts a record as it is read from the file. */
     public void countRead(RawRecord r) {
         int t = r.type();
-        if (t >= 0) {
-            if (t >= byType.length) {
-                byType = Arrays.copyOf(byType, Math.max(t + 1, byType.length * 2));
-            }
+        if (t >= 0 && t < byType.length) {
             byType[t]++;
+        } else {
+            otherTypes.merge(t, 1L, Long::sum);
         }
         total++;
     }
@@ -56,6 +57,9 @@ public final class EventStats {
     }
 
     private void add(int evsel) {
+        if (evsel < 0) {
+            return;
+        }
         if (evsel >= samplesPerEvsel.length) {
             samplesPerEvsel = Arrays.copyOf(samplesPerEvsel, Math.max(evsel + 1, samplesPerEvsel.length * 2));
         }
