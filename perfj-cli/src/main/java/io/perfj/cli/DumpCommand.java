@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +30,11 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        // The dump is written as bytes straight to standard output, buffered by the printer:
+        // going through a Writer costs a char-to-byte encoding of every line.
+        spec.commandLine().getOut().flush();
+        PrintStream out = System.out;
         try (PerfData data = PerfData.open(in.input)) {
             List<String> warnings = new ArrayList<>(data.warnings());
             if (stats) {

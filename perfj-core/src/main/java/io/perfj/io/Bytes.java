@@ -23,15 +23,25 @@ public final class Bytes {
     private final ValueLayout.OfInt i32;
     private final ValueLayout.OfLong i64;
 
+    // Shared layout instances: a layout caches its var handle, so creating layouts per view would
+    // make every read look its handle up again (a hash-map lookup per field read).
+    private static final ValueLayout.OfShort I16_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort I16_BE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt I32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt I32_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong I64_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong I64_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     private Bytes(MemorySegment seg, ByteOrder order, String source, String structure, long base) {
         this.seg = seg;
         this.order = order;
         this.source = source;
         this.structure = structure;
         this.base = base;
-        this.i16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(order);
-        this.i32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(order);
-        this.i64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(order);
+        boolean le = order == ByteOrder.LITTLE_ENDIAN;
+        this.i16 = le ? I16_LE : I16_BE;
+        this.i32 = le ? I32_LE : I32_BE;
+        this.i64 = le ? I64_LE : I64_BE;
     }
 
     public static Bytes of(MemorySegment seg, ByteOrder order, String source, String structure, long base) {

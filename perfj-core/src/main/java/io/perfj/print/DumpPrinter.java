@@ -25,7 +25,7 @@ import io.perfj.perfdata.record.SampleId;
 import io.perfj.perfdata.record.Unknown;
 import io.perfj.perfdata.record.UserRecord;
 
-import java.io.Writer;
+import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
@@ -72,7 +72,7 @@ public final class DumpPrinter {
      * @param fileLabel the input name as the user gave it (perf prints {@code -i}'s argument);
      *                  replaced by "pipe" for pipe-mode data
      */
-    public DumpPrinter(PerfData data, String fileLabel, Writer w) {
+    public DumpPrinter(PerfData data, String fileLabel, OutputStream w) {
         this.data = data;
         this.fileLabel = data.isPipe() ? "pipe" : fileLabel;
         this.out = new TextOut(w, 1 << 16);
@@ -131,7 +131,7 @@ public final class DumpPrinter {
         MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, 0, scratch, 0, size);
         for (int line = 0; line < size; line += 16) {
             int n = Math.min(16, size - line);
-            char[] b = out.reserve(80);
+            byte[] b = out.reserve(80);
             int p = out.pos();
             b[p++] = '.';
             b[p++] = ' ';
@@ -158,7 +158,7 @@ public final class DumpPrinter {
             for (int i = 0; i < 16; i++) {
                 if (i < n) {
                     int v = scratch[line + i] & 0xff;
-                    b[p++] = v >= 0x20 && v < 0x7f ? (char) v : '.';
+                    b[p++] = v >= 0x20 && v < 0x7f ? (byte) v : (byte) '.';
                 } else {
                     b[p++] = ' ';
                 }
@@ -169,8 +169,10 @@ public final class DumpPrinter {
         out.nl();
     }
 
-    private static char hexDigit(int v) {
-        return "0123456789abcdef".charAt(v & 15);
+    private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+
+    private static byte hexDigit(int v) {
+        return HEX[v & 15];
     }
 
     /** perf's {@code perf_evlist__print_tstamp}, over the first {@code visible} events. */

@@ -5,7 +5,7 @@ import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.RecordType;
 
-import java.io.Writer;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
@@ -20,7 +20,7 @@ public final class StatsPrinter {
     }
 
     /** Reads every record of {@code data} and prints the stats. Returns the warnings met. */
-    public static List<String> print(PerfData data, Writer w) {
+    public static List<String> print(PerfData data, OutputStream w) {
         EventStats stats = new EventStats();
         RecordInput in = data.orderedRecords();
         for (RawRecord r = in.next(); r != null; r = in.next()) {

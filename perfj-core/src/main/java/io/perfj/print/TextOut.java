@@ -1,24 +1,27 @@
 package io.perfj.print;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 
 /**
- * A small, fast text sink for the printers: appends into a char buffer and hands full buffers to
- * a {@link Writer}. Numbers are formatted by hand (C's {@code %d}, {@code %u}, {@code %x},
- * {@code %#x}, {@code %016x}) because {@code String.format} is far too slow for millions of lines.
+ * A small, fast text sink for the printers: appends bytes into a buffer and hands full buffers to
+ * an {@link OutputStream} (text is ASCII except for names from the file, written as UTF-8).
+ * Numbers are formatted by hand (C's {@code %d}, {@code %u}, {@code %x}, {@code %#x},
+ * {@code %016x}) because {@code String.format} and char encoding are far too slow for the
+ * millions of lines a dump prints.
  */
 final class TextOut {
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
-    private final Writer out;
-    private final char[] buf;
+    private final OutputStream out;
+    private final byte[] buf;
     private int pos;
 
-    TextOut(Writer out, int size) {
+    TextOut(OutputStream out, int size) {
         this.out = out;
-        this.buf = new char[Math.max(size, 256)];
+        this.buf = new byte[Math.max(size, 256)];
     }
 
     private void room(int n) {
@@ -45,9 +48,10 @@ final class TextOut {
         }
     }
 
+    /** An ASCII character. */
     TextOut ch(char c) {
         room(1);
-        buf[pos++] = c;
+        buf[pos++] = (byte) c;
         return this;
     }
 
@@ -57,19 +61,36 @@ final class TextOut {
 
     TextOut str(String s) {
         int n = s.length();
-        if (n > buf.length - pos) {
+        room(n);
+        if (n <= buf.length - pos) {
+            int p = pos;
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) {
+                    return bytes(s.getBytes(StandardCharsets.UTF_8));
+                }
+                buf[p++] = (byte) c;
+            }
+            pos = p;
+            return this;
+        }
+        return bytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    TextOut bytes(byte[] b) {
+        if (b.length > buf.length - pos) {
             flushBuffer();
-            if (n > buf.length) {
+            if (b.length > buf.length) {
                 try {
-                    out.write(s);
+                    out.write(b);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
                 return this;
             }
         }
-        s.getChars(0, n, buf, pos);
-        pos += n;
+        System.arraycopy(b, 0, buf, pos, b.length);
+        pos += b.length;
         return this;
     }
 
@@ -80,7 +101,7 @@ final class TextOut {
             if (v == Long.MIN_VALUE) {
                 return str("-9223372036854775808");
             }
-            buf[pos++] = '-';
+            buf[pos++] = (byte) '-';
             v = -v;
         }
         return udecPositive(v);
@@ -97,7 +118,7 @@ final class TextOut {
 
     private TextOut udecPositive(long v) {
         if (v < 10) {
-            buf[pos++] = (char) ('0' + v);
+            buf[pos++] = (byte) ('0' + v);
             return this;
         }
         int digits = 0;
@@ -109,7 +130,7 @@ final class TextOut {
         int end = pos + digits;
         int p = end;
         while (v != 0) {
-            buf[--p] = (char) ('0' + (v % 10));
+            buf[--p] = (byte) ('0' + (v % 10));
             v /= 10;
         }
         pos = end;
@@ -149,8 +170,8 @@ final class TextOut {
             return ch('0');
         }
         room(18);
-        buf[pos++] = '0';
-        buf[pos++] = 'x';
+        buf[pos++] = (byte) '0';
+        buf[pos++] = (byte) 'x';
         return hex(v);
     }
 
@@ -172,7 +193,7 @@ final class TextOut {
     }
 
     /** Raw access for tight loops: ensures {@code n} chars of room and returns the buffer. */
-    char[] reserve(int n) {
+    byte[] reserve(int n) {
         room(n);
         return buf;
     }

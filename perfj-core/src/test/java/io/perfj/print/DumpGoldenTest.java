@@ -5,7 +5,8 @@ import io.perfj.testing.Fixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.StringWriter;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ class DumpGoldenTest {
     void dumpMatchesPerf(String name) {
         Path file = Fixtures.recording(name);
         String golden = Fixtures.golden(name, "D");
-        StringWriter w = new StringWriter();
+        ByteArrayOutputStream w = new ByteArrayOutputStream();
         try (PerfData d = PerfData.open(file)) {
             new DumpPrinter(d, name + ".data", w).print();
         }
@@ -49,7 +50,7 @@ class DumpGoldenTest {
                 expected.add(l);
             }
         }
-        int compared = compare(name + ".D", expected, List.of(w.toString().split("\n", -1)));
+        int compared = compare(name + ".D", expected, List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));
         System.out.println(name + ".D: " + compared + " lines identical, " + dropped + " symbol-dependent lines skipped");
     }
 
@@ -58,11 +59,11 @@ class DumpGoldenTest {
     void statsMatchPerf(String name) {
         Path file = Fixtures.recording(name);
         String golden = Fixtures.golden(name, "stats");
-        StringWriter w = new StringWriter();
+        ByteArrayOutputStream w = new ByteArrayOutputStream();
         try (PerfData d = PerfData.open(file)) {
             StatsPrinter.print(d, w);
         }
-        int compared = compare(name + ".stats", List.of(golden.split("\n", -1)), List.of(w.toString().split("\n", -1)));
+        int compared = compare(name + ".stats", List.of(golden.split("\n", -1)), List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));
         assertTrue(compared > 3);
     }
 

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.StringWriter;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,11 +51,11 @@ class DumpPrinterTest {
         b.add(b.record(RecordType.SAMPLE, 2, 0x400123, pidTid, 5000, 7, 2, 999, 11, 7, 22, 8));
         Path f = tmp.resolve("be.data");
         Files.write(f, b.buildFile());
-        StringWriter w = new StringWriter();
+        ByteArrayOutputStream w = new ByteArrayOutputStream();
         try (PerfData d = PerfData.open(f)) {
             new DumpPrinter(d, "be.data", w).print();
         }
-        String out = w.toString();
+        String out = w.toString(StandardCharsets.UTF_8);
         assertTrue(out.contains("5000 0x"), out);
         assertTrue(out.contains("PERF_RECORD_SAMPLE(IP, 0x2): 100/101: 0x400123 period: 4000 addr: 0\n"
                 + "... sample_read:\n"
@@ -80,12 +81,12 @@ class DumpPrinterTest {
         byte[] cut = java.util.Arrays.copyOf(file, file.length - 4);
         b.putU64(cut, 48, 32);
         Files.write(f, cut);
-        StringWriter w = new StringWriter();
+        ByteArrayOutputStream w = new ByteArrayOutputStream();
         List<String> warnings;
         try (PerfData d = PerfData.open(f)) {
             warnings = new DumpPrinter(d, "cut.data", w).print();
         }
-        assertTrue(w.toString().contains("0x400123 period: 4000"), w.toString());
+        assertTrue(w.toString(StandardCharsets.UTF_8).contains("0x400123 period: 4000"), w.toString(StandardCharsets.UTF_8));
         assertTrue(!warnings.isEmpty(), "a warning about the cut-short record");
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ class MutationTest {
                     picked.add(r);
                 }
             }
-            DumpPrinter printer = new DumpPrinter(d, name, Writer.nullWriter());
+            DumpPrinter printer = new DumpPrinter(d, name, OutputStream.nullOutputStream());
             Random rnd = new Random(name.hashCode());
             int tried = 0;
             for (RawRecord r : picked) {
@@ -137,7 +137,7 @@ class MutationTest {
                     }
                     Files.write(tmp, m);
                     try (PerfData d = PerfData.open(tmp)) {
-                        new DumpPrinter(d, "mut", Writer.nullWriter()).print();
+                        new DumpPrinter(d, "mut", OutputStream.nullOutputStream()).print();
                     } catch (FormatException | UncheckedIOException expected) {
                         // fine
                     } catch (Throwable t) {
