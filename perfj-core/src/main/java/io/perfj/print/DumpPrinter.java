@@ -81,8 +81,13 @@ public final class DumpPrinter {
 
     /** Prints the whole dump; returns the warnings the reader met (to go to stderr). */
     public List<String> print() {
+        // Without sample_id_all perf cannot order by time and reads in file order.
+        boolean unordered = !data.isPipe() && !data.evlist().isEmpty() && !data.evlist().first().attr().sampleIdAll();
+        if (unordered) {
+            out.str("WARNING: No sample_id_all support, falling back to unordered processing\n");
+        }
         out.str("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-        RecordInput in = data.orderedRecords();
+        RecordInput in = unordered ? data.records() : data.orderedRecords();
         try {
             for (RawRecord r = in.next(); r != null; r = in.next()) {
                 record(r);

@@ -22,7 +22,7 @@ public final class StatsPrinter {
     /** Reads every record of {@code data} and prints the stats. Returns the warnings met. */
     public static List<String> print(PerfData data, OutputStream w) {
         EventStats stats = new EventStats();
-        RecordInput in = data.orderedRecords();
+        RecordInput in = data.records();
         for (RawRecord r = in.next(); r != null; r = in.next()) {
             stats.countRead(r);
             if (r.type() == RecordType.SAMPLE) {
