@@ -67,6 +67,8 @@ public final class DumpPrinter {
     private final byte[] scratch = new byte[65536];
     private int attrsSeen;
     private String[] regNames;
+    private List<String> readNames;
+    private int updateNamesSeen;
 
     /**
      * @param fileLabel the input name as the user gave it (perf prints {@code -i}'s argument);
@@ -326,7 +328,11 @@ public final class DumpPrinter {
     private void read(KernelRecord.Read r) {
         Bytes b = r.raw().bytes();
         Evsel e = data.evlist().isEmpty() ? null : data.evlist().evselOf(r.raw());
-        String name = e == null ? "unknown" : EventNamesFallback.names(data, updateNames).get(e.index());
+        if (readNames == null || readNames.size() != data.evlist().evsels().size() || updateNamesSeen != updateNames.size()) {
+            readNames = EventNamesFallback.names(data, updateNames);
+            updateNamesSeen = updateNames.size();
+        }
+        String name = e == null ? "unknown" : readNames.get(e.index());
         out.str(": ").dec(r.pid()).ch(' ').dec(r.tid()).ch(' ').str(name).ch(' ').udec(b.u64(16)).nl();
         if (e == null) {
             return;
