@@ -1,9 +1,18 @@
 package io.perfj.cli;
 
+import io.perfj.perfdata.PerfData;
+import io.perfj.print.DumpPrinter;
+import io.perfj.print.StatsPrinter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code perfj dump}: every record, like {@code perf report -D}; {@code --stats} like {@code perf report --stats}. */
@@ -16,8 +25,29 @@ public final class DumpCommand implements Callable<Integer> {
     @Option(names = "--stats", description = "Print record counts per type, like 'perf report --stats'.")
     boolean stats;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
-        throw new UnsupportedOperationException("dump: not written yet");
+        PrintWriter err = spec.commandLine().getErr();
+        // The dump is written as bytes straight to standard output, buffered by the printer:
+        // going through a Writer costs a char-to-byte encoding of every line.
+        spec.commandLine().getOut().flush();
+        PrintStream out = System.out;
+        try (PerfData data = PerfData.open(in.input)) {
+            List<String> warnings = new ArrayList<>(data.warnings());
+            if (stats) {
+                warnings.addAll(StatsPrinter.print(data, out));
+            } else {
+                warnings.addAll(new DumpPrinter(data, in.input.toString(), out).print());
+            }
+            out.flush();
+            for (String w : warnings) {
+                err.println(w);
+            }
+            err.flush();
+        }
+        return 0;
     }
 }

@@ -23,12 +23,14 @@ public final class Bytes {
     private final ValueLayout.OfInt i32;
     private final ValueLayout.OfLong i64;
 
-    private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt LE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    // Shared layout instances: a layout caches its var handle, so creating layouts per view would
+    // make every read look its handle up again (a hash-map lookup per field read).
+    private static final ValueLayout.OfShort I16_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort I16_BE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt I32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt I32_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong I64_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong I64_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private Bytes(MemorySegment seg, ByteOrder order, String source, String structure, long base) {
         this.seg = seg;
@@ -37,9 +39,9 @@ public final class Bytes {
         this.structure = structure;
         this.base = base;
         boolean le = order == ByteOrder.LITTLE_ENDIAN;
-        this.i16 = le ? LE16 : BE16;
-        this.i32 = le ? LE32 : BE32;
-        this.i64 = le ? LE64 : BE64;
+        this.i16 = le ? I16_LE : I16_BE;
+        this.i32 = le ? I32_LE : I32_BE;
+        this.i64 = le ? I64_LE : I64_BE;
     }
 
     public static Bytes of(MemorySegment seg, ByteOrder order, String source, String structure, long base) {

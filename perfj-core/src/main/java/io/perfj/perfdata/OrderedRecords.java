@@ -54,7 +54,8 @@ public final class OrderedRecords implements RecordInput {
                 continue;
             }
             long t = evlist.timeOf(r);
-            if (t == Evlist.NO_TIME) {
+            if (t == Evlist.NO_TIME || t == 0) {
+                // perf's ordered_events__queue refuses timestamps 0 and ~0: delivered at once
                 ready.add(r);
                 continue;
             }

@@ -1,0 +1,26 @@
+package io.perfj.perfdata.record;
+
+import io.perfj.io.Bytes;
+
+/**
+ * PERF_SAMPLE_BRANCH_STACK: {@code nr} entries of from, to, flags (3 u64 each).
+ *
+ * @param hwIdx the hw_idx word when the attr has PERF_SAMPLE_BRANCH_HW_INDEX, else -1
+ */
+public record BranchStack(long nr, long hwIdx, boolean hasHwIdx, Bytes entries) {
+    public long from(int i) {
+        return entries.u64(24L * i);
+    }
+
+    public long to(int i) {
+        return entries.u64(24L * i + 8);
+    }
+
+    public long flags(int i) {
+        return entries.u64(24L * i + 16);
+    }
+
+    public int size() {
+        return (int) nr;
+    }
+}

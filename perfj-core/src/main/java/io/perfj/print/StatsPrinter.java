@@ -1,0 +1,78 @@
+package io.perfj.print;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.RawRecord;
+import io.perfj.perfdata.RecordInput;
+import io.perfj.perfdata.RecordType;
+
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.List;
+
+/**
+ * What {@code perf report --stats} prints (perf 6.1): a blank line, "Aggregated stats:", the
+ * total and every record type seen with its count and share, then for each event its sample
+ * count. The same block ends {@code perf report -D}.
+ */
+public final class StatsPrinter {
+    private StatsPrinter() {
+    }
+
+    /** Reads every record of {@code data} and prints the stats. Returns the warnings met. */
+    public static List<String> print(PerfData data, OutputStream w) {
+        EventStats stats = new EventStats();
+        RecordInput in = data.records();
+        for (RawRecord r = in.next(); r != null; r = in.next()) {
+            stats.countRead(r);
+            if (r.type() == RecordType.SAMPLE) {
+                stats.countSample(r, data.evlist(), null);
+            }
+        }
+        TextOut out = new TextOut(w, 4096);
+        print(stats, EventNamesFallback.names(data, null), out);
+        out.flush();
+        return in.warnings();
+    }
+
+    static void print(EventStats stats, List<String> names, TextOut out) {
+        out.nl().str("Aggregated stats:\n");
+        long total = stats.total();
+        if (total != 0) {
+            line(out, "TOTAL", total, -1);
+        }
+        int max = stats.maxType();
+        for (int t = 1; t <= max; t++) {
+            long n = stats.count(t);
+            if (n == 0 || !EventStats.named(t)) {
+                continue;
+            }
+            line(out, RecordType.name(t), n, total);
+        }
+        for (int i = 0; i < names.size(); i++) {
+            long n = stats.samplesOf(i);
+            if (n != 0) {
+                // events without samples are left out, as perf skips empty stats
+                out.str(names.get(i)).str(" stats:\n");
+                line(out, "SAMPLE", n, -1);
+            }
+        }
+    }
+
+    /** {@code "%16s events: %10d"} and, when {@code total > 0}, {@code "  (%4.1f%%)"}. */
+    private static void line(TextOut out, String name, long n, long total) {
+        for (int i = name.length(); i < 16; i++) {
+            out.ch(' ');
+        }
+        out.str(name).str(" events: ").decPad(n, 10);
+        if (total > 0) {
+            String pct = new BigDecimal(100.0 * n / total).setScale(1, RoundingMode.HALF_EVEN).toPlainString();
+            out.str("  (");
+            for (int i = pct.length(); i < 4; i++) {
+                out.ch(' ');
+            }
+            out.str(pct).str("%)");
+        }
+        out.nl();
+    }
+}

@@ -1,0 +1,208 @@
+package io.perfj.print;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A small, fast text sink for the printers: appends bytes into a buffer and hands full buffers to
+ * an {@link OutputStream} (text is ASCII except for names from the file, written as UTF-8).
+ * Numbers are formatted by hand (C's {@code %d}, {@code %u}, {@code %x}, {@code %#x},
+ * {@code %016x}) because {@code String.format} and char encoding are far too slow for the
+ * millions of lines a dump prints.
+ */
+final class TextOut {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    private final OutputStream out;
+    private final byte[] buf;
+    private int pos;
+
+    TextOut(OutputStream out, int size) {
+        this.out = out;
+        this.buf = new byte[Math.max(size, 256)];
+    }
+
+    private void room(int n) {
+        if (buf.length - pos < n) {
+            flushBuffer();
+        }
+    }
+
+    void flushBuffer() {
+        try {
+            out.write(buf, 0, pos);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        pos = 0;
+    }
+
+    void flush() {
+        flushBuffer();
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An ASCII character. */
+    TextOut ch(char c) {
+        room(1);
+        buf[pos++] = (byte) c;
+        return this;
+    }
+
+    TextOut nl() {
+        return ch('\n');
+    }
+
+    TextOut str(String s) {
+        int n = s.length();
+        room(n);
+        if (n <= buf.length - pos) {
+            int p = pos;
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) {
+                    return bytes(s.getBytes(StandardCharsets.UTF_8));
+                }
+                buf[p++] = (byte) c;
+            }
+            pos = p;
+            return this;
+        }
+        return bytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    TextOut bytes(byte[] b) {
+        if (b.length > buf.length - pos) {
+            flushBuffer();
+            if (b.length > buf.length) {
+                try {
+                    out.write(b);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return this;
+            }
+        }
+        System.arraycopy(b, 0, buf, pos, b.length);
+        pos += b.length;
+        return this;
+    }
+
+    /** {@code %d} of a signed 64-bit value. */
+    TextOut dec(long v) {
+        room(20);
+        if (v < 0) {
+            if (v == Long.MIN_VALUE) {
+                return str("-9223372036854775808");
+            }
+            buf[pos++] = (byte) '-';
+            v = -v;
+        }
+        return udecPositive(v);
+    }
+
+    /** {@code %u} / {@code PRIu64} of an unsigned 64-bit value. */
+    TextOut udec(long v) {
+        if (v < 0) {
+            return str(Long.toUnsignedString(v));
+        }
+        room(20);
+        return udecPositive(v);
+    }
+
+    private TextOut udecPositive(long v) {
+        if (v < 10) {
+            buf[pos++] = (byte) ('0' + v);
+            return this;
+        }
+        int digits = 0;
+        long t = v;
+        while (t != 0) {
+            t /= 10;
+            digits++;
+        }
+        int end = pos + digits;
+        int p = end;
+        while (v != 0) {
+            buf[--p] = (byte) ('0' + (v % 10));
+            v /= 10;
+        }
+        pos = end;
+        return this;
+    }
+
+    /** {@code %u} of a 32-bit value held in an int. */
+    TextOut u32(int v) {
+        return udec(v & 0xffff_ffffL);
+    }
+
+    /** {@code %d} right-aligned in {@code width} columns (C's {@code %Nd}). */
+    TextOut decPad(long v, int width) {
+        String s = Long.toString(v);
+        for (int i = s.length(); i < width; i++) {
+            ch(' ');
+        }
+        return str(s);
+    }
+
+    /** {@code %x}: lowercase hex without prefix or padding. */
+    TextOut hex(long v) {
+        room(16);
+        int digits = v == 0 ? 1 : (67 - Long.numberOfLeadingZeros(v)) / 4;
+        int p = pos + digits;
+        pos = p;
+        do {
+            buf[--p] = HEX[(int) (v & 15)];
+            v >>>= 4;
+        } while (v != 0);
+        return this;
+    }
+
+    /** C's {@code %#x}: "0x" and hex digits, but plain "0" for zero. */
+    TextOut hexAlt(long v) {
+        if (v == 0) {
+            return ch('0');
+        }
+        room(18);
+        buf[pos++] = (byte) '0';
+        buf[pos++] = (byte) 'x';
+        return hex(v);
+    }
+
+    /** {@code %0Nx}: hex zero-padded to {@code width} digits. */
+    TextOut hexPad(long v, int width) {
+        int digits = v == 0 ? 1 : (67 - Long.numberOfLeadingZeros(v)) / 4;
+        for (int i = digits; i < width; i++) {
+            ch('0');
+        }
+        return hex(v);
+    }
+
+    /** Two hex digits of a byte. */
+    TextOut hex2(int b) {
+        room(2);
+        buf[pos++] = HEX[(b >>> 4) & 15];
+        buf[pos++] = HEX[b & 15];
+        return this;
+    }
+
+    /** Raw access for tight loops: ensures {@code n} chars of room and returns the buffer. */
+    byte[] reserve(int n) {
+        room(n);
+        return buf;
+    }
+
+    int pos() {
+        return pos;
+    }
+
+    void pos(int p) {
+        pos = p;
+    }
+}
