@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.PrintStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +29,12 @@ public final class DumpCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         PrintWriter err = spec.commandLine().getErr();
         // The dump is written as bytes straight to standard output, buffered by the printer:
         // going through a Writer costs a char-to-byte encoding of every line.
         spec.commandLine().getOut().flush();
-        PrintStream out = System.out;
+        OutputStream out = Main.stdout(spec);
         try (PerfData data = PerfData.open(in.input)) {
             List<String> warnings = new ArrayList<>(data.warnings());
             if (stats) {

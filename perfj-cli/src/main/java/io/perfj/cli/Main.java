@@ -4,7 +4,12 @@ import io.perfj.io.FormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 
@@ -17,19 +22,47 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Standard output as bytes, for commands that write large outputs without a Writer. */
+    private OutputStream stdout = System.out;
+
+    OutputStream stdout() {
+        return stdout;
+    }
+
+    /** The byte output of the running command line, found from any subcommand's spec. */
+    static OutputStream stdout(CommandLine.Model.CommandSpec sub) {
+        CommandLine.Model.CommandSpec s = sub;
+        while (s.parent() != null) {
+            s = s.parent();
+        }
+        return s.userObject() instanceof Main m ? m.stdout : System.out;
+    }
+
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, false), new PrintWriter(System.err, true)));
+        FileOutputStream fd1 = new FileOutputStream(FileDescriptor.out);
+        int rc = execute(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        System.exit(rc);
     }
 
-    /** Runs the command line with the given streams; returns the exit code. */
-    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    /**
+     * Runs the command line writing to {@code stdout}; returns the exit code. Text and byte
+     * output both end up in {@code stdout}, in order.
+     */
+    public static int execute(String[] args, OutputStream stdout, PrintWriter err) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), false);
+        return execute(args, stdout, out, err);
+    }
+
+    private static int execute(String[] args, OutputStream stdout, PrintWriter out, PrintWriter err) {
         boolean debug = Arrays.asList(args).contains("--debug");
-        CommandLine cl = new CommandLine(new Main());
+        Main main = new Main();
+        main.stdout = stdout;
+        CommandLine cl = new CommandLine(main);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -43,6 +76,11 @@ public final class Main implements Runnable {
         });
         int rc = cl.execute(args);
         out.flush();
+        try {
+            stdout.flush();
+        } catch (java.io.IOException e) {
+            // Nothing more can be said on a closed standard output.
+        }
         err.flush();
         return rc;
     }

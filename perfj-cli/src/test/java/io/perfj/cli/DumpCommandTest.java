@@ -6,7 +6,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -24,18 +23,10 @@ class DumpCommandTest {
     }
 
     static Run run(String... args) {
-        PrintStream saved = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int rc;
-        try {
-            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            rc = Main.execute(args, new PrintWriter(out), new PrintWriter(err));
-        } finally {
-            System.setOut(saved);
-        }
-        return new Run(rc, out + bytes.toString(StandardCharsets.UTF_8), err.toString());
+        int rc = Main.execute(args, bytes, new PrintWriter(err));
+        return new Run(rc, bytes.toString(StandardCharsets.UTF_8), err.toString());
     }
 
     static Path fixture(String name) {

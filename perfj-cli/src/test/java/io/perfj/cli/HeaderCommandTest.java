@@ -20,10 +20,10 @@ class HeaderCommandTest {
     }
 
     private static String[] run(String... args) {
-        StringWriter out = new StringWriter();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         StringWriter err = new StringWriter();
-        int rc = Main.execute(args, new PrintWriter(out), new PrintWriter(err));
-        return new String[] {Integer.toString(rc), out.toString(), err.toString()};
+        int rc = Main.execute(args, out, new PrintWriter(err));
+        return new String[] {Integer.toString(rc), out.toString(java.nio.charset.StandardCharsets.UTF_8), err.toString()};
     }
 
     private static String dropCaptured(String s) {

@@ -34,6 +34,18 @@ class MutationTest {
     @TempDir
     static Path tmp;
 
+    static final java.util.concurrent.atomic.AtomicInteger REJECTED = new java.util.concurrent.atomic.AtomicInteger();
+    static final java.util.concurrent.atomic.AtomicInteger WARNED = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Both outcomes must actually occur, or the mutants are not reaching the parsers. */
+    @org.junit.jupiter.api.AfterAll
+    static void bothOutcomesHappened() {
+        if (Files.isRegularFile(fixtures().resolve("c-fp.data"))) {
+            assertTrue(REJECTED.get() > 100, "only " + REJECTED.get() + " runs ended in a format error");
+            assertTrue(WARNED.get() > 20, "only " + WARNED.get() + " runs warned about damage");
+        }
+    }
+
     record Mutant(String name, byte[] data) {
     }
 
@@ -95,7 +107,7 @@ class MutationTest {
                 int at = (int) (featTable + 16L * i);
                 long sec = le.getLong(at);
                 long len = le.getLong(at + 8);
-                if (sec > 0 && len >= 8 && sec + len <= orig.length) {
+                if (sec > 0 && len >= 8 && sec < orig.length && len < orig.length && sec + len <= orig.length) {
                     byte[] b = orig.clone();
                     int pos = (int) (sec + rnd.nextLong(Math.max(1, len - 4)));
                     ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(pos, rnd.nextBoolean() ? -1 : 0x7fffffff);
@@ -156,7 +168,7 @@ class MutationTest {
                 {"header", "-i", f.toString()}, {"header", "-I", "-i", f.toString()},
                 {"dump", "-i", f.toString()}, {"dump", "--stats", "-i", f.toString()}}) {
             StringWriter err = new StringWriter();
-            PrintWriter out = new PrintWriter(OutputStream.nullOutputStream());
+            OutputStream out = OutputStream.nullOutputStream();
             int rc;
             try {
                 rc = Main.execute(args, out, new PrintWriter(err));
@@ -169,7 +181,11 @@ class MutationTest {
                 fail(m.name() + ": " + args[0] + " exited " + rc + ": " + e);
             }
             assertFalse(e.contains("\tat "), m.name() + ": stack trace printed: " + e);
+            if (rc == 0 && !e.isBlank()) {
+                WARNED.incrementAndGet();
+            }
             if (rc == 2) {
+                REJECTED.incrementAndGet();
                 String[] lines = e.strip().split("\n");
                 String last = lines[lines.length - 1];
                 assertTrue(last.startsWith("perfj: ") && last.contains(" at offset 0x"),

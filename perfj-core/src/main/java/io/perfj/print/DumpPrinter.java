@@ -97,7 +97,7 @@ public final class DumpPrinter {
         } finally {
             out.flushBuffer();
         }
-        StatsPrinter.print(stats, EventNamesFallback.names(data, updateNames), out);
+        StatsPrinter.print(stats, io.perfj.perfdata.feature.EventNames.names(data, updateNames), out);
         out.flush();
         return in.warnings();
     }
@@ -329,7 +329,7 @@ public final class DumpPrinter {
         Bytes b = r.raw().bytes();
         Evsel e = data.evlist().isEmpty() ? null : data.evlist().evselOf(r.raw());
         if (readNames == null || readNames.size() != data.evlist().evsels().size() || updateNamesSeen != updateNames.size()) {
-            readNames = EventNamesFallback.names(data, updateNames);
+            readNames = io.perfj.perfdata.feature.EventNames.names(data, updateNames);
             updateNamesSeen = updateNames.size();
         }
         String name = e == null ? "unknown" : readNames.get(e.index());

@@ -30,7 +30,7 @@ public final class StatsPrinter {
             }
         }
         TextOut out = new TextOut(w, 4096);
-        print(stats, EventNamesFallback.names(data, null), out);
+        print(stats, io.perfj.perfdata.feature.EventNames.names(data, null), out);
         out.flush();
         return in.warnings();
     }

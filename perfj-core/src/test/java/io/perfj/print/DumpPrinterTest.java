@@ -63,9 +63,9 @@ class DumpPrinterTest {
                 + ".... group nr 2\n"
                 + "..... id 0000000000000007, value 000000000000000b\n"
                 + "..... id 0000000000000008, value 0000000000000016\n"), out);
-        // the group sample counts for both events
-        assertTrue(out.endsWith("cpu-clock stats:\n          SAMPLE events:          1\n"
-                + "task-clock stats:\n          SAMPLE events:          1\n"), out);
+        // the group sample counts for both events; neither excludes host nor guest, so perf names them :HG
+        assertTrue(out.endsWith("cpu-clock:HG stats:\n          SAMPLE events:          1\n"
+                + "task-clock:HG stats:\n          SAMPLE events:          1\n"), out);
         assertTrue(out.contains(".  0000:  00 00 00 09 00 02 00 58"), out);
     }
 

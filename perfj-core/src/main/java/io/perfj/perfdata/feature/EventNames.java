@@ -51,6 +51,16 @@ public final class EventNames {
      * and the attrs arrive as records, so call this after the records have been read.
      */
     public static List<String> names(PerfData data) {
+        return names(data, null);
+    }
+
+    /**
+     * As {@link #names(PerfData)}, with names carried by PERF_RECORD_EVENT_UPDATE (NAME) records
+     * taking precedence, as perf applies them to the event when it reads them.
+     *
+     * @param updateNames event names by sample id from EVENT_UPDATE records, or null
+     */
+    public static List<String> names(PerfData data, Map<Long, String> updateNames) {
         List<Evsel> evsels = data.evlist().evsels();
         Map<Integer, String> fromDesc = new HashMap<>();
         // perf ignores an EVENT_DESC it cannot read and keeps the default names.
@@ -65,7 +75,18 @@ public final class EventNames {
         }
         List<String> out = new ArrayList<>(evsels.size());
         for (Evsel e : evsels) {
-            String n = fromDesc.get(e.index());
+            String n = null;
+            if (updateNames != null) {
+                for (long id : e.ids()) {
+                    n = updateNames.get(id);
+                    if (n != null) {
+                        break;
+                    }
+                }
+            }
+            if (n == null) {
+                n = fromDesc.get(e.index());
+            }
             out.add(n != null ? n : defaultName(e.attr()));
         }
         return out;
