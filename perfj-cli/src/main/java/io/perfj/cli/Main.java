@@ -66,6 +66,10 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (isBrokenPipe(ex)) {
+                // The reader went away (e.g. `| head`): stop quietly, as a SIGPIPE would.
+                return 141;
+            }
             out.flush();
             if (debug) {
                 ex.printStackTrace(err);
@@ -83,6 +87,15 @@ public final class Main implements Runnable {
         }
         err.flush();
         return rc;
+    }
+
+    static boolean isBrokenPipe(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof java.io.IOException && t.getMessage() != null && t.getMessage().contains("Broken pipe")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String describe(Throwable ex) {

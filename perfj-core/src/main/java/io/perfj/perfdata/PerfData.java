@@ -56,6 +56,9 @@ public final class PerfData implements AutoCloseable {
             return openStream(System.in, "<stdin>");
         }
         String name = path.toString();
+        if (java.nio.file.Files.isDirectory(path)) {
+            throw new UncheckedIOException(new IOException("failed to open " + name + ": Is a directory"));
+        }
         Arena arena = Arena.ofShared();
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = ch.size();
@@ -71,7 +74,13 @@ public final class PerfData implements AutoCloseable {
             return d;
         } catch (IOException e) {
             arena.close();
-            throw new UncheckedIOException(name + ": " + e.getMessage(), e);
+            String why = switch (e) {
+                case java.nio.file.NoSuchFileException x -> "No such file or directory";
+                case java.nio.file.AccessDeniedException x -> "Permission denied";
+                case java.nio.file.FileSystemException x when x.getReason() != null -> x.getReason();
+                default -> e.getMessage();
+            };
+            throw new UncheckedIOException("failed to open " + name + ": " + why, e);
         } catch (RuntimeException e) {
             arena.close();
             throw e;
