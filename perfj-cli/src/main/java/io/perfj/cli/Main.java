@@ -99,8 +99,12 @@ public final class Main implements Runnable {
     }
 
     static String describe(Throwable ex) {
-        if (ex instanceof FormatException || ex instanceof UncheckedIOException) {
+        if (ex instanceof FormatException) {
             return ex.getMessage();
+        }
+        if (ex instanceof UncheckedIOException u) {
+            return u.getCause() != null && u.getCause().getMessage() != null
+                    && u.getCause().getMessage().startsWith("failed to open") ? u.getCause().getMessage() : u.getMessage();
         }
         if (ex instanceof java.nio.file.NoSuchFileException nf) {
             return nf.getFile() + ": no such file";
