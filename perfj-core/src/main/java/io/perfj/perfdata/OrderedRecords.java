@@ -28,10 +28,20 @@ public final class OrderedRecords implements RecordInput {
     private boolean ended;
     private long unordered;
     private long lastFlushed;
+    private long halfFlushes;
+    private final int maxQueued;
+
+    /** Default limit on queued records: about 60 MB of record views. */
+    public static final int DEFAULT_MAX_QUEUED = 500_000;
 
     public OrderedRecords(RecordInput in, Evlist evlist) {
+        this(in, evlist, DEFAULT_MAX_QUEUED);
+    }
+
+    public OrderedRecords(RecordInput in, Evlist evlist, int maxQueued) {
         this.in = in;
         this.evlist = evlist;
+        this.maxQueued = Math.max(2, maxQueued);
     }
 
     @Override
@@ -80,6 +90,39 @@ public final class OrderedRecords implements RecordInput {
         times[queued] = t;
         queued++;
         seq++;
+        if (queued >= maxQueued) {
+            flushHalf();
+        }
+    }
+
+    /**
+     * Keeps memory bounded when rounds are huge or missing (perf's OE_FLUSH__HALF, which perf
+     * uses when its queue reaches its size limit): releases the records in the earlier half of
+     * the queued time span.
+     */
+    private void flushHalf() {
+        long first = -1;
+        long last = 0;
+        for (int i = 0; i < queued; i++) {
+            if (first == -1 || Long.compareUnsigned(times[i], first) < 0) {
+                first = times[i];
+            }
+            if (Long.compareUnsigned(times[i], last) > 0) {
+                last = times[i];
+            }
+        }
+        long mid = first + (last - first) / 2;
+        int before = queued;
+        flush(mid, false);
+        if (queued == before || queued >= maxQueued) {
+            flush(-1L, true);
+        }
+        halfFlushes++;
+    }
+
+    /** How many times the queue limit forced a partial release (0 for well-formed recordings). */
+    public long halfFlushes() {
+        return halfFlushes;
     }
 
     private void flushRound() {

@@ -35,10 +35,14 @@ class OrderedRecordsTest {
     }
 
     private static List<RawRecord> order(List<RawRecord> in) {
+        return order(in, OrderedRecords.DEFAULT_MAX_QUEUED);
+    }
+
+    private static List<RawRecord> order(List<RawRecord> in, int maxQueued) {
         Evlist ev = new Evlist();
         ev.add(ATTR, new long[] {1});
         Iterator<RawRecord> it = in.iterator();
-        OrderedRecords o = new OrderedRecords(() -> it.hasNext() ? it.next() : null, ev);
+        OrderedRecords o = new OrderedRecords(() -> it.hasNext() ? it.next() : null, ev, maxQueued);
         List<RawRecord> out = new ArrayList<>();
         for (RawRecord r; (r = o.next()) != null; ) {
             out.add(r);
@@ -95,6 +99,18 @@ class OrderedRecordsTest {
             assertEquals(expected.get(i)[0], got.get(i)[0], "time at " + i);
             assertEquals(expected.get(i)[1], got.get(i)[1], "sequence at " + i);
         }
+    }
+
+    /** Without any FINISHED_ROUND, a queue limit releases the earlier half by time, bounded memory. */
+    @Test
+    void queueLimitReleasesTheEarlierHalf() {
+        List<RawRecord> in = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            in.add(sample(100 - i * 10, i));
+        }
+        List<Long> times = order(in, 4).stream().map(r -> r.bytes().u64(8)).toList();
+        // At 4 queued (100, 90, 80, 70) the half up to 85 is released: 70, 80; and so on.
+        assertEquals(List.of(70L, 80L, 50L, 60L, 30L, 40L, 10L, 20L, 90L, 100L), times);
     }
 
     /** Whatever the input, every record comes out exactly once. */
