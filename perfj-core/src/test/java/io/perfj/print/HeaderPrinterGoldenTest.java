@@ -1,7 +1,7 @@
 package io.perfj.print;
 
+import io.perfj.testing.Fixtures;
 import io.perfj.perfdata.PerfData;
-import io.perfj.perfdata.feature.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -53,7 +53,7 @@ class HeaderPrinterGoldenTest {
     @MethodSource("cases")
     void matchesPerf(String fixture, boolean full) throws Exception {
         Path data = Fixtures.data(fixture);
-        String golden = Files.readString(Fixtures.golden(fixture + (full ? ".header-I.txt" : ".header.txt")));
+        String golden = Files.readString(Fixtures.goldenFile(fixture + (full ? ".header-I.txt" : ".header.txt")));
         String captured = "# captured on    : "
                 + HeaderPrinter.ctime(HeaderPrinter.modificationTime(data.toString()), ZoneOffset.UTC) + "\n";
         assertTrue(golden.contains("\n# captured on    : "), "golden has a captured-on line");
@@ -72,7 +72,7 @@ class HeaderPrinterGoldenTest {
 
     @Test
     void ctimeCheckFromFixtureScript() throws Exception {
-        List<String> lines = Files.readAllLines(Fixtures.golden("captured-on-check.txt"));
+        List<String> lines = Files.readAllLines(Fixtures.goldenFile("captured-on-check.txt"));
         String touched = lines.stream().filter(l -> l.startsWith("after touch -d ")).findFirst().orElseThrow();
         String when = touched.substring("after touch -d ".length(), touched.indexOf(": #"));
         String printed = touched.substring(touched.indexOf("# captured on    : ") + "# captured on    : ".length());

@@ -18,6 +18,7 @@ public final class Fixtures {
 
     public static final List<String> RECORDINGS = List.of(
             "c-fp", "bpf-sys", "bpf-dwarf", "pipe", "zstd", "java", "two-events");
+    public static final List<String> NAMES = RECORDINGS;
 
     public static Path dir() {
         String p = System.getProperty("perfj.fixtures");
@@ -26,6 +27,18 @@ public final class Fixtures {
             d = Path.of("fixtures");
         }
         return d.toAbsolutePath().normalize();
+    }
+
+    /** Same as {@link #recording(String)}. */
+    public static Path data(String name) {
+        return recording(name);
+    }
+
+    /** A file under {@code golden/}; skips the test when it is not there. */
+    public static Path goldenFile(String file) {
+        Path f = dir().resolve("golden").resolve(file);
+        Assumptions.assumeTrue(Files.isRegularFile(f), "golden file " + f + " is not present");
+        return f;
     }
 
     /** The recording {@code name}.data; skips the test when it is not there. */

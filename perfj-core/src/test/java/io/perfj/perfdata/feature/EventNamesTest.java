@@ -1,5 +1,6 @@
 package io.perfj.perfdata.feature;
 
+import io.perfj.testing.Fixtures;
 import io.perfj.perfdata.EventAttr;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RecordInput;
@@ -24,7 +25,7 @@ class EventNamesTest {
     void namesMatchPerfHeader(String fixture) throws Exception {
         List<String> expected = new ArrayList<>();
         Matcher m = Pattern.compile("^# event : name = (.*?), , id = ", Pattern.MULTILINE)
-                .matcher(Files.readString(Fixtures.golden(fixture + ".header.txt")));
+                .matcher(Files.readString(Fixtures.goldenFile(fixture + ".header.txt")));
         while (m.find()) {
             expected.add(m.group(1));
         }

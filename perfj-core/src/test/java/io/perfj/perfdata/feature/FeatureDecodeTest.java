@@ -1,5 +1,6 @@
 package io.perfj.perfdata.feature;
 
+import io.perfj.testing.Fixtures;
 import io.perfj.io.Bytes;
 import io.perfj.io.FormatException;
 import io.perfj.perfdata.FeatureId;
@@ -98,7 +99,7 @@ class FeatureDecodeTest {
     /** BPF_PROG_INFO of bpf-sys against bpftool's view of the same program, and internal consistency. */
     @Test
     void bpfProgInfoOfBpfSys() throws Exception {
-        String show = Files.readString(Fixtures.golden("bpf-sys.prog-show.json"));
+        String show = Files.readString(Fixtures.goldenFile("bpf-sys.prog-show.json"));
         try (PerfData d = open("bpf-sys")) {
             Feature.BpfProgInfo info = assertInstanceOf(Feature.BpfProgInfo.class,
                     Features.decode(FeatureId.BPF_PROG_INFO, d.features().get(FeatureId.BPF_PROG_INFO), d));

@@ -1,5 +1,6 @@
 package io.perfj.perfdata.feature;
 
+import io.perfj.testing.Fixtures;
 import io.perfj.io.Bytes;
 import io.perfj.io.FormatException;
 import io.perfj.perfdata.FeatureId;
