@@ -1,0 +1,115 @@
+package io.perfj.symbols;
+
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * A binary object samples land in: an ELF file, the kernel, a module, the vDSO, a JIT map or a
+ * BPF program. Symbols load lazily, once, through the loader the {@code Machine} gives it; a load
+ * failure leaves an empty table and a message (one warning per DSO, the report goes on).
+ */
+public final class Dso {
+    private final String longName;
+    private final String shortName;
+    private final DsoKind kind;
+    private volatile byte[] buildId;
+    private volatile SymbolTable symbols;
+    private volatile String loadError;
+    private volatile String symbolSource;
+    private final Function<Dso, SymbolTable> loader;
+
+    public Dso(String longName, DsoKind kind, byte[] buildId, Function<Dso, SymbolTable> loader) {
+        this.longName = longName;
+        this.shortName = shortName(longName, kind);
+        this.kind = kind;
+        this.buildId = buildId;
+        this.loader = loader;
+    }
+
+    /** perf's short name: the base name for files, the name itself for [kernel.kallsyms] etc. */
+    static String shortName(String longName, DsoKind kind) {
+        if (longName.startsWith("[") || kind == DsoKind.BPF) {
+            return longName;
+        }
+        int slash = longName.lastIndexOf('/');
+        return slash >= 0 ? longName.substring(slash + 1) : longName;
+    }
+
+    public String longName() {
+        return longName;
+    }
+
+    public String shortName() {
+        return shortName;
+    }
+
+    public DsoKind kind() {
+        return kind;
+    }
+
+    public Optional<byte[]> buildId() {
+        return Optional.ofNullable(buildId);
+    }
+
+    public String buildIdHex() {
+        byte[] b = buildId;
+        return b == null ? null : HexFormat.of().formatHex(b);
+    }
+
+    public void buildId(byte[] id) {
+        if (this.buildId == null) {
+            this.buildId = id;
+        }
+    }
+
+    /** The symbol table, loaded on first use. */
+    public SymbolTable symbols() {
+        SymbolTable t = symbols;
+        if (t == null) {
+            synchronized (this) {
+                t = symbols;
+                if (t == null) {
+                    try {
+                        t = loader == null ? SymbolTable.EMPTY : loader.apply(this);
+                    } catch (RuntimeException e) {
+                        loadError = e.getMessage();
+                        t = SymbolTable.EMPTY;
+                    }
+                    if (t == null) {
+                        t = SymbolTable.EMPTY;
+                    }
+                    symbols = t;
+                }
+            }
+        }
+        return t;
+    }
+
+    public boolean loaded() {
+        return symbols != null;
+    }
+
+    /** Why symbols could not be loaded, or null. */
+    public String loadError() {
+        return loadError;
+    }
+
+    public void loadError(String message) {
+        this.loadError = message;
+    }
+
+    /** The file symbols were read from (for messages and annotate), or null. */
+    public String symbolSource() {
+        return symbolSource;
+    }
+
+    public void symbolSource(String path) {
+        this.symbolSource = path;
+    }
+
+    @Override
+    public String toString() {
+        return "Dso[" + longName + ", " + kind + "]";
+    }
+}

@@ -1,0 +1,19 @@
+package io.perfj.symbols;
+
+/** What kind of object a {@link Dso} is; decides where its symbols come from. */
+public enum DsoKind {
+    /** A user-space ELF file (executable, shared library). */
+    USER,
+    /** The kernel image ([kernel.kallsyms]). */
+    KERNEL,
+    /** A kernel module. */
+    KERNEL_MODULE,
+    /** The vDSO ([vdso]). */
+    VDSO,
+    /** JIT code described by /tmp/perf-PID.map. */
+    JIT_MAP,
+    /** A BPF program announced by PERF_RECORD_KSYMBOL (bpf_prog_TAG_NAME). */
+    BPF,
+    /** Memory without a backing object ([heap], [stack], //anon without a perf map). */
+    ANON
+}

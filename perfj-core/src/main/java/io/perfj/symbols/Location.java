@@ -1,0 +1,16 @@
+package io.perfj.symbols;
+
+/**
+ * Where an address landed: its map (null when unmapped), the DSO (null when unmapped), the symbol
+ * (null when none covers it), the address as sampled, and the address in the DSO's space
+ * ({@code map_ip}: what perf prints for user frames in {@code perf script} and uses for lookup).
+ *
+ * @param level perf's privilege marker: 'k' kernel, '.' user, 'g' guest kernel, 'u' guest user,
+ *              'H' hypervisor
+ */
+public record Location(MapRef map, Dso dso, Symbol symbol, long ip, long mapIp, char level) {
+    /** The offset of {@code mapIp} into the symbol, or -1 without a symbol. */
+    public long symbolOffset() {
+        return symbol == null ? -1 : mapIp - symbol.start();
+    }
+}

@@ -1,0 +1,18 @@
+package io.perfj.symbols;
+
+/**
+ * A named address range [start, end) in its DSO's address space (for user ELF objects: file
+ * offsets, as perf keeps them after adjusting by each segment's p_vaddr - p_offset; for the
+ * kernel, kallsyms, BPF programs and JIT maps: absolute addresses).
+ *
+ * @param binding 'G' global, 'L' local, 'W' weak, 'U' unknown (perf's STB_* view)
+ */
+public record Symbol(long start, long end, String name, char binding) {
+    public long size() {
+        return end - start;
+    }
+
+    public boolean contains(long addr) {
+        return Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr, end) < 0;
+    }
+}
