@@ -1,0 +1,196 @@
+package io.perfj.report;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * perf's stdio callchain views (ui/stdio/hist.c): the graph with its "|" rails and
+ * "--NN.NN%--" branch labels, where runs of frames with a single continuation and no chain
+ * ending inside print as one block; the fractal view (percentages of the parent); flat (one block
+ * per chain end, root first); folded (one "a;b;c" line per chain end).
+ */
+final class CallchainGraph {
+    private static final String MARGIN = "            ";
+
+    private final FrameTable frames;
+    private final ReportOptions opts;
+    private final long minHit;
+    private final PrintWriter out;
+
+    CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, PrintWriter out) {
+        this.frames = frames;
+        this.opts = opts;
+        this.minHit = minHit;
+        this.out = out;
+    }
+
+    /** A path-compressed node: consecutive frames printed as one block. */
+    private record Block(List<CallchainNode> run) {
+        CallchainNode last() {
+            return run.getLast();
+        }
+
+        long cumul() {
+            return run.getFirst().cumul();
+        }
+    }
+
+    private Block block(CallchainNode start) {
+        List<CallchainNode> run = new ArrayList<>();
+        CallchainNode n = start;
+        run.add(n);
+        while (n.hit == 0 && n.childCount() == 1) {
+            n = n.children().getFirst();
+            run.add(n);
+        }
+        return new Block(run);
+    }
+
+    private List<Block> sortedBlocks(CallchainNode parent, long min) {
+        List<Block> out = new ArrayList<>();
+        for (CallchainNode c : parent.sortedChildren(min)) {
+            out.add(block(c));
+        }
+        return out;
+    }
+
+    private String name(CallchainNode n) {
+        return frames.get(n.frame()).chainName();
+    }
+
+    private static String value(long v, long total) {
+        return String.format(Locale.ROOT, "%.2f%%", total == 0 ? 0.0 : v * 100.0 / total);
+    }
+
+    private static String margin(int left) {
+        return MARGIN + " ".repeat(left);
+    }
+
+    void graph(CallchainNode root, long total, long parentSamples, boolean relative, boolean skipFirst) {
+        int left = 0;
+        boolean printedAny = false;
+        List<Block> top = sortedBlocks(root, relative ? 0 : minHit);
+        CallchainNode start = root;
+        long nodeTotal = relative ? parentSamples : total;
+        if (top.size() == 1 && top.getFirst().cumul() == parentSamples) {
+            Block b = top.getFirst();
+            boolean printed = false;
+            int i = 0;
+            for (CallchainNode n : b.run()) {
+                if (i++ == 0 && skipFirst) {
+                    continue;
+                }
+                if (!printed) {
+                    out.print(margin(left) + "|\n");
+                    out.print(margin(left) + "---");
+                    left += 3;
+                    printed = true;
+                } else {
+                    out.print(margin(left));
+                }
+                out.print(name(n) + "\n");
+                printedAny = true;
+            }
+            start = b.last();
+        }
+        if (relative) {
+            total = parentSamples;
+        }
+        printedAny |= level(start, total, 1, 1, left, relative);
+        if (printedAny) {
+            out.print("\n");
+        }
+    }
+
+    private boolean level(CallchainNode parent, long total, int depth, int depthMask, int left, boolean relative) {
+        long min = relative ? (long) Math.ceil(parent.childrenHit * (opts.threshold() / 100.0)) : minHit;
+        List<Block> kids = sortedBlocks(parent, min);
+        long remaining = total;
+        int newMask = depthMask;
+        boolean printed = false;
+        for (int k = 0; k < kids.size(); k++) {
+            Block b = kids.get(k);
+            remaining -= b.cumul();
+            boolean lastChild = k == kids.size() - 1;
+            if (lastChild && (!relative || remaining == 0)) {
+                newMask &= ~(1 << (depth - 1));
+            }
+            out.print(graphLine(depth, depthMask, left));
+            int i = 0;
+            for (CallchainNode n : b.run()) {
+                out.print(chainLine(depth, newMask, i++ == 0, value(b.cumul(), total), name(n), left));
+            }
+            long childTotal = relative ? b.last().childrenHit : total;
+            level(b.last(), childTotal, depth + 1, newMask | (1 << depth), left, relative);
+            printed = true;
+        }
+        if (relative && remaining > 0 && remaining != total && printed) {
+            newMask &= ~(1 << (depth - 1));
+            out.print(chainLine(depth, newMask, true, value(remaining, total), "[...]", left));
+        }
+        return printed;
+    }
+
+    private static String graphLine(int depth, int mask, int left) {
+        StringBuilder sb = new StringBuilder(margin(left));
+        for (int i = 0; i < depth; i++) {
+            sb.append((mask & (1 << i)) != 0 ? "|          " : "           ");
+        }
+        return sb.append('\n').toString();
+    }
+
+    private static String chainLine(int depth, int mask, boolean first, String value, String name, int left) {
+        StringBuilder sb = new StringBuilder(margin(left));
+        for (int i = 0; i < depth; i++) {
+            sb.append((mask & (1 << i)) != 0 ? "|" : " ");
+            if (first && i == depth - 1) {
+                sb.append("--").append(value).append("--");
+            } else {
+                sb.append("          ");
+            }
+        }
+        return sb.append(name).append('\n').toString();
+    }
+
+    /** Chain ends with their period, root first, largest first. */
+    private void ends(CallchainNode n, List<CallchainNode> acc) {
+        if (n.frame() >= 0 && n.hit > 0 && n.hit >= minHit) {
+            acc.add(n);
+        }
+        for (CallchainNode c : n.children()) {
+            ends(c, acc);
+        }
+    }
+
+    private List<String> path(CallchainNode n) {
+        List<String> p = new ArrayList<>();
+        for (CallchainNode x = n; x != null && x.frame() >= 0; x = x.parent) {
+            p.addFirst(name(x));
+        }
+        return p;
+    }
+
+    void flat(CallchainNode root, long total) {
+        List<CallchainNode> list = new ArrayList<>();
+        ends(root, list);
+        list.sort((a, b) -> Long.compare(b.hit, a.hit));
+        for (CallchainNode n : list) {
+            out.print("           " + value(n.cumul(), total) + "\n");
+            for (String s : path(n)) {
+                out.print("                " + s + "\n");
+            }
+            out.print("\n");
+        }
+    }
+
+    void folded(CallchainNode root, long total) {
+        List<CallchainNode> list = new ArrayList<>();
+        ends(root, list);
+        list.sort((a, b) -> Long.compare(b.hit, a.hit));
+        for (CallchainNode n : list) {
+            out.print(value(n.hit, total) + " " + String.join(";", path(n)) + "\n");
+        }
+    }
+}

@@ -1,0 +1,6 @@
+package io.perfj.report;
+
+/** perf's {@code -g} print modes. */
+public enum CallchainMode {
+    NONE, GRAPH, FLAT, FRACTAL, FOLDED
+}

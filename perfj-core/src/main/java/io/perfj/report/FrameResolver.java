@@ -1,0 +1,20 @@
+package io.perfj.report;
+
+import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.symbols.Location;
+
+/**
+ * What aggregation needs from the process model: feed it the non-sample records in delivery
+ * order, ask it where an address landed and what a thread was called. {@code io.perfj.symbols.Machine}
+ * provides it; tests use small fakes.
+ */
+public interface FrameResolver {
+    /** Updates the model with a non-sample record (MMAP, COMM, FORK, EXIT, KSYMBOL, ...). */
+    void process(PerfRecord r);
+
+    /** Where {@code ip} landed for this thread; cpumode is PERF_RECORD_MISC_* (1 kernel, 2 user, ...). */
+    Location resolve(int pid, int tid, int cpumode, long ip);
+
+    /** The thread's command name now (at the sample being processed). */
+    String comm(int pid, int tid);
+}

@@ -1,0 +1,68 @@
+package io.perfj.report;
+
+/**
+ * One row of a report: the values of the sort keys, the period and samples that landed in it
+ * ({@code self}), those whose callchain passed through it ({@code acc}, for --children), and its
+ * callchain tree.
+ */
+public final class HistEntry {
+    final String comm;
+    final int pid;
+    final int tid;
+    final int cpu;
+    final int frame;
+    long selfPeriod;
+    long selfSamples;
+    long accPeriod;
+    long accSamples;
+    CallchainNode chains;
+
+    HistEntry(String comm, int pid, int tid, int cpu, int frame) {
+        this.comm = comm;
+        this.pid = pid;
+        this.tid = tid;
+        this.cpu = cpu;
+        this.frame = frame;
+    }
+
+    public String comm() {
+        return comm;
+    }
+
+    public int pid() {
+        return pid;
+    }
+
+    public int tid() {
+        return tid;
+    }
+
+    public int cpu() {
+        return cpu;
+    }
+
+    /** The frame id (in the report's {@link FrameTable}), or -1 when neither dso nor sym is a key. */
+    public int frame() {
+        return frame;
+    }
+
+    public long selfPeriod() {
+        return selfPeriod;
+    }
+
+    public long selfSamples() {
+        return selfSamples;
+    }
+
+    public long accPeriod() {
+        return accPeriod;
+    }
+
+    public long accSamples() {
+        return accSamples;
+    }
+
+    public CallchainNode chains() {
+        return chains;
+    }
+}

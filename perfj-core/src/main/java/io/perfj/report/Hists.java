@@ -1,0 +1,215 @@
+package io.perfj.report;
+
+import io.perfj.perfdata.Evsel;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The entries of one event's report (perf's {@code struct hists}): built from merged samples,
+ * with self and accumulated (--children) periods and, when callchains are printed, one
+ * callchain tree per entry built the way perf builds them.
+ */
+public final class Hists {
+    private final Evsel evsel;
+    private final String name;
+    private final ReportOptions opts;
+    private final FrameTable frames;
+    private final StackTable stacks;
+    private final Map<EntryKey, HistEntry> entries = new HashMap<>();
+    private final Map<Object, Integer> dsoKeys = new HashMap<>();
+    private List<HistEntry> sorted = List.of();
+    private long totalPeriod;
+    private long totalSamples;
+    private long callchainPeriod;
+
+    private record EntryKey(String comm, int pid, int tid, int cpu, int key) {
+    }
+
+    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks) {
+        this.evsel = evsel;
+        this.name = name;
+        this.opts = opts;
+        this.frames = frames;
+        this.stacks = stacks;
+    }
+
+    /** The part of a frame the sort keys look at: the frame, its DSO, or nothing. */
+    private int keyOf(int frame) {
+        if (opts.has(SortKey.SYM)) {
+            return frame;
+        }
+        if (opts.has(SortKey.DSO)) {
+            Frame f = frames.get(frame);
+            Object dso = f.dso() == null ? "[unknown]" : f.dso();
+            return dsoKeys.computeIfAbsent(dso, d -> dsoKeys.size());
+        }
+        return -1;
+    }
+
+    private HistEntry entry(String comm, int pid, int tid, int cpu, int frame) {
+        EntryKey k = new EntryKey(opts.has(SortKey.COMM) || opts.has(SortKey.PID) ? comm : null,
+                opts.has(SortKey.PID) || opts.has(SortKey.TID) ? pid : -1,
+                opts.has(SortKey.TID) ? tid : -1,
+                opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame));
+        HistEntry e = entries.get(k);
+        if (e == null) {
+            e = new HistEntry(k.comm() == null ? comm : k.comm(), pid, tid, cpu, frame);
+            entries.put(k, e);
+        }
+        return e;
+    }
+
+    /** Adds merged samples: {@code samples} samples with this thread, cpu and stack. */
+    void add(String comm, int pid, int tid, int cpu, int stack, long period, long samples) {
+        int[] chain = stacks.frames(stack);
+        if (!accepted(comm, pid, tid, cpu, chain[0])) {
+            totalPeriod += period;
+            totalSamples += samples;
+            return;
+        }
+        totalPeriod += period;
+        totalSamples += samples;
+        boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
+        if (chain.length > 1) {
+            callchainPeriod += period;
+        }
+        HistEntry self = entry(comm, pid, tid, cpu, chain[0]);
+        self.selfPeriod += period;
+        self.selfSamples += samples;
+        if (opts.children()) {
+            Set<HistEntry> seen = new HashSet<>();
+            seen.add(self);
+            self.accPeriod += period;
+            self.accSamples += samples;
+            if (withChains) {
+                addChain(self, chain, chain.length - 1, period, samples, true);
+            }
+            // perf walks the callchain in print order and adds each frame's entry once.
+            for (int n = 0; n < chain.length; n++) {
+                int i = opts.callerOrder() ? chain.length - 1 - n : n;
+                HistEntry e = entry(comm, pid, tid, cpu, chain[i]);
+                if (!seen.add(e)) {
+                    continue;
+                }
+                e.accPeriod += period;
+                e.accSamples += samples;
+                if (withChains) {
+                    addChain(e, chain, i, period, samples, false);
+                }
+            }
+        } else if (withChains) {
+            addChain(self, chain, chain.length - 1, period, samples, true);
+        }
+    }
+
+    /**
+     * Adds the chain to an entry's tree: for the self entry the whole chain, for an accumulated
+     * entry the part from its frame on (toward the leaf in caller order, toward the root in
+     * callee order).
+     */
+    private void addChain(HistEntry e, int[] chain, int at, long period, long samples, boolean whole) {
+        if (e.chains == null) {
+            e.chains = CallchainNode.root();
+        }
+        if (opts.callerOrder()) {
+            int from = whole ? chain.length - 1 : at;
+            e.chains.add(chain, from, -1, -1, period, samples);
+        } else {
+            int from = whole ? 0 : at;
+            e.chains.add(chain, from, chain.length, 1, period, samples);
+        }
+    }
+
+    private boolean accepted(String comm, int pid, int tid, int cpu, int leaf) {
+        if (!opts.filters()) {
+            return true;
+        }
+        if (opts.comms() != null && !opts.comms().contains(comm)) {
+            return false;
+        }
+        if (opts.pids() != null && !opts.pids().contains(pid)) {
+            return false;
+        }
+        if (opts.tids() != null && !opts.tids().contains(tid)) {
+            return false;
+        }
+        if (opts.cpus() != null && !opts.cpus().contains(cpu)) {
+            return false;
+        }
+        Frame f = frames.get(leaf);
+        if (opts.dsos() != null && !(opts.dsos().contains(f.dsoName())
+                || f.dso() != null && opts.dsos().contains(f.dso().longName()))) {
+            return false;
+        }
+        return opts.symbols() == null || f.sym() != null && opts.symbols().contains(f.sym().name());
+    }
+
+    void finish() {
+        List<HistEntry> list = new ArrayList<>(entries.values());
+        Comparator<HistEntry> byValue = opts.children()
+                ? Comparator.comparingLong(HistEntry::accPeriod).reversed()
+                : Comparator.comparingLong(HistEntry::selfPeriod).reversed();
+        list.sort(byValue.thenComparing(this::tieKey));
+        sorted = list;
+    }
+
+    /** A deterministic order for entries with equal value: by the displayed columns. */
+    private String tieKey(HistEntry e) {
+        StringBuilder sb = new StringBuilder();
+        for (SortKey k : opts.sortKeys()) {
+            sb.append(column(e, k)).append('\u0000');
+        }
+        return sb.toString();
+    }
+
+    /** The text of a sort-key column for an entry. */
+    public String column(HistEntry e, SortKey k) {
+        Frame f = e.frame >= 0 ? frames.get(e.frame) : null;
+        return switch (k) {
+            case COMM -> e.comm;
+            case PID -> String.format("%7d:%s", e.pid, e.comm);
+            case TID -> String.format("%7d:%-15s", e.tid, e.comm).stripTrailing();
+            case CPU -> String.format("%03d", e.cpu);
+            case DSO -> f == null ? "" : f.dsoName();
+            case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
+        };
+    }
+
+    public Evsel evsel() {
+        return evsel;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<HistEntry> entries() {
+        return sorted;
+    }
+
+    public long totalPeriod() {
+        return totalPeriod;
+    }
+
+    public long totalSamples() {
+        return totalSamples;
+    }
+
+    public long callchainPeriod() {
+        return callchainPeriod;
+    }
+
+    public FrameTable frames() {
+        return frames;
+    }
+
+    public ReportOptions options() {
+        return opts;
+    }
+}

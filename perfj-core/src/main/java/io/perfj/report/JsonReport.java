@@ -1,0 +1,127 @@
+package io.perfj.report;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * A report as JSON for programs: one object per event with its totals and entries (the sort-key
+ * values, self and accumulated periods and percentages, and the callchain tree when callchains
+ * are on). Field names are stable; percentages are of the event's total period.
+ */
+public final class JsonReport {
+    private final Report report;
+    private final PrintWriter out;
+
+    public JsonReport(Report report, PrintWriter out) {
+        this.report = report;
+        this.out = out;
+    }
+
+    public void print() {
+        ReportOptions o = report.options();
+        out.print("{\"lost_samples\":" + report.lostSamples() + ",\"events\":[");
+        boolean firstH = true;
+        for (Hists h : report.hists()) {
+            if (h.totalSamples() == 0) {
+                continue;
+            }
+            if (!firstH) {
+                out.print(',');
+            }
+            firstH = false;
+            out.print("{\"event\":" + str(h.name()) + ",\"samples\":" + h.totalSamples()
+                    + ",\"period\":" + Long.toUnsignedString(h.totalPeriod()) + ",\"entries\":[");
+            boolean first = true;
+            for (HistEntry e : h.entries()) {
+                double p = StdioReport.percent(o.children() ? e.accPeriod() : e.selfPeriod(), h.totalPeriod());
+                if (o.percentLimit() > 0 && p < o.percentLimit()) {
+                    continue;
+                }
+                if (!first) {
+                    out.print(',');
+                }
+                first = false;
+                entry(h, e, o);
+            }
+            out.print("]}");
+        }
+        out.print("]}\n");
+        out.flush();
+    }
+
+    private void entry(Hists h, HistEntry e, ReportOptions o) {
+        out.print("{\"self_period\":" + e.selfPeriod() + ",\"self_samples\":" + e.selfSamples()
+                + ",\"self_percent\":" + num(StdioReport.percent(e.selfPeriod(), h.totalPeriod())));
+        if (o.children()) {
+            out.print(",\"children_period\":" + e.accPeriod() + ",\"children_percent\":"
+                    + num(StdioReport.percent(e.accPeriod(), h.totalPeriod())));
+        }
+        for (SortKey k : o.sortKeys()) {
+            switch (k) {
+                case COMM -> out.print(",\"comm\":" + str(e.comm()));
+                case PID -> out.print(",\"pid\":" + e.pid() + ",\"comm\":" + str(e.comm()));
+                case TID -> out.print(",\"tid\":" + e.tid());
+                case CPU -> out.print(",\"cpu\":" + e.cpu());
+                case DSO -> out.print(",\"dso\":" + str(frame(h, e) == null ? "" : frame(h, e).dsoName()));
+                case SYM -> {
+                    Frame f = frame(h, e);
+                    if (f != null) {
+                        out.print(",\"symbol\":" + str(f.symName()) + ",\"level\":" + str(String.valueOf(f.level())));
+                    }
+                }
+            }
+        }
+        if (o.mode() != CallchainMode.NONE && e.chains() != null) {
+            out.print(",\"callchain\":");
+            tree(h, e.chains());
+        }
+        out.print('}');
+    }
+
+    private static Frame frame(Hists h, HistEntry e) {
+        return e.frame() >= 0 ? h.frames().get(e.frame()) : null;
+    }
+
+    private void tree(Hists h, CallchainNode n) {
+        out.print('[');
+        boolean first = true;
+        for (CallchainNode c : n.sortedChildren(1)) {
+            if (!first) {
+                out.print(',');
+            }
+            first = false;
+            Frame f = h.frames().get(c.frame());
+            out.print("{\"name\":" + str(f.chainName()) + ",\"dso\":" + str(f.dsoName()) + ",\"period\":" + c.cumul()
+                    + ",\"self_period\":" + c.hit + ",\"children\":");
+            tree(h, c);
+            out.print('}');
+        }
+        out.print(']');
+    }
+
+    private static String num(double d) {
+        return String.format(Locale.ROOT, "%.4f", d);
+    }
+
+    static String str(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\t' -> sb.append("\\t");
+                case '\r' -> sb.append("\\r");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

@@ -1,0 +1,36 @@
+package io.perfj.report;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What {@code perf report} is asked to do.
+ *
+ * @param sortKeys       the sort keys in order
+ * @param explicitSort   whether --sort was given (perf then adds the IPC columns after symbol)
+ * @param children       whether to accumulate callers' periods (--children)
+ * @param mode           callchain print mode (-g)
+ * @param callerOrder    print callchains caller first (perf's default with --children)
+ * @param threshold      callchain percent threshold (default 0.5)
+ * @param percentLimit   hide entries below this percentage
+ * @param maxStack       frames per callchain to use (perf's --max-stack, default 127)
+ * @param comms          --comms filter, or null
+ * @param dsos           --dsos filter (short or long names), or null
+ * @param symbols        --symbols filter, or null
+ * @param pids           --pid filter, or null
+ * @param tids           --tid filter, or null
+ * @param cpus           --cpu filter, or null
+ */
+public record ReportOptions(List<SortKey> sortKeys, boolean explicitSort, boolean children, CallchainMode mode,
+                            boolean callerOrder, double threshold, double percentLimit, int maxStack,
+                            Set<String> comms, Set<String> dsos, Set<String> symbols, Set<Integer> pids,
+                            Set<Integer> tids, Set<Integer> cpus) {
+
+    public boolean has(SortKey k) {
+        return sortKeys.contains(k);
+    }
+
+    public boolean filters() {
+        return comms != null || dsos != null || symbols != null || pids != null || tids != null || cpus != null;
+    }
+}

@@ -1,0 +1,45 @@
+package io.perfj.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** perf report's sort keys that perfj supports, with perf's column headers. */
+public enum SortKey {
+    COMM("Command"), PID("Pid:Command"), TID("Tid"), DSO("Shared Object"), SYM("Symbol"), CPU("CPU");
+
+    final String header;
+
+    SortKey(String header) {
+        this.header = header;
+    }
+
+    public String header() {
+        return header;
+    }
+
+    /** Parses perf's comma-separated list ("comm,dso,symbol"). */
+    public static List<SortKey> parse(String spec) {
+        List<SortKey> out = new ArrayList<>();
+        for (String s : spec.split(",")) {
+            String k = s.trim().toLowerCase(Locale.ROOT);
+            if (k.isEmpty()) {
+                continue;
+            }
+            out.add(switch (k) {
+                case "comm" -> COMM;
+                case "pid" -> PID;
+                case "tid" -> TID;
+                case "dso" -> DSO;
+                case "sym", "symbol" -> SYM;
+                case "cpu" -> CPU;
+                default -> throw new IllegalArgumentException("unknown sort key '" + s.trim()
+                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu)");
+            });
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("empty sort key list");
+        }
+        return out;
+    }
+}

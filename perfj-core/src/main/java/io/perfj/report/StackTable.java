@@ -1,0 +1,62 @@
+package io.perfj.report;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Interns stacks as nodes of a trie of frame ids: a stack is (parent stack, frame), so a sample
+ * carries one int however deep its callchain is. Stacks are stored leaf first: the root node of
+ * a stack is its leaf frame, each child adds the next caller.
+ */
+public final class StackTable {
+    public static final int EMPTY = -1;
+
+    private final Map<Long, Integer> index = new HashMap<>();
+    private int[] parent = new int[1024];
+    private int[] frame = new int[1024];
+    private int[] depth = new int[1024];
+    private int size;
+
+    /** The stack {@code parentStack} extended by one more caller frame. */
+    public int push(int parentStack, int frameId) {
+        long key = ((long) parentStack << 32) | (frameId & 0xffffffffL);
+        Integer id = index.get(key);
+        if (id != null) {
+            return id;
+        }
+        if (size == parent.length) {
+            parent = Arrays.copyOf(parent, size * 2);
+            frame = Arrays.copyOf(frame, size * 2);
+            depth = Arrays.copyOf(depth, size * 2);
+        }
+        parent[size] = parentStack;
+        frame[size] = frameId;
+        depth[size] = parentStack == EMPTY ? 1 : depth[parentStack] + 1;
+        index.put(key, size);
+        return size++;
+    }
+
+    public int depth(int stack) {
+        return stack == EMPTY ? 0 : depth[stack];
+    }
+
+    /** Frames of the stack, leaf first. */
+    public int[] frames(int stack) {
+        int[] out = new int[depth(stack)];
+        int i = out.length - 1;
+        for (int s = stack; s != EMPTY; s = parent[s]) {
+            out[i--] = frame[s];
+        }
+        return out;
+    }
+
+    /** The last frame pushed (the outermost caller so far). */
+    public int frame(int stack) {
+        return frame[stack];
+    }
+
+    public int size() {
+        return size;
+    }
+}

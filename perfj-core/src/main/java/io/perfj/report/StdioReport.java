@@ -1,0 +1,167 @@
+package io.perfj.report;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Prints a {@link Report} in the layout of {@code perf report --stdio} (perf 6.1): the preamble,
+ * per event the sample and event-count lines, the column header with its dotted line, one row
+ * per entry with perf's percentage format and column widths, and the callchain graph, flat,
+ * fractal or folded view under each row. perf's closing random tip is not printed.
+ */
+public final class StdioReport {
+    private static final String MARGIN = "            ";
+    private static final String IPC_HEADER = "IPC   [IPC Coverage]";
+    private static final String IPC_VALUE = "-      -            ";
+
+    private final Report report;
+    private final PrintWriter out;
+
+    public StdioReport(Report report, PrintWriter out) {
+        this.report = report;
+        this.out = out;
+    }
+
+    public void print() {
+        ReportOptions o = report.options();
+        out.print("# To display the perf.data header info, please use --header/--header-only options.\n");
+        out.print("#\n");
+        out.print("#\n");
+        out.print("# Total Lost Samples: " + report.lostSamples() + "\n");
+        out.print("#\n");
+        for (Hists h : report.hists()) {
+            if (h.totalSamples() == 0) {
+                continue;
+            }
+            printHists(h, o);
+            out.print("\n\n");
+        }
+        out.flush();
+    }
+
+    static String unitNumber(long n) {
+        char[] units = {' ', 'K', 'M', 'G'};
+        int i = 0;
+        while (n >= 1000 && i < units.length - 1) {
+            n /= 1000;
+            i++;
+        }
+        return n + String.valueOf(units[i]).stripTrailing() + (i == 0 ? " " : "");
+    }
+
+    private void printHists(Hists h, ReportOptions o) {
+        out.print("# Samples: " + unitNumber(h.totalSamples()) + " of event '" + h.name() + "'\n");
+        out.print("# Event count (approx.): " + Long.toUnsignedString(h.totalPeriod()) + "\n");
+        out.print("#\n");
+        List<String> headers = new ArrayList<>();
+        List<Integer> widths = new ArrayList<>();
+        List<Boolean> right = new ArrayList<>();
+        if (o.children()) {
+            headers.add("Children");
+            widths.add(8);
+            right.add(true);
+            headers.add("Self");
+            widths.add(8);
+            right.add(true);
+        } else {
+            headers.add("Overhead");
+            widths.add(8);
+            right.add(true);
+        }
+        List<HistEntry> shown = new ArrayList<>();
+        for (HistEntry e : h.entries()) {
+            if (percent(o.children() ? e.accPeriod() : e.selfPeriod(), h.totalPeriod()) >= o.percentLimit()
+                    || o.percentLimit() <= 0) {
+                shown.add(e);
+            }
+        }
+        for (SortKey k : o.sortKeys()) {
+            int w = k.header().length();
+            for (HistEntry e : h.entries()) {
+                w = Math.max(w, h.column(e, k).length());
+            }
+            headers.add(k.header());
+            widths.add(w);
+            right.add(false);
+        }
+        boolean ipc = o.explicitSort() && o.has(SortKey.SYM);
+        if (ipc) {
+            headers.add(IPC_HEADER);
+            widths.add(IPC_HEADER.length());
+            right.add(false);
+        }
+        StringBuilder hdr = new StringBuilder("# ");
+        StringBuilder dots = new StringBuilder("# ");
+        for (int i = 0; i < headers.size(); i++) {
+            if (i > 0) {
+                hdr.append("  ");
+                dots.append("  ");
+            }
+            hdr.append(pad(headers.get(i), widths.get(i), right.get(i)));
+            dots.append(".".repeat(widths.get(i)));
+        }
+        out.print(hdr.append('\n'));
+        out.print(dots.append('\n'));
+        out.print("#\n");
+        for (HistEntry e : shown) {
+            StringBuilder row = new StringBuilder();
+            int col = 0;
+            if (o.children()) {
+                row.append("  ").append(pad(pct(e.accPeriod(), h.totalPeriod()), 8, true));
+                row.append("  ").append(pad(pct(e.selfPeriod(), h.totalPeriod()), 8, true));
+                col = 2;
+            } else {
+                row.append("  ").append(pad(pct(e.selfPeriod(), h.totalPeriod()), 8, true));
+                col = 1;
+            }
+            for (SortKey k : o.sortKeys()) {
+                row.append("  ").append(pad(h.column(e, k), widths.get(col++), false));
+            }
+            if (ipc) {
+                row.append("  ").append(IPC_VALUE);
+            }
+            out.print(row.append('\n'));
+            if (o.mode() != CallchainMode.NONE && e.chains() != null) {
+                printChains(h, e, o);
+            }
+        }
+    }
+
+    static double percent(long v, long total) {
+        return total == 0 ? 0 : v * 100.0 / total;
+    }
+
+    static String pct(long v, long total) {
+        return String.format(Locale.ROOT, "%.2f%%", percent(v, total));
+    }
+
+    static String pad(String s, int w, boolean right) {
+        if (s.length() >= w) {
+            return s;
+        }
+        String sp = " ".repeat(w - s.length());
+        return right ? sp + s : s + sp;
+    }
+
+    private void printChains(Hists h, HistEntry e, ReportOptions o) {
+        long total = h.totalPeriod();
+        long parent = o.children() ? e.accPeriod() : e.selfPeriod();
+        long minHit = (long) (h.callchainPeriod() * (o.threshold() / 100.0));
+        CallchainGraph g = new CallchainGraph(h.frames(), o, minHit, out);
+        switch (o.mode()) {
+            case GRAPH -> g.graph(e.chains(), total, parent, false, skipFirst(o));
+            case FRACTAL -> g.graph(e.chains(), total, parent, true, skipFirst(o));
+            case FLAT -> g.flat(e.chains(), total);
+            case FOLDED -> g.folded(e.chains(), total);
+            default -> {
+            }
+        }
+    }
+
+    /** perf leaves out the first chain entry when the sort order starts with the symbol. */
+    private static boolean skipFirst(ReportOptions o) {
+        return o.explicitSort() && o.sortKeys().getFirst() == SortKey.SYM;
+    }
+}
