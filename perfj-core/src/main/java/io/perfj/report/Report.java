@@ -106,7 +106,7 @@ public final class Report {
         for (int i = 0; i < cc.size() && used < opts.maxStack(); i++) {
             long ip = cc.ip(i);
             if (Callchain.isContext(ip)) {
-                mode = contextMode(ip, mode);
+                mode = Contexts.cpumode(ip, mode);
                 continue;
             }
             Location loc = resolver.resolve(s.pid(), s.tid(), mode, ip);
@@ -120,20 +120,6 @@ public final class Report {
         return stack;
     }
 
-    private static int contextMode(long marker, int current) {
-        if (marker == Callchain.CONTEXT_KERNEL) {
-            return 1;
-        } else if (marker == Callchain.CONTEXT_USER) {
-            return 2;
-        } else if (marker == Callchain.CONTEXT_HV) {
-            return 3;
-        } else if (marker == Callchain.CONTEXT_GUEST_KERNEL) {
-            return 4;
-        } else if (marker == Callchain.CONTEXT_GUEST_USER) {
-            return 5;
-        }
-        return current;
-    }
 
     public List<Hists> hists() {
         return hists;
