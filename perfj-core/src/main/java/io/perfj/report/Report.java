@@ -11,7 +11,6 @@ import io.perfj.perfdata.record.KernelRecord;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
-import io.perfj.symbols.Location;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +30,7 @@ public final class Report {
     private final StackTable stacks = new StackTable();
     private final List<Hists> hists = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    private final Map<Long, LongIntMap> frameCache = new HashMap<>();
     private long lostSamples;
     private long totalSamples;
 
@@ -59,6 +59,9 @@ public final class Report {
                     lostSamples += ls.lost();
                 }
                 resolver.process(rec);
+                if (changesMaps(raw.type())) {
+                    frameCache.clear();
+                }
                 continue;
             }
             if (!(RecordDecoder.decode(raw, data.evlist()) instanceof Sample s)) {
@@ -97,8 +100,7 @@ public final class Report {
         Callchain cc = s.callchain();
         int cpumode = s.cpumode();
         if (cc == null || cc.size() == 0 || opts.mode() == CallchainMode.NONE && !opts.children()) {
-            Location loc = resolver.resolve(s.pid(), s.tid(), cpumode, s.ip());
-            return stacks.push(StackTable.EMPTY, frames.intern(loc));
+            return stacks.push(StackTable.EMPTY, frameOf(resolver, s.pid(), s.tid(), cpumode, s.ip()));
         }
         int stack = StackTable.EMPTY;
         int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
@@ -109,15 +111,43 @@ public final class Report {
                 mode = Contexts.cpumode(ip, mode);
                 continue;
             }
-            Location loc = resolver.resolve(s.pid(), s.tid(), mode, ip);
-            stack = stacks.push(stack, frames.intern(loc));
+            stack = stacks.push(stack, frameOf(resolver, s.pid(), s.tid(), mode, ip));
             used++;
         }
         if (stack == StackTable.EMPTY) {
-            Location loc = resolver.resolve(s.pid(), s.tid(), cpumode, s.ip());
-            stack = stacks.push(StackTable.EMPTY, frames.intern(loc));
+            stack = stacks.push(StackTable.EMPTY, frameOf(resolver, s.pid(), s.tid(), cpumode, s.ip()));
         }
         return stack;
+    }
+
+    /**
+     * The frame an address resolves to, cached per process and cpumode (kernel addresses are
+     * shared by all processes) until a record changes some address space.
+     */
+    private int frameOf(FrameResolver resolver, int pid, int tid, int mode, long ip) {
+        if (ip == Long.MIN_VALUE) {
+            return frames.intern(resolver.resolve(pid, tid, mode, ip));
+        }
+        long key = mode == 1 ? -1L : ((long) pid << 3) | mode;
+        LongIntMap m = frameCache.get(key);
+        if (m == null) {
+            m = new LongIntMap(1024);
+            frameCache.put(key, m);
+        }
+        int f = m.get(ip);
+        if (f < 0) {
+            f = frames.intern(resolver.resolve(pid, tid, mode, ip));
+            m.put(ip, f);
+        }
+        return f;
+    }
+
+    private static boolean changesMaps(int type) {
+        return switch (type) {
+            case RecordType.MMAP, RecordType.MMAP2, RecordType.COMM, RecordType.FORK, RecordType.EXIT,
+                 RecordType.KSYMBOL, RecordType.BPF_EVENT -> true;
+            default -> false;
+        };
     }
 
 

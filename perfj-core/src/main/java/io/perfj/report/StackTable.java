@@ -1,8 +1,6 @@
 package io.perfj.report;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Interns stacks as nodes of a trie of frame ids: a stack is (parent stack, frame), so a sample
@@ -12,7 +10,7 @@ import java.util.Map;
 public final class StackTable {
     public static final int EMPTY = -1;
 
-    private final Map<Long, Integer> index = new HashMap<>();
+    private final LongIntMap index = new LongIntMap(1 << 12);
     private int[] parent = new int[1024];
     private int[] frame = new int[1024];
     private int[] depth = new int[1024];
@@ -21,8 +19,8 @@ public final class StackTable {
     /** The stack {@code parentStack} extended by one more caller frame. */
     public int push(int parentStack, int frameId) {
         long key = ((long) parentStack << 32) | (frameId & 0xffffffffL);
-        Integer id = index.get(key);
-        if (id != null) {
+        int id = index.get(key);
+        if (id >= 0) {
             return id;
         }
         if (size == parent.length) {
