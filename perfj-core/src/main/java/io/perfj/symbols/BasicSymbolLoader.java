@@ -102,7 +102,26 @@ public final class BasicSymbolLoader implements SymbolLoader {
                 out.add(new Symbol(addr, addr, f[2], binding));
             }
         }
-        return SymbolTable.of(out);
+        return SymbolTable.of(kallsymsEnds(out));
+    }
+
+    /**
+     * perf gives kallsyms symbols their ends before it removes duplicates
+     * ({@code symbols__fixup_end} then {@code symbols__fixup_duplicate}): in address order (file
+     * order among equal addresses) each symbol ends where the next starts, so of several symbols
+     * at one address the last one listed is the one with a size and wins; the last symbol gets
+     * up to the next page boundary plus a page.
+     */
+    static List<Symbol> kallsymsEnds(List<Symbol> in) {
+        List<Symbol> sorted = new ArrayList<>(in);
+        sorted.sort((a, b) -> Long.compareUnsigned(a.start(), b.start()));
+        List<Symbol> out = new ArrayList<>(sorted.size());
+        for (int i = 0; i < sorted.size(); i++) {
+            Symbol s = sorted.get(i);
+            long end = i + 1 < sorted.size() ? sorted.get(i + 1).start() : ((s.start() + 4095) & ~4095L) + 4096;
+            out.add(new Symbol(s.start(), end, s.name(), s.binding()));
+        }
+        return out;
     }
 
     @Override

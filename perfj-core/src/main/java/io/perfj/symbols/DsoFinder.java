@@ -34,6 +34,9 @@ import java.util.List;
  * {@code /proc/kallsyms} when system files may be used and the running kernel's build-id (from
  * {@code /sys/kernel/notes}) is the recorded one, or none was recorded.
  *
+ * <p>Unlike perf, an object recorded without a build-id (pipe mode, {@code record -z}) finally
+ * tries the cache directory of its path when that holds exactly one build-id.
+ *
  * <p>JIT maps: {@code perf-PID.map} in {@link SymbolOptions#perfMapDir()}.
  *
  * <p>A DSO with no file found loads as an empty table (its samples keep the DSO name with raw
@@ -112,7 +115,32 @@ public final class DsoFinder {
             out.add(sys("/usr/lib/debug" + name));
             out.add(sys(name));
         }
+        if (bid == null && cache != null) {
+            Path only = onlyBuildIdDir(cache.resolve(relative(name)));
+            if (only != null) {
+                out.add(only.resolve(leaf));
+                out.add(only.resolve("debug"));
+            }
+        }
         return out;
+    }
+
+    /**
+     * Not in perf: for an object recorded without a build-id (pipe mode, {@code record -z}), the
+     * cache directory of its path when it holds exactly one build-id, tried after everything perf
+     * tries.
+     */
+    static Path onlyBuildIdDir(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return null;
+        }
+        try (var s = Files.list(dir)) {
+            List<Path> ids = s.filter(Files::isDirectory)
+                    .filter(p -> p.getFileName().toString().matches("[0-9a-f]{2,}")).limit(2).toList();
+            return ids.size() == 1 ? ids.getFirst() : null;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** The kallsyms files to try for the kernel, in order (existence not checked). */
@@ -135,6 +163,12 @@ public final class DsoFinder {
             byte[] running = runningKernelBuildId(kernelNotes);
             if (bid == null || (running != null && HexFormat.of().formatHex(running).equals(bid))) {
                 out.add(procKallsyms);
+            }
+        }
+        if (bid == null && cache != null) {
+            Path only = onlyBuildIdDir(cache.resolve("[kernel.kallsyms]"));
+            if (only != null) {
+                out.add(only.resolve("kallsyms"));
             }
         }
         return out;

@@ -10,10 +10,8 @@ import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.perfdata.record.UserRecord;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -71,7 +69,6 @@ public final class Machine {
     private final List<Dso> allDsos = new CopyOnWriteArrayList<>();
     private volatile boolean commExec;
     private volatile boolean execClearsMaps;
-    private volatile boolean kernelMmapSeen;
 
     public Machine(PerfData data, SymbolOptions opts) {
         this(data, opts, new BasicSymbolLoader());
@@ -337,15 +334,16 @@ public final class Machine {
             if (bid != null) {
                 kernelDso.buildId(bid);
             }
-            kernelMmapSeen = true;
         }
     }
 
     /** A kernel module's DSO: short name [mod] (dashes as underscores), long name the path. */
     private Dso moduleDso(String filename) {
         return dsos.computeIfAbsent("k:" + filename, k -> {
-            byte[] id = kernelBuildIds.get(filename);
-            return newDso(filename, DsoKind.KERNEL_MODULE, id);
+            Dso d = new Dso(filename, moduleName(filename), DsoKind.KERNEL_MODULE, kernelBuildIds.get(filename),
+                    finder::load);
+            allDsos.add(d);
+            return d;
         });
     }
 
@@ -481,14 +479,5 @@ public final class Machine {
     /** Resolves a sample's own ip in its thread. */
     public Location resolve(Sample s) {
         return resolve(thread(s.pid(), s.tid()), s.cpumode(), s.ip());
-    }
-
-    /** Hex of a build-id (for messages). */
-    static String hex(byte[] id) {
-        return id == null ? "-" : HexFormat.of().formatHex(id);
-    }
-
-    static String str(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
     }
 }

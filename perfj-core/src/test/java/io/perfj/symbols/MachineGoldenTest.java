@@ -28,7 +28,7 @@ class MachineGoldenTest {
     private static final Pattern FRAME = Pattern.compile("^\\s+([0-9a-f]+) (.*) \\((.*)\\)$");
 
     /** What perf script printed for one sample: comm, tid, and its first (non-inlined) frame. */
-    record Expected(String comm, int tid, Long addr, String dso, String line) {
+    record Expected(String comm, int tid, Long addr, String dso, String sym, String line) {
     }
 
     static List<Expected> parse(String script) {
@@ -42,6 +42,7 @@ class MachineGoldenTest {
             Long addr = null;
             String dso = null;
             String line = null;
+            String sym = null;
             for (int j = i + 1; j < lines.length && !lines[j].isEmpty() && !HEADER.matcher(lines[j]).matches(); j++) {
                 Matcher f = FRAME.matcher(lines[j]);
                 if (!f.matches()) {
@@ -59,10 +60,11 @@ class MachineGoldenTest {
                 }
                 if (!f.group(3).equals("inlined")) {
                     dso = f.group(3);
+                    sym = f.group(2);
                     break;
                 }
             }
-            out.add(new Expected(h.group(1).stripLeading(), Integer.parseInt(h.group(2)), addr, dso, line));
+            out.add(new Expected(h.group(1).stripLeading(), Integer.parseInt(h.group(2)), addr, dso, sym, line));
         }
         return out;
     }
@@ -133,6 +135,71 @@ class MachineGoldenTest {
         }
         assertEquals(expected.size(), n, name + ": sample count");
         return new Result(name, n, commOk, dsoOk, addrOk, dsoChecked, addrChecked, diffs);
+    }
+
+    /** perf's "name+0xoff" for a location, "[unknown]" without a symbol. */
+    static String symbolText(Location loc) {
+        if (loc.symbol() == null) {
+            return "[unknown]";
+        }
+        return loc.symbol().name() + "+0x" + Long.toHexString(loc.symbolOffset());
+    }
+
+    /**
+     * With the build-id cache: the symbol of every sample ip whose symbols come from kallsyms, a
+     * BPF KSYMBOL or a perf map (the parsers this branch has) equals perf's; ELF objects are
+     * counted but not required until the ELF parser is plugged in.
+     */
+    @ParameterizedTest
+    @MethodSource("names")
+    void kernelBpfAndJitSymbolsMatchPerfWithTheBuildIdCache(String name) {
+        Path cache = BuildIdCacheFixture.dir();
+        SymbolOptions o = new SymbolOptions(null, cache, null, Fixtures.dir().resolve("perf-maps"), false);
+        List<Expected> expected = parse(Fixtures.golden(name, "script"));
+        int n = 0;
+        int[] checked = new int[DsoKind.values().length];
+        int[] ok = new int[DsoKind.values().length];
+        List<String> diffs = new ArrayList<>();
+        try (PerfData data = PerfData.open(Fixtures.recording(name))) {
+            RecordInput in = data.orderedRecords();
+            Machine m = null;
+            for (RawRecord raw; (raw = in.next()) != null; ) {
+                if (m == null) {
+                    m = new Machine(data, o);
+                }
+                PerfRecord r = RecordDecoder.decode(raw, data.evlist());
+                if (!(r instanceof Sample s)) {
+                    m.process(r);
+                    continue;
+                }
+                Expected e = expected.get(n++);
+                Location loc = m.resolve(m.thread(s.pid(), s.tid()), s.cpumode(), s.ip());
+                if (e.sym() == null || loc.dso() == null) {
+                    continue;
+                }
+                int k = loc.dso().kind().ordinal();
+                checked[k]++;
+                if (symbolText(loc).equals(e.sym())) {
+                    ok[k]++;
+                } else if (diffs.size() < 10 && loc.dso().kind() != DsoKind.USER) {
+                    diffs.add(String.format("#%d %s: have %s, perf %s", n, loc.dso().longName(), symbolText(loc), e.sym()));
+                }
+            }
+            StringBuilder sb = new StringBuilder("[machine-symbols] " + String.format("%-10s", name));
+            for (DsoKind kind : DsoKind.values()) {
+                if (checked[kind.ordinal()] > 0) {
+                    sb.append(String.format("  %s %d/%d", kind, ok[kind.ordinal()], checked[kind.ordinal()]));
+                }
+            }
+            System.out.println(sb);
+            diffs.forEach(d -> System.out.println("[machine-symbols]   " + d));
+            if (!m.warnings().isEmpty()) {
+                System.out.println("[machine-symbols]   warnings: " + m.warnings());
+            }
+            for (DsoKind kind : List.of(DsoKind.KERNEL, DsoKind.BPF, DsoKind.JIT_MAP)) {
+                assertEquals(checked[kind.ordinal()], ok[kind.ordinal()], name + " " + kind + " symbols");
+            }
+        }
     }
 
     static List<String> names() {
