@@ -137,6 +137,16 @@ class MachineGoldenTest {
         return new Result(name, n, commOk, dsoOk, addrOk, dsoChecked, addrChecked, diffs);
     }
 
+    /** The non-perf option of clearing maps on exec: reported, same answers expected on these recordings. */
+    @ParameterizedTest
+    @MethodSource("names")
+    void execClearingMapsVariant(String name) {
+        Result r = replay(name, true);
+        System.out.println("[machine-golden exec-clears] " + r);
+        r.diffs().forEach(d -> System.out.println("[machine-golden exec-clears]   " + d));
+        assertEquals(r.samples(), r.dsoOk(), name + " dso mismatches");
+    }
+
     /** perf's "name+0xoff" for a location, "[unknown]" without a symbol. */
     static String symbolText(Location loc) {
         if (loc.symbol() == null) {
