@@ -20,8 +20,13 @@ public final class Dso {
     private final Function<Dso, SymbolTable> loader;
 
     public Dso(String longName, DsoKind kind, byte[] buildId, Function<Dso, SymbolTable> loader) {
+        this(longName, shortName(longName, kind), kind, buildId, loader);
+    }
+
+    /** With a short name of its own (kernel modules: {@code [name]}). */
+    public Dso(String longName, String shortName, DsoKind kind, byte[] buildId, Function<Dso, SymbolTable> loader) {
         this.longName = longName;
-        this.shortName = shortName(longName, kind);
+        this.shortName = shortName;
         this.kind = kind;
         this.buildId = buildId;
         this.loader = loader;

@@ -1,0 +1,31 @@
+package io.perfj.symbols;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The symbol-file parsers the {@link DsoFinder} needs. Each method reads one file; a file that
+ * cannot be parsed throws (an {@link IOException} or a {@link RuntimeException} such as
+ * {@code io.perfj.io.FormatException}) and becomes one warning for its DSO.
+ */
+public interface SymbolLoader {
+    /**
+     * Symbols of an ELF file (executable, shared object, separate debug file, kernel module),
+     * addressed the way {@link Symbol} documents: for user objects the addresses a sample's
+     * {@code map_ip} gives (perf adjusts each symbol by its section's {@code sh_addr -
+     * sh_offset}); {@code .symtab} when present, {@code .dynsym} otherwise.
+     */
+    SymbolTable loadElf(Path file, Dso dso) throws IOException;
+
+    /** Whether the ELF file has a {@code .symtab} (perf prefers such a file over one with only .dynsym). */
+    boolean hasSymtab(Path file) throws IOException;
+
+    /** The GNU build-id note of an ELF file, or null when it has none. */
+    byte[] elfBuildId(Path file) throws IOException;
+
+    /** Kernel symbols from a kallsyms file (kernel proper only: lines with a [module] tag are left out). */
+    SymbolTable loadKallsyms(Path file) throws IOException;
+
+    /** A JIT perf map ({@code /tmp/perf-PID.map}: "START SIZE NAME" lines, hex). */
+    SymbolTable loadPerfMap(Path file) throws IOException;
+}

@@ -1,0 +1,203 @@
+package io.perfj.symbols;
+
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MachineDsoFinderTest {
+    static final String HOT_BID = "e2db302c322df9b8b21885b46c9d468e43446773";
+    static final String KERNEL_BID = "85c7e4e2ed76f4417e8aaad7c6b040d2bb897a26";
+    static final String LIBC_BID = "93ac61ec5a8eb1396f9fbd350e3169a558528a40";
+
+    @TempDir
+    Path tmp;
+
+    static byte[] id(String hex) {
+        return HexFormat.of().parseHex(hex);
+    }
+
+    static SymbolOptions opts(Path symfs, Path cache, Path kallsyms, boolean system) {
+        return new SymbolOptions(symfs, cache, kallsyms, Path.of("/nonexistent-perf-maps"), system);
+    }
+
+    /** A loader that says which files have a .symtab (by name) and loads nothing. */
+    static final class Recording implements SymbolLoader {
+        final BasicSymbolLoader basic = new BasicSymbolLoader();
+        Path loaded;
+
+        @Override
+        public SymbolTable loadElf(Path file, Dso dso) throws IOException {
+            loaded = file;
+            return basic.loadElf(file, dso);
+        }
+
+        @Override
+        public boolean hasSymtab(Path file) {
+            return file.getFileName().toString().equals("debug");
+        }
+
+        @Override
+        public byte[] elfBuildId(Path file) throws IOException {
+            return basic.elfBuildId(file);
+        }
+
+        @Override
+        public SymbolTable loadKallsyms(Path file) throws IOException {
+            loaded = file;
+            return basic.loadKallsyms(file);
+        }
+
+        @Override
+        public SymbolTable loadPerfMap(Path file) throws IOException {
+            loaded = file;
+            return basic.loadPerfMap(file);
+        }
+    }
+
+    @Test
+    void userObjectFromTheCacheByBuildIdLink() {
+        Path cache = BuildIdCacheFixture.dir();
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader());
+        Dso hot = new Dso("/work/main/fixtures/bin/hot", DsoKind.USER, id(HOT_BID), null);
+        Path p = f.find(hot);
+        assertNotNull(p);
+        assertTrue(p.endsWith("elf"), p.toString());
+        assertTrue(p.toString().contains(".build-id/e2/"), p.toString());
+    }
+
+    @Test
+    void aFileWithASymtabWinsOverTheFirstFound() {
+        Path cache = BuildIdCacheFixture.dir();
+        Recording loader = new Recording();
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), loader);
+        Dso libc = new Dso("/usr/lib/x86_64-linux-gnu/libc.so.6", DsoKind.USER, id(LIBC_BID), f::load);
+        libc.symbols();
+        assertNotNull(loader.loaded);
+        assertEquals("debug", loader.loaded.getFileName().toString());
+        assertEquals(loader.loaded.toString(), libc.symbolSource());
+    }
+
+    @Test
+    void withoutBuildIdTheCacheIsNotUsedAndTheRecordedPathNeedsSystemAccess() {
+        Path cache = BuildIdCacheFixture.dir();
+        Path hotFile = Fixtures.dir().resolve("bin/hot");
+        Dso hot = new Dso(hotFile.toString(), DsoKind.USER, null, null);
+        assertNull(new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader()).find(hot));
+        assertEquals(hotFile, new DsoFinder(opts(null, cache, null, true), new BasicSymbolLoader()).find(hot));
+    }
+
+    @Test
+    void withoutBuildIdTheCachePathWithASingleBuildIdIsTheLastResort() {
+        Path cache = BuildIdCacheFixture.dir();
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader());
+        Path p = f.find(new Dso("/work/main/fixtures/bin/hot", DsoKind.USER, null, null));
+        assertNotNull(p);
+        assertTrue(p.toString().endsWith(HOT_BID + "/elf"), p.toString());
+        Path k = f.find(new Dso("[kernel.kallsyms]", DsoKind.KERNEL, null, null));
+        assertNotNull(k);
+        assertTrue(k.toString().endsWith(KERNEL_BID + "/kallsyms"), k.toString());
+    }
+
+    @Test
+    void recordedPathIsSkippedOnBuildIdMismatch() {
+        Path hotFile = Fixtures.dir().resolve("bin/hot");
+        DsoFinder f = new DsoFinder(opts(null, tmp, null, true), new BasicSymbolLoader());
+        Dso right = new Dso(hotFile.toString(), DsoKind.USER, id(HOT_BID), null);
+        Dso wrong = new Dso(hotFile.toString(), DsoKind.USER, id("00112233445566778899aabbccddeeff00112233"), null);
+        assertEquals(hotFile, f.find(right));
+        assertNull(f.find(wrong));
+    }
+
+    @Test
+    void symfsPrefixesRecordedPaths() throws IOException {
+        Path root = tmp.resolve("root");
+        Path copy = root.resolve("opt/app/hot");
+        Files.createDirectories(copy.getParent());
+        Files.copy(Fixtures.dir().resolve("bin/hot"), copy);
+        DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new BasicSymbolLoader());
+        assertEquals(copy, f.find(new Dso("/opt/app/hot", DsoKind.USER, id(HOT_BID), null)));
+    }
+
+    @Test
+    void kernelFromKallsymsOptionThenCacheThenProcOnlyWithMatchingBuildId() throws IOException {
+        Path cache = BuildIdCacheFixture.dir();
+        Dso kernel = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), null);
+        Path given = tmp.resolve("my-kallsyms");
+        Files.writeString(given, "ffffffff81000000 T _text\n");
+        assertEquals(given, new DsoFinder(opts(null, cache, given, false), new BasicSymbolLoader()).find(kernel));
+        Path fromCache = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader()).find(kernel);
+        assertNotNull(fromCache);
+        assertTrue(fromCache.endsWith("kallsyms"));
+
+        Path proc = tmp.resolve("proc-kallsyms");
+        Files.writeString(proc, "ffffffff81000000 T _text\n");
+        Path notes = tmp.resolve("notes");
+        Files.write(notes, note(id(KERNEL_BID)));
+        Path empty = tmp.resolve("empty-cache");
+        DsoFinder matching = new DsoFinder(opts(null, empty, null, true), new BasicSymbolLoader(), proc, notes);
+        assertEquals(proc, matching.find(kernel));
+        Files.write(notes, note(id("00112233445566778899aabbccddeeff00112233")));
+        assertNull(matching.find(kernel), "running kernel differs: /proc/kallsyms is not used");
+        DsoFinder noSystem = new DsoFinder(opts(null, empty, null, false), new BasicSymbolLoader(), proc, notes);
+        assertNull(noSystem.find(new Dso("[kernel.kallsyms]", DsoKind.KERNEL, null, null)));
+    }
+
+    static byte[] note(byte[] desc) {
+        ByteBuffer b = ByteBuffer.allocate(12 + 4 + desc.length).order(ByteOrder.nativeOrder());
+        b.putInt(4).putInt(desc.length).putInt(3).put(new byte[] {'G', 'N', 'U', 0}).put(desc);
+        return b.array();
+    }
+
+    @Test
+    void kernelSymbolsLoadFromTheCachedKallsyms() {
+        Path cache = BuildIdCacheFixture.dir();
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader());
+        Dso kernel = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), f::load);
+        Symbol s = kernel.symbols().find(0xffffffff8225fd19L);
+        assertNotNull(s);
+        assertEquals("pvm_irq_enable", s.name());
+        assertEquals(0x19, 0xffffffff8225fd19L - s.start());
+    }
+
+    @Test
+    void missingFileShowsTheNameWithoutWarningAndACorruptFileGivesOneWarning() throws IOException {
+        Path root = tmp.resolve("root");
+        Path bad = root.resolve("lib/bad.so");
+        Files.createDirectories(bad.getParent());
+        Files.writeString(bad, "this is not an ELF file");
+        DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new BasicSymbolLoader());
+        Dso missing = new Dso("/lib/missing.so", DsoKind.USER, null, f::load);
+        Dso corrupt = new Dso("/lib/bad.so", DsoKind.USER, null, f::load);
+        assertSame(SymbolTable.EMPTY, missing.symbols());
+        assertNull(missing.loadError());
+        assertEquals(0, corrupt.symbols().size());
+        assertNotNull(corrupt.loadError());
+        assertTrue(corrupt.loadError().contains("/lib/bad.so"), corrupt.loadError());
+        String first = corrupt.loadError();
+        corrupt.symbols();
+        assertEquals(first, corrupt.loadError(), "loaded once, one message");
+    }
+
+    @Test
+    void jitMapsComeFromThePerfMapDirectory() {
+        Path maps = Fixtures.dir().resolve("perf-maps");
+        SymbolOptions o = new SymbolOptions(null, null, null, maps, false);
+        DsoFinder f = new DsoFinder(o, new BasicSymbolLoader());
+        Dso jit = new Dso("/tmp/perf-9690.map", DsoKind.JIT_MAP, null, f::load);
+        assertEquals(maps.resolve("perf-9690.map"), f.find(jit));
+        assertTrue(jit.symbols().size() > 0);
+    }
+}
