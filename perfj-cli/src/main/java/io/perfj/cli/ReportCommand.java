@@ -1,0 +1,182 @@
+package io.perfj.cli;
+
+import io.perfj.perfdata.Evsel;
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.SampleFormat;
+import io.perfj.report.CallchainMode;
+import io.perfj.report.JsonReport;
+import io.perfj.report.Report;
+import io.perfj.report.ReportOptions;
+import io.perfj.report.SortKey;
+import io.perfj.report.StdioReport;
+import io.perfj.report.MachineResolver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/** {@code perfj report}: what {@code perf report --stdio} prints, or JSON. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Where the samples landed, by command, DSO and symbol (like 'perf report --stdio').")
+public final class ReportCommand implements Callable<Integer> {
+    @Mixin
+    InputOptions in;
+
+    @Mixin
+    SymbolCliOptions sym;
+
+    @Option(names = "--stdio", description = "Text output (the only interactive-free layout; accepted for perf compatibility).")
+    boolean stdio;
+
+    @Option(names = {"-s", "--sort"}, paramLabel = "KEYS",
+            description = "Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol).")
+    String sort;
+
+    @Option(names = "--children", negatable = true,
+            description = "Add callers' accumulated periods (default: on when callchains were recorded).")
+    Boolean children;
+
+    @Option(names = {"-g", "--call-graph"}, paramLabel = "MODE[,THRESHOLD[,ORDER]]",
+            description = "Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
+    String callGraph;
+
+    @Option(names = {"-G", "--inverted"}, description = "Callchains caller first (same as -g ...,caller).")
+    boolean inverted;
+
+    @Option(names = "--percent-limit", paramLabel = "PCT", defaultValue = "0", description = "Hide entries below PCT percent.")
+    double percentLimit;
+
+    @Option(names = "--max-stack", paramLabel = "N", defaultValue = "127", description = "Use at most N callchain frames.")
+    int maxStack;
+
+    @Option(names = {"-c", "--comms"}, paramLabel = "LIST", split = ",", description = "Only these commands.")
+    List<String> comms;
+
+    @Option(names = {"-d", "--dsos"}, paramLabel = "LIST", split = ",", description = "Only these DSOs.")
+    List<String> dsos;
+
+    @Option(names = {"-S", "--symbols"}, paramLabel = "LIST", split = ",", description = "Only these symbols.")
+    List<String> symbols;
+
+    @Option(names = "--pid", paramLabel = "LIST", split = ",", description = "Only these process ids.")
+    List<Integer> pids;
+
+    @Option(names = "--tid", paramLabel = "LIST", split = ",", description = "Only these thread ids.")
+    List<Integer> tids;
+
+    @Option(names = {"-C", "--cpu"}, paramLabel = "LIST", description = "Only these CPUs (e.g. 0-3,5).")
+    String cpus;
+
+    @Option(names = "--json", description = "Print the report as JSON.")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        try (PerfData data = PerfData.open(in.input)) {
+            ReportOptions opts = options(data);
+            MachineResolver resolver = new MachineResolver(data, sym.toOptions());
+            Report r = Report.build(data, resolver, opts);
+            if (json) {
+                new JsonReport(r, out).print();
+            } else {
+                new StdioReport(r, out).print();
+            }
+            out.flush();
+            for (String w : data.warnings()) {
+                err.println(w);
+            }
+            for (String w : r.warnings()) {
+                err.println(w);
+            }
+            for (String w : resolver.warnings()) {
+                err.println(w);
+            }
+            err.flush();
+        }
+        return 0;
+    }
+
+    private ReportOptions options(PerfData data) {
+        boolean callchains = false;
+        for (Evsel e : data.evlist().evsels()) {
+            callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
+        }
+        boolean child = children != null ? children : callchains;
+        CallchainMode mode = callchains ? CallchainMode.GRAPH : CallchainMode.NONE;
+        double threshold = 0.5;
+        Boolean caller = null;
+        if (callGraph != null) {
+            String[] parts = callGraph.split(",");
+            for (int i = 0; i < parts.length; i++) {
+                String p = parts[i].trim().toLowerCase(Locale.ROOT);
+                switch (p) {
+                    case "none" -> mode = CallchainMode.NONE;
+                    case "graph" -> mode = CallchainMode.GRAPH;
+                    case "flat" -> mode = CallchainMode.FLAT;
+                    case "fractal" -> mode = CallchainMode.FRACTAL;
+                    case "folded" -> mode = CallchainMode.FOLDED;
+                    case "caller" -> caller = true;
+                    case "callee" -> caller = false;
+                    default -> {
+                        try {
+                            threshold = Double.parseDouble(p);
+                        } catch (NumberFormatException e) {
+                            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                                    "-g: '" + parts[i] + "' is not a mode, threshold or order");
+                        }
+                    }
+                }
+            }
+        }
+        if (inverted) {
+            caller = true;
+        }
+        boolean callerOrder = caller != null ? caller : child;
+        List<SortKey> keys;
+        try {
+            keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
+        }
+        return new ReportOptions(keys, sort != null, child, mode, callerOrder, threshold, percentLimit, maxStack,
+                set(comms), set(dsos), set(symbols), set(pids), set(tids), cpuList(cpus));
+    }
+
+    private static <T> Set<T> set(List<T> l) {
+        return l == null ? null : new LinkedHashSet<>(l);
+    }
+
+    static Set<Integer> cpuList(String spec) {
+        if (spec == null) {
+            return null;
+        }
+        Set<Integer> out = new LinkedHashSet<>();
+        for (String part : spec.split(",")) {
+            String p = part.trim();
+            int dash = p.indexOf('-');
+            if (dash > 0) {
+                int a = Integer.parseInt(p.substring(0, dash));
+                int b = Integer.parseInt(p.substring(dash + 1));
+                for (int c = a; c <= b; c++) {
+                    out.add(c);
+                }
+            } else if (!p.isEmpty()) {
+                out.add(Integer.parseInt(p));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,62 @@
+package io.perfj.cli;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.report.ScriptPrinter;
+import io.perfj.report.MachineResolver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/** {@code perfj script}: every sample as {@code perf script} prints it. */
+@Command(name = "script", mixinStandardHelpOptions = true,
+        description = "Print every sample with its callchain (like 'perf script').")
+public final class ScriptCommand implements Callable<Integer> {
+    @Mixin
+    InputOptions in;
+
+    @Mixin
+    SymbolCliOptions sym;
+
+    @Option(names = {"-F", "--fields"}, paramLabel = "LIST",
+            description = "Fields: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr.")
+    String fields;
+
+    @Option(names = "--max-stack", paramLabel = "N", defaultValue = "127", description = "Print at most N callchain frames.")
+    int maxStack;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (PerfData data = PerfData.open(in.input)) {
+            MachineResolver resolver = new MachineResolver(data, sym.toOptions());
+            java.util.Set<ScriptPrinter.Field> f;
+            try {
+                f = fields == null ? null : ScriptPrinter.Field.parse(fields);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
+            }
+            var warnings = new ScriptPrinter(data, resolver, out, f, maxStack).print();
+            out.flush();
+            for (String w : data.warnings()) {
+                err.println(w);
+            }
+            for (String w : warnings) {
+                err.println(w);
+            }
+            for (String w : resolver.warnings()) {
+                err.println(w);
+            }
+            err.flush();
+        }
+        return 0;
+    }
+}

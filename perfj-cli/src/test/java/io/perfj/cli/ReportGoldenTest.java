@@ -1,0 +1,146 @@
+package io.perfj.cli;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * perfj report against perf report's own output, for every fixture and the -g none variants the
+ * issue names (comm,dso,symbol / dso / symbol, with and without children). Symbols come only from
+ * the committed build-id cache and perf map, never from this machine. Compared: every line outside
+ * the rows exactly (perf's random closing tip excepted), the sequence of percentages exactly, and
+ * the rows as a set (perf orders rows with equal percentages by internal tree order).
+ */
+class ReportGoldenTest {
+    static final List<String> NAMES = List.of("c-fp", "bpf-sys", "bpf-dwarf", "pipe", "zstd", "java", "two-events");
+
+    record Variant(String kind, String[] args) {
+    }
+
+    static final List<Variant> VARIANTS = List.of(
+            new Variant("report-nochildren-comm-dso-sym", new String[] {"--no-children", "-g", "none", "--sort", "comm,dso,symbol"}),
+            new Variant("report-dso", new String[] {"--no-children", "-g", "none", "--sort", "dso"}),
+            new Variant("report-sym", new String[] {"--no-children", "-g", "none", "--sort", "symbol"}),
+            new Variant("report-children", new String[] {"--children", "-g", "none", "--sort", "comm,dso,symbol"}));
+
+    @TestFactory
+    Stream<DynamicTest> matchesPerf() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String name : NAMES) {
+            for (Variant v : VARIANTS) {
+                tests.add(DynamicTest.dynamicTest(name + " " + v.kind(), () -> check(name, v)));
+            }
+        }
+        return tests.stream();
+    }
+
+    /**
+     * The default report (children, caller-ordered callchain graphs): each entry's row with its
+     * graph as one block; the blocks must be the same as perf's (as a set: ties are ordered
+     * differently) and the percentage sequence identical. bpf-dwarf is left out: its user-space
+     * frames come from DWARF unwinding of the sampled stacks, which perfj does not do yet.
+     */
+    @TestFactory
+    Stream<DynamicTest> defaultGraphMatchesPerf() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String name : NAMES) {
+            if (name.equals("bpf-dwarf")) {
+                continue;
+            }
+            tests.add(DynamicTest.dynamicTest(name + " report", () -> {
+                String golden = CliFixtures.golden(name, "report");
+                CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
+                        "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                        "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString());
+                assertEquals(0, r.rc(), r.err());
+                List<String> e = blocks(withoutTip(golden));
+                List<String> a = blocks(withoutTip(r.out()));
+                assertEquals(String.join("\n", e.stream().map(ReportGoldenTest::percents).toList()),
+                        String.join("\n", a.stream().map(ReportGoldenTest::percents).toList()), "percentage sequence");
+                assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
+                        String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
+            }));
+        }
+        return tests.stream();
+    }
+
+    /** Each row with the callchain lines under it, as one string. */
+    static List<String> blocks(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = null;
+        for (String l : lines) {
+            if (isRow(l) && !l.startsWith("            ")) {
+                if (cur != null) {
+                    out.add(cur.toString().stripTrailing());
+                }
+                cur = new StringBuilder(l).append('\n');
+            } else if (cur != null && !l.startsWith("#")) {
+                cur.append(l).append('\n');
+            }
+        }
+        if (cur != null) {
+            out.add(cur.toString().stripTrailing());
+        }
+        return out;
+    }
+
+    static void check(String name, Variant v) {
+        String golden = CliFixtures.golden(name, v.kind());
+        List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
+                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        args.addAll(List.of(v.args()));
+        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        assertEquals(0, r.rc(), r.err());
+        compare(golden, r.out());
+    }
+
+    static boolean isRow(String l) {
+        return l.startsWith("  ") && !l.startsWith("            ") && l.contains("%");
+    }
+
+    static List<String> withoutTip(String text) {
+        List<String> out = new ArrayList<>();
+        for (String l : text.split("\n", -1)) {
+            if (!l.startsWith("# (Tip:")) {
+                out.add(l);
+            }
+        }
+        // perf closes with "#", "# (Tip: ...)", "#": drop the two '#' lines around the tip too.
+        while (!out.isEmpty() && (out.getLast().equals("#") || out.getLast().isEmpty())) {
+            out.removeLast();
+        }
+        return out;
+    }
+
+    static void compare(String expected, String actual) {
+        List<String> e = withoutTip(expected);
+        List<String> a = withoutTip(actual);
+        List<String> eFrame = e.stream().filter(l -> !isRow(l)).toList();
+        List<String> aFrame = a.stream().filter(l -> !isRow(l)).toList();
+        assertEquals(String.join("\n", eFrame), String.join("\n", aFrame), "lines outside the rows");
+        List<String> ePct = e.stream().filter(ReportGoldenTest::isRow).map(ReportGoldenTest::percents).toList();
+        List<String> aPct = a.stream().filter(ReportGoldenTest::isRow).map(ReportGoldenTest::percents).toList();
+        assertEquals(String.join("\n", ePct), String.join("\n", aPct), "percentage sequence");
+        List<String> eRows = e.stream().filter(ReportGoldenTest::isRow).sorted().toList();
+        List<String> aRows = a.stream().filter(ReportGoldenTest::isRow).sorted().toList();
+        assertEquals(String.join("\n", eRows), String.join("\n", aRows), "rows");
+    }
+
+    static String percents(String row) {
+        StringBuilder sb = new StringBuilder();
+        for (String t : row.trim().split("\\s+")) {
+            if (t.endsWith("%")) {
+                sb.append(t).append(' ');
+            } else {
+                break;
+            }
+        }
+        return sb.toString();
+    }
+}
