@@ -51,7 +51,8 @@ public final class SymbolTable {
             return null;
         }
         Symbol s = symbols[found];
-        return s.contains(addr) ? s : null;
+        // perf's symbols__find also matches a zero-sized symbol at exactly its start.
+        return s.contains(addr) || s.start() == addr ? s : null;
     }
 
     /** The first symbol with this exact name, or null. */

@@ -1,0 +1,313 @@
+package io.perfj.symbols;
+
+import io.perfj.elf.Elf;
+import io.perfj.elf.ElfFile;
+import io.perfj.elf.ElfSymbol;
+import io.perfj.elf.SectionHeader;
+import io.perfj.io.Bytes;
+import io.perfj.io.FormatException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Symbols of an ELF object the way perf 6.1 loads them ({@code dso__load} with
+ * {@code dso__load_sym} and {@code dso__synthesize_plt_symbols}, tools/perf/util/symbol-elf.c).
+ *
+ * <p>User-space objects: symbols come from the first .symtab found (the runtime file itself,
+ * else a separate debug file whose build-id matches), else from the runtime file's .dynsym
+ * (merged with the MiniDebugInfo .symtab in .gnu_debugdata when there is one). perf keeps
+ * STT_FUNC, STT_GNU_IFUNC and STT_OBJECT symbols with a name and a section, and STT_NOTYPE labels
+ * (not hidden/internal, not SHN_ABS) in sections whose name contains "text" or "data"; symbols in
+ * sections without SHF_ALLOC are dropped. Each address is moved into perf's DSO space by the
+ * runtime file's PT_LOAD segment that contains it ({@code st_value - (p_vaddr - p_offset)}, or the
+ * section's {@code sh_addr - sh_offset} when no segment does), so a sample maps with
+ * {@code ip - map.start + map.pgoff}. C++/Rust names are demangled as perf prints them (no
+ * parameter lists). Names are the string-table names: perf adds no symbol versions, so
+ * {@code clock_gettime@@GLIBC_2.17} shows only where a .symtab holds that literal name. After
+ * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}.
+ *
+ * <p>Kernel images and modules keep absolute addresses and mangled names.
+ */
+public final class ElfSymbols {
+    private ElfSymbols() {
+    }
+
+    /** What was loaded and from where. */
+    public record Result(SymbolTable table, Path source, String section, int pltSymbols) {
+    }
+
+    /**
+     * Symbols of a user-space object, looking for a debug file the way perf and gdb do (build-id
+     * under /usr/lib/debug/.build-id, .gnu_debuglink next to the file, in .debug/ and under
+     * /usr/lib/debug).
+     */
+    public static SymbolTable load(Path file) {
+        return loadUser(file, null, true).table();
+    }
+
+    /** Symbols of a user-space object with an explicit separate debug file (null for none). */
+    public static SymbolTable load(Path file, Path debugFile) {
+        return loadUser(file, debugFile == null ? List.of() : List.of(debugFile), false).table();
+    }
+
+    /**
+     * Symbols of a user-space object; {@code debugCandidates} are tried in order (files that are
+     * missing, not ELF, or carry another build-id are skipped), then, with {@code searchSystem},
+     * the system's debug directories.
+     */
+    public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem) {
+        try (ElfFile runtime = ElfFile.open(file)) {
+            List<Path> candidates = new ArrayList<>();
+            if (debugCandidates != null) {
+                candidates.addAll(debugCandidates);
+            }
+            if (searchSystem) {
+                candidates.addAll(systemDebugCandidates(file, runtime));
+            }
+            return loadUser(runtime, file, candidates);
+        }
+    }
+
+    /** As {@link #loadUser(Path, List, boolean)} for an already opened runtime file. */
+    public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
+        List<Symbol> syms = new ArrayList<>();
+        Path source = runtimePath;
+        String section;
+        if (runtime.symtabSection().isPresent()) {
+            collect(runtime, runtime, runtime.symtab(), false, syms);
+            section = ".symtab";
+        } else {
+            ElfFile debug = null;
+            Path debugPath = null;
+            byte[] id = safe(runtime::buildId).orElse(null);
+            for (Path c : debugCandidates) {
+                ElfFile d = openMatching(c, id);
+                if (d != null) {
+                    debug = d;
+                    debugPath = c;
+                    break;
+                }
+            }
+            if (debug != null) {
+                try (ElfFile d = debug) {
+                    collect(d, runtime, d.symtab(), false, syms);
+                }
+                source = debugPath;
+                section = ".symtab";
+            } else {
+                collect(runtime, runtime, runtime.dynsym(), false, syms);
+                section = ".dynsym";
+                Optional<ElfFile> mini = runtime.debugData();
+                if (mini.isPresent()) {
+                    try (ElfFile m = mini.get()) {
+                        collect(m, runtime, m.symtab(), false, syms);
+                    }
+                    section = ".dynsym+.gnu_debugdata";
+                }
+            }
+        }
+        List<Symbol> fixed = syms.isEmpty() ? new ArrayList<>() : new ArrayList<>(SymbolFixups.apply(syms));
+        List<Symbol> plt = pltSymbols(runtime);
+        if (!plt.isEmpty()) {
+            fixed.addAll(plt);
+            fixed = SymbolTable.sortedCopy(fixed);
+        }
+        return new Result(SymbolTable.ofSorted(fixed), source, section, plt.size());
+    }
+
+    /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */
+    public static SymbolTable loadKernel(Path file) {
+        try (ElfFile elf = ElfFile.open(file)) {
+            List<Symbol> syms = new ArrayList<>();
+            collect(elf, elf, elf.symtab(), true, syms);
+            return SymbolTable.of(syms);
+        }
+    }
+
+    /** The system places a separate debug file for {@code file} may be in, most specific first. */
+    public static List<Path> systemDebugCandidates(Path file, ElfFile elf) {
+        List<Path> out = new ArrayList<>();
+        Optional<String> id = safe(elf::buildIdHex);
+        if (id.isPresent() && id.get().length() > 2) {
+            String h = id.get();
+            out.add(Path.of("/usr/lib/debug/.build-id", h.substring(0, 2), h.substring(2) + ".debug"));
+        }
+        Optional<io.perfj.elf.DebugLink> link = safe(elf::debugLink);
+        if (link.isPresent()) {
+            Path abs = file.toAbsolutePath();
+            Path dir = abs.getParent();
+            String name = link.get().fileName();
+            if (dir != null && !name.contains("/")) {
+                Path same = dir.resolve(name);
+                if (!same.normalize().equals(abs.normalize())) {
+                    out.add(same);
+                }
+                out.add(dir.resolve(".debug").resolve(name));
+                out.add(Path.of("/usr/lib/debug" + dir).resolve(name));
+            }
+        }
+        return out;
+    }
+
+    private static <T> Optional<T> safe(java.util.function.Supplier<Optional<T>> s) {
+        try {
+            return s.get();
+        } catch (FormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Opens {@code p} when it is an ELF file with a .symtab and (when known) the same build-id. */
+    private static ElfFile openMatching(Path p, byte[] buildId) {
+        if (p == null || !Files.isRegularFile(p) || !ElfFile.isElf(p)) {
+            return null;
+        }
+        ElfFile d = null;
+        try {
+            d = ElfFile.open(p);
+            if (d.symtabSection().isEmpty()) {
+                d.close();
+                return null;
+            }
+            if (buildId != null) {
+                byte[] other = d.buildId().orElse(null);
+                if (other == null || !Arrays.equals(other, buildId)) {
+                    d.close();
+                    return null;
+                }
+            }
+            return d;
+        } catch (FormatException | java.io.UncheckedIOException e) {
+            if (d != null) {
+                d.close();
+            }
+            return null;
+        }
+    }
+
+    /** perf's per-symbol filter and address adjustment; appends to {@code out}. */
+    static void collect(ElfFile syms, ElfFile runtime, List<ElfSymbol> entries, boolean kernel, List<Symbol> out) {
+        List<SectionHeader> symSecs = syms.sections();
+        List<SectionHeader> runSecs = runtime.sections();
+        int machine = syms.machine();
+        boolean arm = machine == Elf.EM_ARM;
+        boolean armLike = arm || machine == Elf.EM_AARCH64;
+        for (ElfSymbol s : entries) {
+            if (s.name().isEmpty() || s.shndx() == Elf.SHN_UNDEF) {
+                continue;
+            }
+            int type = s.type();
+            boolean isLabel = type == Elf.STT_NOTYPE && s.shndx() != Elf.SHN_ABS
+                    && s.visibility() != Elf.STV_HIDDEN && s.visibility() != Elf.STV_INTERNAL;
+            boolean keep = type == Elf.STT_FUNC || type == Elf.STT_GNU_IFUNC || type == Elf.STT_OBJECT;
+            if (!isLabel && !keep) {
+                continue;
+            }
+            String name = s.name();
+            if (armLike && name.length() >= 2 && name.charAt(0) == '$' && "adtx".indexOf(name.charAt(1)) >= 0
+                    && (name.length() == 2 || name.charAt(2) == '.')) {
+                continue;
+            }
+            if (s.shndx() == Elf.SHN_ABS || s.shndx() >= symSecs.size()) {
+                continue;
+            }
+            SectionHeader sh = symSecs.get(s.shndx());
+            if (!sh.isAlloc()) {
+                continue;
+            }
+            if (sh.isNoBits() && syms != runtime) {
+                if (s.shndx() >= runSecs.size()) {
+                    continue;
+                }
+                sh = runSecs.get(s.shndx());
+            }
+            if (isLabel && !(sh.name().contains("text") || sh.name().contains("data"))) {
+                continue;
+            }
+            long value = s.value();
+            if (arm && type == Elf.STT_FUNC && (value & 1) != 0) {
+                value--;
+            }
+            if (!kernel) {
+                final long v = value;
+                var seg = runtime.loadSegmentFor(v);
+                value = seg.isPresent() ? v - (seg.get().vaddr() - seg.get().offset()) : v - (sh.addr() - sh.offset());
+                name = Demangler.demangle(name);
+            }
+            long end = s.size() != 0 ? value + s.size() : value;
+            out.add(new Symbol(value, end, name, s.bindingChar()));
+        }
+    }
+
+    /** perf's PLT symbols: one {@code name@plt} per .rela.plt/.rel.plt entry. */
+    static List<Symbol> pltSymbols(ElfFile elf) {
+        Optional<SectionHeader> dynsymSec = elf.dynsymSection();
+        if (dynsymSec.isEmpty()) {
+            return List.of();
+        }
+        SectionHeader rel = elf.section(".rela.plt").or(() -> elf.section(".rel.plt")).orElse(null);
+        if (rel == null || rel.link() != dynsymSec.get().index() || rel.isNoBits()) {
+            return List.of();
+        }
+        SectionHeader plt = elf.section(".plt").orElse(null);
+        if (plt == null || plt.isNoBits()) {
+            return List.of();
+        }
+        boolean rela = rel.type() == Elf.SHT_RELA;
+        if (!rela && rel.type() != Elf.SHT_REL) {
+            return List.of();
+        }
+        long header;
+        long entry;
+        long base = plt.offset();
+        switch (elf.machine()) {
+            case Elf.EM_ARM -> {
+                header = 20;
+                entry = 12;
+            }
+            case Elf.EM_AARCH64 -> {
+                header = 32;
+                entry = 16;
+            }
+            default -> {
+                header = plt.entsize();
+                entry = plt.entsize();
+            }
+        }
+        Optional<SectionHeader> pltSec = elf.section(".plt.sec");
+        if (pltSec.isPresent() && !pltSec.get().isNoBits()
+                && (elf.machine() == Elf.EM_X86_64 || elf.machine() == Elf.EM_386)) {
+            base = pltSec.get().offset();
+            header = 0;
+            entry = pltSec.get().entsize() != 0 ? pltSec.get().entsize() : 16;
+        }
+        if (entry == 0) {
+            return List.of();
+        }
+        boolean is64 = elf.is64();
+        long relEnt = rel.entsize() != 0 ? rel.entsize() : (is64 ? (rela ? 24 : 16) : (rela ? 12 : 8));
+        Bytes data = elf.sectionData(rel);
+        long n = data.size() / relEnt;
+        List<ElfSymbol> dyn = elf.dynsym();
+        List<Symbol> out = new ArrayList<>((int) Math.min(n, 1 << 16));
+        long addr = base + header;
+        for (long i = 0; i < n; i++) {
+            long info = is64 ? data.u64(i * relEnt + 8) : data.u32(i * relEnt + 4);
+            long symIdx = is64 ? info >>> 32 : info >>> 8;
+            String name = symIdx < dyn.size() ? Demangler.demangle(dyn.get((int) symIdx).name()) : "";
+            out.add(new Symbol(addr, addr + entry, name + "@plt", 'G'));
+            addr += entry;
+        }
+        return out;
+    }
+
+    static String hex(byte[] b) {
+        return HexFormat.of().formatHex(b);
+    }
+}
