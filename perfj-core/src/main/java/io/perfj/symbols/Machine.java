@@ -71,7 +71,7 @@ public final class Machine {
     private volatile boolean execClearsMaps;
 
     public Machine(PerfData data, SymbolOptions opts) {
-        this(data, opts, new BasicSymbolLoader());
+        this(data, opts, new DefaultSymbolLoader(opts.useSystem()));
     }
 
     public Machine(PerfData data, SymbolOptions opts, SymbolLoader loader) {

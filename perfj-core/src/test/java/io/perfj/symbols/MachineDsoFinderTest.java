@@ -35,7 +35,7 @@ class MachineDsoFinderTest {
 
     /** A loader that says which files have a .symtab (by name) and loads nothing. */
     static final class Recording implements SymbolLoader {
-        final BasicSymbolLoader basic = new BasicSymbolLoader();
+        final DefaultSymbolLoader basic = new DefaultSymbolLoader();
         Path loaded;
 
         @Override
@@ -70,7 +70,7 @@ class MachineDsoFinderTest {
     @Test
     void userObjectFromTheCacheByBuildIdLink() {
         Path cache = BuildIdCacheFixture.dir();
-        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader());
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader());
         Dso hot = new Dso("/work/main/fixtures/bin/hot", DsoKind.USER, id(HOT_BID), null);
         Path p = f.find(hot);
         assertNotNull(p);
@@ -95,14 +95,14 @@ class MachineDsoFinderTest {
         Path cache = BuildIdCacheFixture.dir();
         Path hotFile = Fixtures.dir().resolve("bin/hot");
         Dso hot = new Dso(hotFile.toString(), DsoKind.USER, null, null);
-        assertNull(new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader()).find(hot));
-        assertEquals(hotFile, new DsoFinder(opts(null, cache, null, true), new BasicSymbolLoader()).find(hot));
+        assertNull(new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader()).find(hot));
+        assertEquals(hotFile, new DsoFinder(opts(null, cache, null, true), new DefaultSymbolLoader()).find(hot));
     }
 
     @Test
     void withoutBuildIdTheCachePathWithASingleBuildIdIsTheLastResort() {
         Path cache = BuildIdCacheFixture.dir();
-        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader());
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader());
         Path p = f.find(new Dso("/work/main/fixtures/bin/hot", DsoKind.USER, null, null));
         assertNotNull(p);
         assertTrue(p.toString().endsWith(HOT_BID + "/elf"), p.toString());
@@ -114,7 +114,7 @@ class MachineDsoFinderTest {
     @Test
     void recordedPathIsSkippedOnBuildIdMismatch() {
         Path hotFile = Fixtures.dir().resolve("bin/hot");
-        DsoFinder f = new DsoFinder(opts(null, tmp, null, true), new BasicSymbolLoader());
+        DsoFinder f = new DsoFinder(opts(null, tmp, null, true), new DefaultSymbolLoader());
         Dso right = new Dso(hotFile.toString(), DsoKind.USER, id(HOT_BID), null);
         Dso wrong = new Dso(hotFile.toString(), DsoKind.USER, id("00112233445566778899aabbccddeeff00112233"), null);
         assertEquals(hotFile, f.find(right));
@@ -127,7 +127,7 @@ class MachineDsoFinderTest {
         Path copy = root.resolve("opt/app/hot");
         Files.createDirectories(copy.getParent());
         Files.copy(Fixtures.dir().resolve("bin/hot"), copy);
-        DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new BasicSymbolLoader());
+        DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new DefaultSymbolLoader());
         assertEquals(copy, f.find(new Dso("/opt/app/hot", DsoKind.USER, id(HOT_BID), null)));
     }
 
@@ -137,8 +137,8 @@ class MachineDsoFinderTest {
         Dso kernel = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), null);
         Path given = tmp.resolve("my-kallsyms");
         Files.writeString(given, "ffffffff81000000 T _text\n");
-        assertEquals(given, new DsoFinder(opts(null, cache, given, false), new BasicSymbolLoader()).find(kernel));
-        Path fromCache = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader()).find(kernel);
+        assertEquals(given, new DsoFinder(opts(null, cache, given, false), new DefaultSymbolLoader()).find(kernel));
+        Path fromCache = new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader()).find(kernel);
         assertNotNull(fromCache);
         assertTrue(fromCache.endsWith("kallsyms"));
 
@@ -147,11 +147,11 @@ class MachineDsoFinderTest {
         Path notes = tmp.resolve("notes");
         Files.write(notes, note(id(KERNEL_BID)));
         Path empty = tmp.resolve("empty-cache");
-        DsoFinder matching = new DsoFinder(opts(null, empty, null, true), new BasicSymbolLoader(), proc, notes);
+        DsoFinder matching = new DsoFinder(opts(null, empty, null, true), new DefaultSymbolLoader(), proc, notes);
         assertEquals(proc, matching.find(kernel));
         Files.write(notes, note(id("00112233445566778899aabbccddeeff00112233")));
         assertNull(matching.find(kernel), "running kernel differs: /proc/kallsyms is not used");
-        DsoFinder noSystem = new DsoFinder(opts(null, empty, null, false), new BasicSymbolLoader(), proc, notes);
+        DsoFinder noSystem = new DsoFinder(opts(null, empty, null, false), new DefaultSymbolLoader(), proc, notes);
         assertNull(noSystem.find(new Dso("[kernel.kallsyms]", DsoKind.KERNEL, null, null)));
     }
 
@@ -164,7 +164,7 @@ class MachineDsoFinderTest {
     @Test
     void kernelSymbolsLoadFromTheCachedKallsyms() {
         Path cache = BuildIdCacheFixture.dir();
-        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new BasicSymbolLoader());
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader());
         Dso kernel = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), f::load);
         Symbol s = kernel.symbols().find(0xffffffff8225fd19L);
         assertNotNull(s);
@@ -178,7 +178,7 @@ class MachineDsoFinderTest {
         Path bad = root.resolve("lib/bad.so");
         Files.createDirectories(bad.getParent());
         Files.writeString(bad, "this is not an ELF file");
-        DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new BasicSymbolLoader());
+        DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new DefaultSymbolLoader());
         Dso missing = new Dso("/lib/missing.so", DsoKind.USER, null, f::load);
         Dso corrupt = new Dso("/lib/bad.so", DsoKind.USER, null, f::load);
         assertSame(SymbolTable.EMPTY, missing.symbols());
@@ -195,7 +195,7 @@ class MachineDsoFinderTest {
     void jitMapsComeFromThePerfMapDirectory() {
         Path maps = Fixtures.dir().resolve("perf-maps");
         SymbolOptions o = new SymbolOptions(null, null, null, maps, false);
-        DsoFinder f = new DsoFinder(o, new BasicSymbolLoader());
+        DsoFinder f = new DsoFinder(o, new DefaultSymbolLoader());
         Dso jit = new Dso("/tmp/perf-9690.map", DsoKind.JIT_MAP, null, f::load);
         assertEquals(maps.resolve("perf-9690.map"), f.find(jit));
         assertTrue(jit.symbols().size() > 0);
