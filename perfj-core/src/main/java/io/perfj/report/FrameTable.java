@@ -14,20 +14,66 @@ public final class FrameTable {
     private record Key(Dso dso, Symbol sym, long addr, char level) {
     }
 
-    private final Map<Key, Integer> ids = new HashMap<>();
-    private final List<Frame> frames = new ArrayList<>();
+    private record Place(Dso dso, Symbol sym, long addr) {
+    }
 
+    private final Map<Key, Integer> ids = new HashMap<>();
+    private final Map<Place, Integer> places = new HashMap<>();
+    private final List<Frame> frames = new ArrayList<>();
+    private int[] canonical = new int[1024];
+
+    /**
+     * The frame of a sample's own address, as perf keys its hist entry: without a symbol, by the
+     * address in the DSO (or the raw address outside any map).
+     */
     public int intern(Location loc) {
         Symbol sym = loc.symbol();
         long addr = sym != null ? 0 : (loc.dso() != null ? loc.mapIp() : loc.ip());
-        Key k = new Key(loc.dso(), sym, addr, loc.level());
+        return intern(loc.dso(), sym, addr, loc.level(), loc.mapIp());
+    }
+
+    /**
+     * The frame of a callchain address, as perf keys entries made from callchain nodes: without a
+     * symbol by the raw address; the level is the map's ('k' for kernel objects, '.' otherwise),
+     * or the sample's own level when the address is in no map.
+     */
+    public int internChain(Location loc, char sampleLevel) {
+        Symbol sym = loc.symbol();
+        Dso dso = loc.dso();
+        char level = dso == null ? sampleLevel
+                : switch (dso.kind()) {
+                    case KERNEL, KERNEL_MODULE, BPF -> 'k';
+                    default -> '.';
+                };
+        return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp());
+    }
+
+    /** A callchain address in no map, with the level perf gives it. */
+    public int internUnmapped(long ip, char level) {
+        return intern(null, null, ip, level, ip);
+    }
+
+    private int intern(Dso dso, Symbol sym, long addr, char level, long mapIp) {
+        Key k = new Key(dso, sym, addr, level);
         Integer id = ids.get(k);
         if (id == null) {
             id = frames.size();
             ids.put(k, id);
-            frames.add(new Frame(loc.dso(), sym, sym != null ? loc.mapIp() : addr, loc.level()));
+            frames.add(new Frame(dso, sym, sym != null ? mapIp : addr, level));
+            if (id == canonical.length) {
+                canonical = java.util.Arrays.copyOf(canonical, id * 2);
+            }
+            canonical[id] = places.computeIfAbsent(new Place(dso, sym, addr), p -> frames.size() - 1);
         }
         return id;
+    }
+
+    /**
+     * The first frame interned at the same place (DSO, symbol or address) whatever its level:
+     * perf's sort keys do not compare the level, so the first entry made for a place keeps its.
+     */
+    public int canonical(int id) {
+        return canonical[id];
     }
 
     public Frame get(int id) {

@@ -42,7 +42,7 @@ public final class Hists {
     /** The part of a frame the sort keys look at: the frame, its DSO, or nothing. */
     private int keyOf(int frame) {
         if (opts.has(SortKey.SYM)) {
-            return frame;
+            return frames.canonical(frame);
         }
         if (opts.has(SortKey.DSO)) {
             Frame f = frames.get(frame);
@@ -66,9 +66,9 @@ public final class Hists {
     }
 
     /** Adds merged samples: {@code samples} samples with this thread, cpu and stack. */
-    void add(String comm, int pid, int tid, int cpu, int stack, long period, long samples) {
+    void add(String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period, long samples) {
         int[] chain = stacks.frames(stack);
-        if (!accepted(comm, pid, tid, cpu, chain[0])) {
+        if (!accepted(comm, pid, tid, cpu, selfFrame)) {
             totalPeriod += period;
             totalSamples += samples;
             return;
@@ -79,7 +79,7 @@ public final class Hists {
         if (chain.length > 1) {
             callchainPeriod += period;
         }
-        HistEntry self = entry(comm, pid, tid, cpu, chain[0]);
+        HistEntry self = entry(comm, pid, tid, cpu, selfFrame);
         self.selfPeriod += period;
         self.selfSamples += samples;
         if (opts.children()) {
@@ -155,6 +155,10 @@ public final class Hists {
         Comparator<HistEntry> byValue = opts.children()
                 ? Comparator.comparingLong(HistEntry::accPeriod).reversed()
                 : Comparator.comparingLong(HistEntry::selfPeriod).reversed();
+        if (opts.children() && opts.mode() == CallchainMode.NONE) {
+            // Without callchains perf's output sort looks at the self column next.
+            byValue = byValue.thenComparing(Comparator.comparingLong(HistEntry::selfPeriod).reversed());
+        }
         list.sort(byValue.thenComparing(this::tieKey));
         sorted = list;
     }

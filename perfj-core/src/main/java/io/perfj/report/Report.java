@@ -31,10 +31,13 @@ public final class Report {
     private final List<Hists> hists = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final Map<Long, LongIntMap> frameCache = new HashMap<>();
+    /** {@link #frameOf} for a callchain address in no map: the level comes from its neighbour. */
+    private static final int UNMAPPED = -2;
+    private static final int UNMAPPED_CACHED = Integer.MAX_VALUE;
     private long lostSamples;
     private long totalSamples;
 
-    private record AggKey(String comm, int pid, int tid, int cpu, int stack) {
+    private record AggKey(String comm, int pid, int tid, int cpu, int self, int stack) {
     }
 
     private Report(PerfData data, ReportOptions opts) {
@@ -49,9 +52,9 @@ public final class Report {
     }
 
     private void read(FrameResolver resolver) {
+        // Insertion-ordered, so entries are created in the order perf first meets them.
         List<Map<AggKey, long[]>> agg = new ArrayList<>();
         RecordInput in = data.orderedRecords();
-        int[] scratch = new int[256];
         for (RawRecord raw; (raw = in.next()) != null; ) {
             if (raw.type() != RecordType.SAMPLE) {
                 PerfRecord rec = RecordDecoder.decode(raw, data.evlist());
@@ -70,11 +73,12 @@ public final class Report {
             totalSamples++;
             int ev = s.evsel().index();
             while (agg.size() <= ev) {
-                agg.add(new HashMap<>());
+                agg.add(new java.util.LinkedHashMap<>());
             }
             String comm = resolver.comm(s.pid(), s.tid());
-            int stack = stackOf(s, resolver, scratch);
-            AggKey k = new AggKey(comm, s.pid(), s.tid(), s.cpu(), stack);
+            int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
+            int stack = stackOf(s, resolver, frames.get(self).level());
+            AggKey k = new AggKey(comm, s.pid(), s.tid(), s.cpu(), self, stack);
             long[] v = agg.get(ev).computeIfAbsent(k, x -> new long[2]);
             v[0] += s.period();
             v[1]++;
@@ -87,7 +91,7 @@ public final class Report {
             if (i < agg.size()) {
                 for (Map.Entry<AggKey, long[]> e : agg.get(i).entrySet()) {
                     AggKey k = e.getKey();
-                    h.add(k.comm(), k.pid(), k.tid(), k.cpu(), k.stack(), e.getValue()[0], e.getValue()[1]);
+                    h.add(k.comm(), k.pid(), k.tid(), k.cpu(), k.self(), k.stack(), e.getValue()[0], e.getValue()[1]);
                 }
             }
             h.finish();
@@ -95,51 +99,87 @@ public final class Report {
         }
     }
 
-    /** Interns the sample's frames (leaf first) as a stack. */
-    private int stackOf(Sample s, FrameResolver resolver, int[] scratch) {
+    private int[] chainFrames = new int[256];
+    private long[] chainIps = new long[256];
+
+    /** Interns the sample's callchain frames (leaf first) as a stack; EMPTY without a callchain. */
+    private int stackOf(Sample s, FrameResolver resolver, char sampleLevel) {
         Callchain cc = s.callchain();
-        int cpumode = s.cpumode();
         if (cc == null || cc.size() == 0 || opts.mode() == CallchainMode.NONE && !opts.children()) {
-            return stacks.push(StackTable.EMPTY, frameOf(resolver, s.pid(), s.tid(), cpumode, s.ip()));
+            return StackTable.EMPTY;
         }
-        int stack = StackTable.EMPTY;
         int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
-        int used = 0;
-        for (int i = 0; i < cc.size() && used < opts.maxStack(); i++) {
+        int n = 0;
+        for (int i = 0; i < cc.size() && n < opts.maxStack(); i++) {
             long ip = cc.ip(i);
             if (Callchain.isContext(ip)) {
                 mode = Contexts.cpumode(ip, mode);
                 continue;
             }
-            stack = stacks.push(stack, frameOf(resolver, s.pid(), s.tid(), mode, ip));
-            used++;
+            if (n == chainFrames.length) {
+                chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
+                chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
+            }
+            chainFrames[n] = frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true);
+            chainIps[n] = ip;
+            n++;
         }
-        if (stack == StackTable.EMPTY) {
-            stack = stacks.push(StackTable.EMPTY, frameOf(resolver, s.pid(), s.tid(), cpumode, s.ip()));
+        // perf walks the chain from the root and gives an address in no map the level of the
+        // last mapped frame before it (or the sample's own level when there is none yet).
+        char level = sampleLevel;
+        for (int i = n - 1; i >= 0; i--) {
+            if (chainFrames[i] == UNMAPPED) {
+                chainFrames[i] = frames.internUnmapped(chainIps[i], level);
+            } else {
+                level = frames.get(chainFrames[i]).level();
+            }
+        }
+        int stack = StackTable.EMPTY;
+        for (int i = 0; i < n; i++) {
+            stack = stacks.push(stack, chainFrames[i]);
         }
         return stack;
     }
 
     /**
-     * The frame an address resolves to, cached per process and cpumode (kernel addresses are
-     * shared by all processes) until a record changes some address space.
+     * The frame an address resolves to, cached per process, cpumode and sample cpumode (kernel
+     * addresses are shared by all processes) until a record changes some address space.
      */
-    private int frameOf(FrameResolver resolver, int pid, int tid, int mode, long ip) {
-        if (ip == Long.MIN_VALUE) {
-            return frames.intern(resolver.resolve(pid, tid, mode, ip));
-        }
-        long key = mode == 1 ? -1L : ((long) pid << 3) | mode;
-        LongIntMap m = frameCache.get(key);
-        if (m == null) {
+    private int frameOf(FrameResolver resolver, int pid, int tid, int mode, int sampleMode, long ip, boolean chain) {
+        long key = ((mode == 1 ? -1L : pid) << 7) | ((long) mode << 4) | ((long) sampleMode << 1) | (chain ? 1 : 0);
+        LongIntMap m = ip == Long.MIN_VALUE ? null : frameCache.get(key);
+        if (m == null && ip != Long.MIN_VALUE) {
             m = new LongIntMap(1024);
             frameCache.put(key, m);
         }
-        int f = m.get(ip);
+        int f = m == null ? -1 : m.get(ip);
+        if (f == UNMAPPED_CACHED) {
+            return UNMAPPED;
+        }
         if (f < 0) {
-            f = frames.intern(resolver.resolve(pid, tid, mode, ip));
-            m.put(ip, f);
+            io.perfj.symbols.Location loc = resolver.resolve(pid, tid, mode, ip);
+            if (chain && loc.dso() == null) {
+                if (m != null) {
+                    m.put(ip, UNMAPPED_CACHED);
+                }
+                return UNMAPPED;
+            }
+            f = chain ? frames.internChain(loc, levelOf(sampleMode)) : frames.intern(loc);
+            if (m != null) {
+                m.put(ip, f);
+            }
         }
         return f;
+    }
+
+    private static char levelOf(int cpumode) {
+        return switch (cpumode) {
+            case 1 -> 'k';
+            case 2 -> '.';
+            case 4 -> 'g';
+            case 5 -> 'u';
+            default -> 'H';
+        };
     }
 
     private static boolean changesMaps(int type) {

@@ -38,7 +38,15 @@ public final class Dso {
             return longName;
         }
         int slash = longName.lastIndexOf('/');
-        return slash >= 0 ? longName.substring(slash + 1) : longName;
+        String base = slash >= 0 ? longName.substring(slash + 1) : longName;
+        // perf names JIT map files after the thread: /tmp/perf-1234.map is "[JIT] tid 1234".
+        if (base.startsWith("perf-") && base.endsWith(".map")) {
+            String pid = base.substring(5, base.length() - 4);
+            if (!pid.isEmpty() && pid.chars().allMatch(Character::isDigit)) {
+                return "[JIT] tid " + pid;
+            }
+        }
+        return base;
     }
 
     public String longName() {

@@ -448,6 +448,7 @@ public final class Machine {
             case CPUMODE_KERNEL -> {
                 level = 'k';
                 maps = kernelMaps;
+                fixKernelExtent();
             }
             case CPUMODE_USER -> {
                 level = '.';
@@ -474,6 +475,34 @@ public final class Machine {
         Dso dso = map.dso();
         Symbol sym = dso == null ? null : dso.symbols().find(mapIp);
         return new Location(map, dso, sym, ip, mapIp, level);
+    }
+
+    private volatile boolean kernelExtentFixed;
+
+    /**
+     * Once the kernel's symbols are loaded, its map spans from the first to the end of the last
+     * symbol, as perf's {@code map__fixup_start/end} after loading kallsyms: init code and data
+     * past {@code _etext} then resolve too.
+     */
+    private void fixKernelExtent() {
+        if (kernelExtentFixed) {
+            return;
+        }
+        synchronized (this) {
+            if (kernelExtentFixed) {
+                return;
+            }
+            kernelExtentFixed = true;
+            SymbolTable t = kernelDso.symbols();
+            if (t.size() > 0 && kernelMap.start() != 0) {
+                long first = t.symbols().getFirst().start();
+                long last = t.symbols().getLast().end();
+                kernelMaps.mutate(kernelMap, e -> {
+                    e.start(first);
+                    e.end(last);
+                });
+            }
+        }
     }
 
     /** Resolves a sample's own ip in its thread. */
