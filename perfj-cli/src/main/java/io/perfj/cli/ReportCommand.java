@@ -114,8 +114,10 @@ public final class ReportCommand implements Callable<Integer> {
         for (Evsel e : data.evlist().evsels()) {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
         }
-        boolean child = children != null ? children : callchains;
-        CallchainMode mode = callchains ? CallchainMode.GRAPH : CallchainMode.NONE;
+        // In pipe mode perf decides on --children before any attr has arrived (so: off), but
+        // still prints the callchains it finds.
+        boolean child = children != null ? children : callchains && !data.isPipe();
+        CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         double threshold = 0.5;
         Boolean caller = null;
         if (callGraph != null) {

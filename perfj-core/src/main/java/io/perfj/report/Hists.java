@@ -76,6 +76,14 @@ public final class Hists {
         totalPeriod += period;
         totalSamples += samples;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
+        int[] nodes = chain;
+        if (withChains) {
+            // perf matches callchain nodes by symbol, or by address without one: not by level.
+            nodes = new int[chain.length];
+            for (int i = 0; i < chain.length; i++) {
+                nodes[i] = frames.canonical(chain[i]);
+            }
+        }
         if (chain.length > 1) {
             callchainPeriod += period;
         }
@@ -88,7 +96,7 @@ public final class Hists {
             self.accPeriod += period;
             self.accSamples += samples;
             if (withChains) {
-                addChain(self, chain, chain.length - 1, period, samples, true);
+                addChain(self, nodes, chain.length - 1, period, samples, true);
             }
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
@@ -100,11 +108,11 @@ public final class Hists {
                 e.accPeriod += period;
                 e.accSamples += samples;
                 if (withChains) {
-                    addChain(e, chain, i, period, samples, false);
+                    addChain(e, nodes, i, period, samples, false);
                 }
             }
         } else if (withChains) {
-            addChain(self, chain, chain.length - 1, period, samples, true);
+            addChain(self, nodes, chain.length - 1, period, samples, true);
         }
     }
 

@@ -116,8 +116,14 @@ public final class StdioReport {
                 row.append("  ").append(pad(pct(e.selfPeriod(), h.totalPeriod()), 8, true));
                 col = 1;
             }
-            for (SortKey k : o.sortKeys()) {
-                row.append("  ").append(pad(h.column(e, k), widths.get(col++), false));
+            for (int i = 0; i < o.sortKeys().size(); i++) {
+                SortKey k = o.sortKeys().get(i);
+                boolean last = i == o.sortKeys().size() - 1 && !ipc;
+                // perf pads every column to its width except a symbol in the last column
+                // (its symbol printer leaves padding to the column aligner, which skips the last).
+                String v = h.column(e, k);
+                row.append("  ").append(k == SortKey.SYM && last ? v : pad(v, widths.get(col), false));
+                col++;
             }
             if (ipc) {
                 row.append("  ").append(IPC_VALUE);
