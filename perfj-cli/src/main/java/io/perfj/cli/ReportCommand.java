@@ -48,7 +48,7 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
     String callGraph;
 
-    @Option(names = {"-G", "--inverted"}, description = "Callchains caller first (same as -g ...,caller).")
+    @Option(names = {"-G", "--inverted"}, description = "Callchains callee first (same as -g ...,callee; the default is caller).")
     boolean inverted;
 
     @Option(names = "--percent-limit", paramLabel = "PCT", defaultValue = "0", description = "Hide entries below PCT percent.")
@@ -144,9 +144,9 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         if (inverted) {
-            caller = true;
+            caller = false;
         }
-        boolean callerOrder = caller != null ? caller : child;
+        boolean callerOrder = caller != null ? caller : true; // perf: -g graph,0.5,caller
         List<SortKey> keys;
         try {
             keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);
