@@ -77,6 +77,22 @@ class ElfSymbolsTest {
         }
     }
 
+    @Test
+    void userObjectsMoveToFileOffsetsKernelImagesStayAbsolute(@TempDir Path tmp) throws Exception {
+        byte[] image = io.perfj.elf.TestImages.synthetic(true, java.nio.ByteOrder.BIG_ENDIAN, io.perfj.elf.Elf.ET_EXEC);
+        try (io.perfj.elf.ElfFile elf = io.perfj.elf.ElfFile.of(image, "synthetic")) {
+            SymbolTable user = ElfSymbols.loadUser(elf, null, List.of()).table();
+            // text at vaddr 0x401000, file offset 0x1000
+            assertEquals("_Z5alphav", elf.symtab().get(1).name());
+            assertEquals("alpha", user.find(0x1010).name());
+            assertEquals("beta", user.find(0x103f).name());
+        }
+        Path f = tmp.resolve("vmlinux");
+        Files.write(f, image);
+        SymbolTable kernel = ElfSymbols.loadKernel(f);
+        assertEquals("_Z5alphav", kernel.find(0x401010).name());
+    }
+
     private static void run(String... cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
