@@ -287,11 +287,15 @@ public final class ElfSymbols {
             header = 0;
             entry = pltSec.get().entsize() != 0 ? pltSec.get().entsize() : 16;
         }
-        if (entry == 0) {
+        if (entry <= 0) {
             return List.of();
         }
         boolean is64 = elf.is64();
-        long relEnt = rel.entsize() != 0 ? rel.entsize() : (is64 ? (rela ? 24 : 16) : (rela ? 12 : 8));
+        long stdEnt = is64 ? (rela ? 24 : 16) : (rela ? 12 : 8);
+        long relEnt = rel.entsize() >= stdEnt && rel.entsize() <= 1024 ? rel.entsize() : stdEnt;
+        if (entry < 0 || entry > 1 << 16 || header < 0 || header > 1 << 16) {
+            return List.of();
+        }
         Bytes data = elf.sectionData(rel);
         long n = data.size() / relEnt;
         List<ElfSymbol> dyn = elf.dynsym();

@@ -1,0 +1,101 @@
+package io.perfj.symbols;
+
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ElfSymbolsTest {
+
+    @Test
+    void executableWithSymtabAndPlt() {
+        ElfSymbols.Result r = ElfSymbols.loadUser(Fixtures.dir().resolve("bin/hot"), List.of(), false);
+        assertEquals(".symtab", r.section());
+        assertTrue(r.pltSymbols() > 0);
+        SymbolTable t = r.table();
+        Symbol leaf = t.byName("leaf_mix");
+        assertNotNull(leaf);
+        assertEquals("leaf_mix", t.find(0x1179).name());
+        assertTrue(t.symbols().stream().anyMatch(s -> s.name().endsWith("@plt")));
+    }
+
+    @Test
+    void strippedLibraryUsesDebugFileWithMatchingBuildIdOnly() {
+        Path libc = BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/libc.so.6", "elf").orElseThrow();
+        Path libcDebug = BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/libc.so.6", "debug").orElseThrow();
+        Path ldDebug = BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "debug").orElseThrow();
+
+        ElfSymbols.Result withDebug = ElfSymbols.loadUser(libc, List.of(ldDebug, libcDebug), false);
+        assertEquals(libcDebug, withDebug.source());
+        assertEquals(".symtab", withDebug.section());
+        assertEquals("clock_gettime@@GLIBC_2.17", withDebug.table().find(0xcf420).name());
+        assertEquals("__x86_cacheinfo_ifunc", withDebug.table().find(0xb0a60).name());
+
+        ElfSymbols.Result dynOnly = ElfSymbols.loadUser(libc, List.of(ldDebug), false);
+        assertEquals(".dynsym", dynOnly.section());
+        // .dynsym names carry no version: perf prints the plain name then
+        assertEquals("clock_gettime", dynOnly.table().find(0xcf420).name());
+    }
+
+    @Test
+    void miniDebugInfoIsMergedWithDynsym(@TempDir Path tmp) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/objcopy")) && Files.isExecutable(Path.of("/usr/bin/strip")),
+                "binutils not installed");
+        Path hot = Fixtures.dir().resolve("bin/hot");
+        Path mini = tmp.resolve("mini");
+        Path stripped = tmp.resolve("hot.stripped");
+        run("objcopy", "--only-keep-debug", hot.toString(), mini.toString());
+        run("objcopy", "--strip-debug", mini.toString());
+        Path xz = tmp.resolve("mini.xz");
+        try (OutputStream out = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
+            out.write(Files.readAllBytes(mini));
+        }
+        run("strip", "--strip-all", "-o", stripped.toString(), hot.toString());
+        run("objcopy", "--add-section", ".gnu_debugdata=" + xz, stripped.toString());
+
+        SymbolTable full = ElfSymbols.load(hot, null);
+        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false);
+        assertEquals(".dynsym+.gnu_debugdata", r.section());
+        for (String name : List.of("leaf_mix", "work", "main")) {
+            Symbol want = full.byName(name);
+            Symbol got = r.table().byName(name);
+            assertNotNull(got, name);
+            assertEquals(want.start(), got.start(), name);
+            assertEquals(want.end(), got.end(), name);
+        }
+    }
+
+    @Test
+    void userObjectsMoveToFileOffsetsKernelImagesStayAbsolute(@TempDir Path tmp) throws Exception {
+        byte[] image = io.perfj.elf.TestImages.synthetic(true, java.nio.ByteOrder.BIG_ENDIAN, io.perfj.elf.Elf.ET_EXEC);
+        try (io.perfj.elf.ElfFile elf = io.perfj.elf.ElfFile.of(image, "synthetic")) {
+            SymbolTable user = ElfSymbols.loadUser(elf, null, List.of()).table();
+            // text at vaddr 0x401000, file offset 0x1000
+            assertEquals("_Z5alphav", elf.symtab().get(1).name());
+            assertEquals("alpha", user.find(0x1010).name());
+            assertEquals("beta", user.find(0x103f).name());
+        }
+        Path f = tmp.resolve("vmlinux");
+        Files.write(f, image);
+        SymbolTable kernel = ElfSymbols.loadKernel(f);
+        assertEquals("_Z5alphav", kernel.find(0x401010).name());
+    }
+
+    private static void run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
+    }
+}
