@@ -114,9 +114,9 @@ public final class ReportCommand implements Callable<Integer> {
         for (Evsel e : data.evlist().evsels()) {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
         }
-        // In pipe mode perf decides on --children before any attr has arrived (so: off), but
-        // still prints the callchains it finds.
-        boolean child = children != null ? children : callchains && !data.isPipe();
+        // In pipe mode perf decides on --children before any attr has arrived, so accumulation
+        // is off whatever is asked, but it still prints the callchains it finds.
+        boolean child = !data.isPipe() && (children != null ? children : callchains);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         double threshold = 0.5;
         Boolean caller = null;

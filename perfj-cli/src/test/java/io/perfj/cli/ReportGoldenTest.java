@@ -33,10 +33,7 @@ class ReportGoldenTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (String name : NAMES) {
             for (Variant v : VARIANTS) {
-                if (name.equals("bpf-dwarf") && v.kind().equals("report-children")) {
-                    // Accumulated entries come from the callchains, and perf built bpf-dwarf's
-                    // user-space chains by DWARF unwinding of the sampled stacks, which perfj
-                    // does not do yet; its self-only variants are compared.
+                if (!callchainsComparable(name) && v.kind().equals("report-children")) {
                     continue;
                 }
                 tests.add(DynamicTest.dynamicTest(name + " " + v.kind(), () -> check(name, v)));
@@ -55,7 +52,7 @@ class ReportGoldenTest {
     Stream<DynamicTest> defaultGraphMatchesPerf() {
         List<DynamicTest> tests = new ArrayList<>();
         for (String name : NAMES) {
-            if (name.equals("bpf-dwarf")) {
+            if (!callchainsComparable(name)) {
                 continue;
             }
             tests.add(DynamicTest.dynamicTest(name + " report", () -> {
@@ -74,6 +71,18 @@ class ReportGoldenTest {
             }));
         }
         return tests.stream();
+    }
+
+    /**
+     * Whether perf's callchain-derived output for a fixture can be reproduced from the committed
+     * files alone. Not for bpf-dwarf: perf built its user-space chains by DWARF unwinding of the
+     * sampled stacks, which perfj does not do yet. Not for java: its chains run through
+     * libjli.so and libjava.so, which have no samples of their own, so 'perf archive' did not
+     * pack them and the test (which uses no files of this machine) cannot name their frames.
+     * Both fixtures' self-only reports are compared.
+     */
+    static boolean callchainsComparable(String name) {
+        return !name.equals("bpf-dwarf") && !name.equals("java");
     }
 
     /** Each row with the callchain lines under it, as one string. */
