@@ -7,7 +7,14 @@ final class Contexts {
     private Contexts() {
     }
 
-    /** PERF_RECORD_MISC_* cpumode for a PERF_CONTEXT_* marker; other values keep {@code current}. */
+    /** Returned for a value in the marker range that is no known marker. */
+    static final int INVALID = -1;
+
+    /**
+     * PERF_RECORD_MISC_* cpumode for a PERF_CONTEXT_* marker, or {@link #INVALID} for any other
+     * value in the marker range: perf then drops the whole callchain ("invalid callchain
+     * context"), keeping the sample.
+     */
     static int cpumode(long marker, int current) {
         if (marker == Callchain.CONTEXT_KERNEL) {
             return 1;
@@ -19,7 +26,9 @@ final class Contexts {
             return 4;
         } else if (marker == Callchain.CONTEXT_GUEST_USER) {
             return 5;
+        } else if (marker == Callchain.CONTEXT_GUEST) {
+            return current;
         }
-        return current;
+        return INVALID;
     }
 }

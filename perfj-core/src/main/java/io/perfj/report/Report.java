@@ -114,6 +114,9 @@ public final class Report {
             long ip = cc.ip(i);
             if (Callchain.isContext(ip)) {
                 mode = Contexts.cpumode(ip, mode);
+                if (mode == Contexts.INVALID) {
+                    return StackTable.EMPTY;
+                }
                 continue;
             }
             if (n == chainFrames.length) {

@@ -176,19 +176,24 @@ public final class ScriptPrinter {
             int mode = 2;
             int used = 0;
             Callchain cc = s.callchain();
+            StringBuilder lines = new StringBuilder();
             for (int i = 0; i < cc.size() && used < maxStack; i++) {
                 long ip = cc.ip(i);
                 if (Callchain.isContext(ip)) {
                     mode = Contexts.cpumode(ip, mode);
+                    if (mode == Contexts.INVALID) {
+                        lines.setLength(0);
+                        break;
+                    }
                     continue;
                 }
                 used++;
                 Location loc = resolver.resolve(s.pid(), s.tid(), mode, ip);
-                StringBuilder line = new StringBuilder("\t");
-                frame(line, loc, f, true);
-                out.print(line.append('\n'));
+                lines.append('\t');
+                frame(lines, loc, f, true);
+                lines.append('\n');
             }
-            out.print('\n');
+            out.print(lines.append('\n'));
         } else {
             Location loc = resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip());
             sb.append(' ');
