@@ -1,9 +1,7 @@
 package io.perfj.report;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A node of an entry's callchain tree (perf's callchain_node, before path compression): one
@@ -17,7 +15,9 @@ public final class CallchainNode {
     long childrenHit;
     long count;
     long childrenCount;
-    private Map<Integer, CallchainNode> children;
+    /** Children in insertion order; most nodes have one or two, so a plain array is searched. */
+    private CallchainNode[] kids;
+    private int nkids;
 
     CallchainNode(int frame, CallchainNode parent) {
         this.frame = frame;
@@ -41,14 +41,18 @@ public final class CallchainNode {
     }
 
     private CallchainNode child(int f) {
-        if (children == null) {
-            children = new LinkedHashMap<>(4);
+        for (int i = 0; i < nkids; i++) {
+            if (kids[i].frame == f) {
+                return kids[i];
+            }
         }
-        CallchainNode c = children.get(f);
-        if (c == null) {
-            c = new CallchainNode(f, this);
-            children.put(f, c);
+        if (kids == null) {
+            kids = new CallchainNode[2];
+        } else if (nkids == kids.length) {
+            kids = java.util.Arrays.copyOf(kids, nkids * 2);
         }
+        CallchainNode c = new CallchainNode(f, this);
+        kids[nkids++] = c;
         return c;
     }
 
@@ -65,20 +69,18 @@ public final class CallchainNode {
     }
 
     public List<CallchainNode> children() {
-        return children == null ? List.of() : new ArrayList<>(children.values());
+        return nkids == 0 ? List.of() : java.util.Arrays.asList(java.util.Arrays.copyOf(kids, nkids));
     }
 
     public int childCount() {
-        return children == null ? 0 : children.size();
+        return nkids;
     }
 
     /** Children with at least {@code minHit} cumulative period, largest first (stable). */
     List<CallchainNode> sortedChildren(long minHit) {
         List<CallchainNode> out = new ArrayList<>();
-        if (children == null) {
-            return out;
-        }
-        for (CallchainNode c : children.values()) {
+        for (int i = 0; i < nkids; i++) {
+            CallchainNode c = kids[i];
             if (c.cumul() >= minHit && c.cumul() > 0) {
                 out.add(c);
             }

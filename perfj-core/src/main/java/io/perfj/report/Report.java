@@ -55,6 +55,10 @@ public final class Report {
         // Insertion-ordered, so entries are created in the order perf first meets them.
         List<Map<AggKey, long[]>> agg = new ArrayList<>();
         RecordInput in = data.orderedRecords();
+        boolean keepComm = opts.has(SortKey.COMM) || opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.comms() != null;
+        boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null;
+        boolean keepTid = opts.has(SortKey.TID) || opts.tids() != null;
+        boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         for (RawRecord raw; (raw = in.next()) != null; ) {
             if (raw.type() != RecordType.SAMPLE) {
                 PerfRecord rec = RecordDecoder.decode(raw, data.evlist());
@@ -78,7 +82,9 @@ public final class Report {
             String comm = resolver.comm(s.pid(), s.tid());
             int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
             int stack = stackOf(s, resolver, frames.get(self).level());
-            AggKey k = new AggKey(comm, s.pid(), s.tid(), s.cpu(), self, stack);
+            // Only what the sort keys and filters look at separates samples.
+            AggKey k = new AggKey(keepComm ? comm : null, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
+                    keepCpu ? s.cpu() : -1, self, stack);
             long[] v = agg.get(ev).computeIfAbsent(k, x -> new long[2]);
             v[0] += s.period();
             v[1]++;
