@@ -154,31 +154,35 @@ final class CallchainGraph {
         return sb.append(name).append('\n').toString();
     }
 
-    /** Chain ends with their period, root first, largest first. */
-    private void ends(CallchainNode n, List<CallchainNode> acc) {
-        if (n.frame() >= 0 && n.hit > 0 && n.hit >= minHit) {
-            acc.add(n);
+    /** A chain end with the path of frame names leading to it, root first. */
+    private record End(CallchainNode node, List<String> path) {
+    }
+
+    private void ends(CallchainNode n, List<String> prefix, List<End> acc) {
+        List<String> here = prefix;
+        if (n.frame() >= 0) {
+            here = new ArrayList<>(prefix);
+            here.add(name(n));
+            if (n.hit > 0 && n.hit >= minHit) {
+                acc.add(new End(n, here));
+            }
         }
         for (CallchainNode c : n.children()) {
-            ends(c, acc);
+            ends(c, here, acc);
         }
     }
 
-    private List<String> path(CallchainNode n) {
-        List<String> p = new ArrayList<>();
-        for (CallchainNode x = n; x != null && x.frame() >= 0; x = x.parent) {
-            p.addFirst(name(x));
-        }
-        return p;
+    private List<End> sortedEnds(CallchainNode root) {
+        List<End> list = new ArrayList<>();
+        ends(root, List.of(), list);
+        list.sort((a, b) -> Long.compare(b.node().hit, a.node().hit));
+        return list;
     }
 
     void flat(CallchainNode root, long total) {
-        List<CallchainNode> list = new ArrayList<>();
-        ends(root, list);
-        list.sort((a, b) -> Long.compare(b.hit, a.hit));
-        for (CallchainNode n : list) {
-            out.print("           " + value(n.cumul(), total) + "\n");
-            for (String s : path(n)) {
+        for (End e : sortedEnds(root)) {
+            out.print("           " + value(e.node().cumul(), total) + "\n");
+            for (String s : e.path()) {
                 out.print("                " + s + "\n");
             }
             out.print("\n");
@@ -186,11 +190,8 @@ final class CallchainGraph {
     }
 
     void folded(CallchainNode root, long total) {
-        List<CallchainNode> list = new ArrayList<>();
-        ends(root, list);
-        list.sort((a, b) -> Long.compare(b.hit, a.hit));
-        for (CallchainNode n : list) {
-            out.print(value(n.hit, total) + " " + String.join(";", path(n)) + "\n");
+        for (End e : sortedEnds(root)) {
+            out.print(value(e.node().hit, total) + " " + String.join(";", e.path()) + "\n");
         }
     }
 }

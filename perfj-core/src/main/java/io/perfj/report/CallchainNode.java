@@ -1,58 +1,61 @@
 package io.perfj.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * A node of an entry's callchain tree (perf's callchain_node, before path compression): one
  * frame, the period of chains ending here ({@code hit}) and of chains going on below
- * ({@code childrenHit}), and the sample counts likewise.
+ * ({@code childrenHit}). Kept small — a large report has millions: the first child is a field,
+ * further ones an array searched linearly (nodes rarely have more than a few).
  */
 public final class CallchainNode {
     final int frame;
-    final CallchainNode parent;
     long hit;
     long childrenHit;
-    long count;
-    long childrenCount;
-    /** Children in insertion order; most nodes have one or two, so a plain array is searched. */
-    private CallchainNode[] kids;
-    private int nkids;
+    private CallchainNode first;
+    private CallchainNode[] more;
+    private int nmore;
 
-    CallchainNode(int frame, CallchainNode parent) {
+    CallchainNode(int frame) {
         this.frame = frame;
-        this.parent = parent;
     }
 
     static CallchainNode root() {
-        return new CallchainNode(-1, null);
+        return new CallchainNode(-1);
     }
 
-    /** Adds one chain (frame ids in print order) with its period and sample count. */
-    void add(int[] chain, int from, int to, int step, long period, long samples) {
+    /** Adds one chain (frame ids, walked from {@code from} to {@code to} by {@code step}) with its period. */
+    void add(int[] chain, int from, int to, int step, long period) {
         CallchainNode n = this;
         for (int i = from; i != to; i += step) {
             n.childrenHit += period;
-            n.childrenCount += samples;
             n = n.child(chain[i]);
         }
         n.hit += period;
-        n.count += samples;
     }
 
     private CallchainNode child(int f) {
-        for (int i = 0; i < nkids; i++) {
-            if (kids[i].frame == f) {
-                return kids[i];
+        if (first == null) {
+            first = new CallchainNode(f);
+            return first;
+        }
+        if (first.frame == f) {
+            return first;
+        }
+        for (int i = 0; i < nmore; i++) {
+            if (more[i].frame == f) {
+                return more[i];
             }
         }
-        if (kids == null) {
-            kids = new CallchainNode[2];
-        } else if (nkids == kids.length) {
-            kids = java.util.Arrays.copyOf(kids, nkids * 2);
+        if (more == null) {
+            more = new CallchainNode[2];
+        } else if (nmore == more.length) {
+            more = Arrays.copyOf(more, nmore * 2);
         }
-        CallchainNode c = new CallchainNode(f, this);
-        kids[nkids++] = c;
+        CallchainNode c = new CallchainNode(f);
+        more[nmore++] = c;
         return c;
     }
 
@@ -60,27 +63,31 @@ public final class CallchainNode {
         return hit + childrenHit;
     }
 
-    public long cumulCount() {
-        return count + childrenCount;
-    }
-
     public int frame() {
         return frame;
     }
 
+    /** Children in insertion order. */
     public List<CallchainNode> children() {
-        return nkids == 0 ? List.of() : java.util.Arrays.asList(java.util.Arrays.copyOf(kids, nkids));
+        if (first == null) {
+            return List.of();
+        }
+        List<CallchainNode> out = new ArrayList<>(1 + nmore);
+        out.add(first);
+        for (int i = 0; i < nmore; i++) {
+            out.add(more[i]);
+        }
+        return out;
     }
 
     public int childCount() {
-        return nkids;
+        return first == null ? 0 : 1 + nmore;
     }
 
     /** Children with at least {@code minHit} cumulative period, largest first (stable). */
     List<CallchainNode> sortedChildren(long minHit) {
         List<CallchainNode> out = new ArrayList<>();
-        for (int i = 0; i < nkids; i++) {
-            CallchainNode c = kids[i];
+        for (CallchainNode c : children()) {
             if (c.cumul() >= minHit && c.cumul() > 0) {
                 out.add(c);
             }

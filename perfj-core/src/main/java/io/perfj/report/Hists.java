@@ -127,10 +127,10 @@ public final class Hists {
         }
         if (opts.callerOrder()) {
             int from = whole ? chain.length - 1 : at;
-            e.chains.add(chain, from, -1, -1, period, samples);
+            e.chains.add(chain, from, -1, -1, period);
         } else {
             int from = whole ? 0 : at;
-            e.chains.add(chain, from, chain.length, 1, period, samples);
+            e.chains.add(chain, from, chain.length, 1, period);
         }
     }
 

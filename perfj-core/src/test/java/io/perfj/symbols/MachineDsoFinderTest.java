@@ -91,9 +91,11 @@ class MachineDsoFinderTest {
     }
 
     @Test
-    void withoutBuildIdTheCacheIsNotUsedAndTheRecordedPathNeedsSystemAccess() {
+    void withoutBuildIdTheCacheIsNotUsedAndTheRecordedPathNeedsSystemAccess() throws java.io.IOException {
         Path cache = BuildIdCacheFixture.dir();
-        Path hotFile = Fixtures.dir().resolve("bin/hot");
+        // A path the cache has no entry for (the checkout may sit where the fixture was recorded).
+        Path hotFile = Files.createTempDirectory("perfj-hot").resolve("hot");
+        Files.copy(Fixtures.dir().resolve("bin/hot"), hotFile);
         Dso hot = new Dso(hotFile.toString(), DsoKind.USER, null, null);
         assertNull(new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader()).find(hot));
         assertEquals(hotFile, new DsoFinder(opts(null, cache, null, true), new DefaultSymbolLoader()).find(hot));
