@@ -22,6 +22,9 @@ public final class DumpCommand implements Callable<Integer> {
     @Mixin
     InputOptions in;
 
+    @Mixin
+    SymbolCliOptions sym;
+
     @Option(names = "--stats", description = "Print record counts per type, like 'perf report --stats'.")
     boolean stats;
 
@@ -40,7 +43,9 @@ public final class DumpCommand implements Callable<Integer> {
             if (stats) {
                 warnings.addAll(StatsPrinter.print(data, out));
             } else {
-                warnings.addAll(new DumpPrinter(data, in.input.toString(), out).print());
+                io.perfj.report.MachineDumpModel model = new io.perfj.report.MachineDumpModel(data, sym.toOptions());
+                warnings.addAll(new DumpPrinter(data, in.input.toString(), out).withModel(model).print());
+                warnings.addAll(model.warnings());
             }
             out.flush();
             for (String w : warnings) {

@@ -39,12 +39,11 @@ import java.util.Map;
  * order ({@link PerfData#orderedRecords()}), each with its offset/size/type line, the raw hex dump
  * and the decoded line(s), and at the end the stats block ({@link StatsPrinter}).
  *
- * <p>Lines perf derives from its thread/map model rather than from the file are not printed:
+ * <p>Lines perf derives from its thread/map model rather than from the file: {@code " ... thread:
+ * COMM:TID"} and {@code " ...... dso: NAME"} after each sample are printed when a {@link Model}
+ * is given ({@link #withModel}); not printed:
  * <ul>
- *   <li>{@code " ... thread: COMM:TID"} after each sample (the thread's current comm), and for a
- *       PERF_SAMPLE_READ group sample one such pair per group member;</li>
- *   <li>{@code " ...... dso: NAME"} after each sample (the map the sample ip falls in, or
- *       {@code <not found>} / {@code [hypervisor]});</li>
+ *   <li>for a PERF_SAMPLE_READ group sample, perf's extra thread/dso pair per group member;</li>
  *   <li>the symbol perf resolves for a PERF_RECORD_TEXT_POKE address (perfj prints the bare
  *       address);</li>
  *   <li>the LBR call-stack lines perf adds to callchains of events with branch call-stack
@@ -74,6 +73,29 @@ public final class DumpPrinter {
      * @param fileLabel the input name as the user gave it (perf prints {@code -i}'s argument);
      *                  replaced by "pipe" for pipe-mode data
      */
+    /**
+     * perf's thread and map model, for the two lines perf prints after each sample
+     * ({@code " ... thread: COMM:TID"} and {@code " ...... dso: NAME"}).
+     */
+    public interface Model {
+        /** Updates the model with a non-sample record, in delivery order. */
+        void process(PerfRecord r);
+
+        /** The sampled thread's command name now. */
+        String comm(int pid, int tid);
+
+        /** The long name of the DSO the sample's ip falls in, or perf's {@code <not found>}. */
+        String dsoName(Sample s);
+    }
+
+    private Model model;
+
+    /** Prints perf's thread and DSO lines after each sample, kept by {@code model}. */
+    public DumpPrinter withModel(Model m) {
+        this.model = m;
+        return this;
+    }
+
     public DumpPrinter(PerfData data, String fileLabel, OutputStream w) {
         this.data = data;
         this.fileLabel = data.isPipe() ? "pipe" : fileLabel;
@@ -127,6 +149,14 @@ public final class DumpPrinter {
         }
         out.hexAlt(off).str(" [").hexAlt(r.size()).str("]: PERF_RECORD_").str(RecordType.name(type));
         body(rec);
+        if (model != null) {
+            if (rec instanceof Sample smp) {
+                out.str(" ... thread: ").str(model.comm(smp.pid(), smp.tid())).ch(':').dec(smp.tid()).nl();
+                out.str(" ...... dso: ").str(model.dsoName(smp)).nl();
+            } else {
+                model.process(rec);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- common parts

@@ -505,6 +505,21 @@ public final class Machine {
         }
     }
 
+    /**
+     * The map {@code ip} falls in for this thread and cpumode, without looking up a symbol (the
+     * kernel's symbols are loaded once, as they set the kernel map's extent).
+     */
+    public Map findMap(Thread t, int cpumode, long ip) {
+        if (cpumode == CPUMODE_KERNEL) {
+            fixKernelExtent();
+            return kernelMaps.find(ip);
+        }
+        if (cpumode == CPUMODE_USER && t != null) {
+            return t.maps().find(ip);
+        }
+        return null;
+    }
+
     /** Resolves a sample's own ip in its thread. */
     public Location resolve(Sample s) {
         return resolve(thread(s.pid(), s.tid()), s.cpumode(), s.ip());

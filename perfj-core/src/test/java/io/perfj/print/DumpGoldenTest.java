@@ -1,6 +1,9 @@
 package io.perfj.print;
 
 import io.perfj.perfdata.PerfData;
+import io.perfj.report.MachineDumpModel;
+import io.perfj.symbols.SymbolOptions;
+import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,14 +30,36 @@ class DumpGoldenTest {
         return Fixtures.RECORDINGS;
     }
 
-    /** Whether a perf -D line depends on perf's symbol/thread state (and is not compared). */
+    /** Whether a perf -D line depends on perf's symbol/thread state. */
     static boolean symbolDependent(String line) {
         return line.startsWith(" ... thread: ") || line.startsWith(" ...... dso: ");
     }
 
+    /**
+     * The whole of perf report -D, line for line, with perf's thread and DSO lines taken from the
+     * machine model built from the recording and the committed build-id cache alone.
+     */
     @ParameterizedTest
     @MethodSource("recordings")
     void dumpMatchesPerf(String name) {
+        Path file = Fixtures.recording(name);
+        String golden = Fixtures.golden(name, "D");
+        ByteArrayOutputStream w = new ByteArrayOutputStream();
+        SymbolOptions opts = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
+                Fixtures.dir().resolve("perf-maps"), false);
+        try (PerfData d = PerfData.open(file)) {
+            new DumpPrinter(d, name + ".data", w).withModel(new MachineDumpModel(d, opts)).print();
+        }
+        List<String> expected = List.of(golden.split("\n", -1));
+        int compared = compare(name + ".D", expected, List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));
+        assertTrue(expected.stream().anyMatch(DumpGoldenTest::symbolDependent));
+        System.out.println(name + ".D: " + compared + " lines identical");
+    }
+
+    /** Without the model everything but perf's thread/DSO lines is still identical. */
+    @ParameterizedTest
+    @MethodSource("recordings")
+    void dumpWithoutModelMatchesPerfButThreadLines(String name) {
         Path file = Fixtures.recording(name);
         String golden = Fixtures.golden(name, "D");
         ByteArrayOutputStream w = new ByteArrayOutputStream();
@@ -42,16 +67,12 @@ class DumpGoldenTest {
             new DumpPrinter(d, name + ".data", w).print();
         }
         List<String> expected = new ArrayList<>();
-        int dropped = 0;
         for (String l : golden.split("\n", -1)) {
-            if (symbolDependent(l)) {
-                dropped++;
-            } else {
+            if (!symbolDependent(l)) {
                 expected.add(l);
             }
         }
-        int compared = compare(name + ".D", expected, List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));
-        System.out.println(name + ".D: " + compared + " lines identical, " + dropped + " symbol-dependent lines skipped");
+        compare(name + ".D", expected, List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));
     }
 
     @ParameterizedTest
