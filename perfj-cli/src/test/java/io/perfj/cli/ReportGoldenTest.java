@@ -85,6 +85,41 @@ class ReportGoldenTest {
         return !name.equals("bpf-dwarf") && !name.equals("java");
     }
 
+    /**
+     * java's callchain-derived views, where the JDK it was recorded with is installed at the
+     * recorded path (its libjli.so and libjava.so name the frames the archive lacks).
+     */
+    @TestFactory
+    Stream<DynamicTest> javaCallchainViewsWhereTheRecordedJdkIsInstalled() {
+        boolean jdk = java.nio.file.Files.isRegularFile(java.nio.file.Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/libjli.so"));
+        List<DynamicTest> tests = new ArrayList<>();
+        tests.add(DynamicTest.dynamicTest("java report-children", () -> {
+            org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
+            String golden = CliFixtures.golden("java", "report-children");
+            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
+                    "--buildid-dir", CliFixtures.buildIdCache().toString(),
+                    "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(),
+                    "--children", "-g", "none", "--sort", "comm,dso,symbol");
+            assertEquals(0, r.rc(), r.err());
+            org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
+            compare(golden, r.out());
+        }));
+        tests.add(DynamicTest.dynamicTest("java report", () -> {
+            org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
+            String golden = CliFixtures.golden("java", "report");
+            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
+                    "--buildid-dir", CliFixtures.buildIdCache().toString(),
+                    "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString());
+            assertEquals(0, r.rc(), r.err());
+            org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
+            List<String> e = blocks(withoutTip(golden));
+            List<String> a = blocks(withoutTip(r.out()));
+            assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
+                    String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
+        }));
+        return tests.stream();
+    }
+
     /** Each row with the callchain lines under it, as one string. */
     static List<String> blocks(List<String> lines) {
         List<String> out = new ArrayList<>();

@@ -19,7 +19,18 @@ final class CallchainGraph {
     private final long minHit;
     private final PrintWriter out;
 
+    /**
+     * perf's order among children with equal period: its children tree puts a new node left of
+     * every smaller one (by DSO, then symbol start or address), so ties come out with the later
+     * DSO and the higher address first.
+     */
+    private final java.util.Comparator<CallchainNode> ties;
+
     CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, PrintWriter out) {
+        this.ties = java.util.Comparator.<CallchainNode>comparingLong(n -> {
+            Frame f = frames.get(n.frame());
+            return f.dso() == null ? Long.MIN_VALUE : f.dso().ordinal();
+        }).reversed().thenComparing((a, b) -> Long.compareUnsigned(start(frames.get(b.frame())), start(frames.get(a.frame()))));
         this.frames = frames;
         this.opts = opts;
         this.minHit = minHit;
@@ -50,10 +61,14 @@ final class CallchainGraph {
 
     private List<Block> sortedBlocks(CallchainNode parent, long min) {
         List<Block> out = new ArrayList<>();
-        for (CallchainNode c : parent.sortedChildren(min)) {
+        for (CallchainNode c : parent.sortedChildren(min, ties)) {
             out.add(block(c));
         }
         return out;
+    }
+
+    private static long start(Frame f) {
+        return f.sym() != null ? f.sym().start() : f.addr();
     }
 
     private String name(CallchainNode n) {

@@ -86,13 +86,23 @@ public final class CallchainNode {
 
     /** Children with at least {@code minHit} cumulative period, largest first (stable). */
     List<CallchainNode> sortedChildren(long minHit) {
+        return sortedChildren(minHit, null);
+    }
+
+    /**
+     * Children with at least {@code minHit} cumulative period, largest first; equal ones in
+     * {@code ties} order (perf keeps a node's children ordered by DSO, then symbol start or
+     * address, and its sort keeps that order among equals).
+     */
+    List<CallchainNode> sortedChildren(long minHit, java.util.Comparator<CallchainNode> ties) {
         List<CallchainNode> out = new ArrayList<>();
         for (CallchainNode c : children()) {
             if (c.cumul() >= minHit && c.cumul() > 0) {
                 out.add(c);
             }
         }
-        out.sort((a, b) -> Long.compare(b.cumul(), a.cumul()));
+        java.util.Comparator<CallchainNode> byCumul = (a, b) -> Long.compare(b.cumul(), a.cumul());
+        out.sort(ties == null ? byCumul : byCumul.thenComparing(ties));
         return out;
     }
 }

@@ -10,6 +10,9 @@ import java.util.function.Function;
  * failure leaves an empty table and a message (one warning per DSO, the report goes on).
  */
 public final class Dso {
+    private static final java.util.concurrent.atomic.AtomicLong CREATED = new java.util.concurrent.atomic.AtomicLong();
+
+    private final long ordinal = CREATED.incrementAndGet();
     private final String longName;
     private final String shortName;
     private final DsoKind kind;
@@ -47,6 +50,14 @@ public final class Dso {
             }
         }
         return base;
+    }
+
+    /**
+     * Creation order. perf orders some ties by the address of its dso structures, which follows
+     * the order they were made in; this stands in for it.
+     */
+    public long ordinal() {
+        return ordinal;
     }
 
     public String longName() {
