@@ -15,4 +15,16 @@ public final class InputOptions {
 
     @Option(names = {"-f", "--force"}, description = "Accepted for perf compatibility (ownership is not checked).")
     public boolean force;
+
+    /** Prints warnings, one per line, after the output (which is flushed first). */
+    @SafeVarargs
+    static void warn(java.io.PrintWriter out, java.io.PrintWriter err, java.util.List<String>... lists) {
+        out.flush();
+        for (java.util.List<String> l : lists) {
+            for (String w : l) {
+                err.println(w);
+            }
+        }
+        err.flush();
+    }
 }

@@ -94,17 +94,7 @@ public final class ReportCommand implements Callable<Integer> {
             } else {
                 new StdioReport(r, out).print();
             }
-            out.flush();
-            for (String w : data.warnings()) {
-                err.println(w);
-            }
-            for (String w : r.warnings()) {
-                err.println(w);
-            }
-            for (String w : resolver.warnings()) {
-                err.println(w);
-            }
-            err.flush();
+            InputOptions.warn(out, err, data.warnings(), r.warnings(), resolver.warnings());
         }
         return 0;
     }

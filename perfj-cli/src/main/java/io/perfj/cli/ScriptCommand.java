@@ -45,17 +45,7 @@ public final class ScriptCommand implements Callable<Integer> {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
             var warnings = new ScriptPrinter(data, resolver, out, f, maxStack).print();
-            out.flush();
-            for (String w : data.warnings()) {
-                err.println(w);
-            }
-            for (String w : warnings) {
-                err.println(w);
-            }
-            for (String w : resolver.warnings()) {
-                err.println(w);
-            }
-            err.flush();
+            InputOptions.warn(out, err, data.warnings(), warnings, resolver.warnings());
         }
         return 0;
     }
