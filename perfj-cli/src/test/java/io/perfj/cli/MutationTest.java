@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Damages every fixture in many ways (truncations, byte flips, size and count fields set to 0,
  * small, huge) and runs {@code header}, {@code header -I}, {@code dump} and {@code dump --stats} on
- * each mutant. Allowed outcomes: success (exit 0, perhaps with warnings) or a one-line format
+ * each mutant, and {@code report} (text and JSON) and {@code script} without this machine's
+ * files. Allowed outcomes: success (exit 0, perhaps with warnings) or a one-line format
  * error (exit 2). Anything else — another exception, a stack trace, an OutOfMemoryError — fails.
  */
 class MutationTest {
@@ -166,7 +167,10 @@ class MutationTest {
         Files.write(f, m.data());
         for (String[] args : new String[][] {
                 {"header", "-i", f.toString()}, {"header", "-I", "-i", f.toString()},
-                {"dump", "-i", f.toString()}, {"dump", "--stats", "-i", f.toString()}}) {
+                {"dump", "-i", f.toString(), "--no-system-files"}, {"dump", "--stats", "-i", f.toString()},
+                {"report", "--stdio", "-i", f.toString(), "--no-system-files"},
+                {"report", "--json", "--no-children", "-g", "folded", "-i", f.toString(), "--no-system-files"},
+                {"script", "-i", f.toString(), "--no-system-files"}}) {
             StringWriter err = new StringWriter();
             OutputStream out = OutputStream.nullOutputStream();
             int rc;
