@@ -54,40 +54,38 @@ public final class Report {
     private void read(FrameResolver resolver) {
         // Insertion-ordered, so entries are created in the order perf first meets them.
         List<Map<AggKey, long[]>> agg = new ArrayList<>();
-        RecordInput in = data.orderedRecords();
+        DecodedRecords in = new DecodedRecords(data);
         boolean keepComm = opts.has(SortKey.COMM) || opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.comms() != null;
         boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null;
         boolean keepTid = opts.has(SortKey.TID) || opts.tids() != null;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
-        for (RawRecord raw; (raw = in.next()) != null; ) {
-            if (raw.type() != RecordType.SAMPLE) {
-                PerfRecord rec = RecordDecoder.decode(raw, data.evlist());
-                if (rec instanceof KernelRecord.LostSamples ls) {
-                    lostSamples += ls.lost();
+        try (in) {
+            for (PerfRecord rec; (rec = in.next()) != null; ) {
+                if (!(rec instanceof Sample s)) {
+                    if (rec instanceof KernelRecord.LostSamples ls) {
+                        lostSamples += ls.lost();
+                    }
+                    resolver.process(rec);
+                    if (changesMaps(rec.raw().type())) {
+                        frameCache.clear();
+                    }
+                    continue;
                 }
-                resolver.process(rec);
-                if (changesMaps(raw.type())) {
-                    frameCache.clear();
+                totalSamples++;
+                int ev = s.evsel().index();
+                while (agg.size() <= ev) {
+                    agg.add(new java.util.LinkedHashMap<>());
                 }
-                continue;
+                String comm = resolver.comm(s.pid(), s.tid());
+                int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
+                int stack = stackOf(s, resolver, frames.get(self).level());
+                // Only what the sort keys and filters look at separates samples.
+                AggKey k = new AggKey(keepComm ? comm : null, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
+                        keepCpu ? s.cpu() : -1, self, stack);
+                long[] v = agg.get(ev).computeIfAbsent(k, x -> new long[2]);
+                v[0] += s.period();
+                v[1]++;
             }
-            if (!(RecordDecoder.decode(raw, data.evlist()) instanceof Sample s)) {
-                continue;
-            }
-            totalSamples++;
-            int ev = s.evsel().index();
-            while (agg.size() <= ev) {
-                agg.add(new java.util.LinkedHashMap<>());
-            }
-            String comm = resolver.comm(s.pid(), s.tid());
-            int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
-            int stack = stackOf(s, resolver, frames.get(self).level());
-            // Only what the sort keys and filters look at separates samples.
-            AggKey k = new AggKey(keepComm ? comm : null, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
-                    keepCpu ? s.cpu() : -1, self, stack);
-            long[] v = agg.get(ev).computeIfAbsent(k, x -> new long[2]);
-            v[0] += s.period();
-            v[1]++;
         }
         warnings.addAll(in.warnings());
         List<Evsel> evsels = data.evlist().evsels();
