@@ -74,7 +74,7 @@ final class MappedRecordInput implements RecordInput {
                     + " needs " + size + " bytes but only " + remaining + " remain; the recording was cut short");
             return null;
         }
-        Bytes b = data.slice(pos, size, "PERF_RECORD_" + RecordType.name(type));
+        Bytes b = data.slice(pos, size, RecordType.structure(type));
         pos += size;
         if (mapped) {
             releaseBehind();

@@ -90,6 +90,19 @@ public record RecordType(int value) {
         return new RecordType(type).perfName();
     }
 
+    private static final String[] STRUCTURES = new String[128];
+
+    static {
+        for (int i = 0; i < STRUCTURES.length; i++) {
+            STRUCTURES[i] = "PERF_RECORD_" + name(i);
+        }
+    }
+
+    /** "PERF_RECORD_" + the name, as errors name the structure (cached: asked for every record). */
+    public static String structure(int type) {
+        return type >= 0 && type < STRUCTURES.length ? STRUCTURES[type] : "PERF_RECORD_" + name(type);
+    }
+
     @Override
     public String toString() {
         String n = knownName();

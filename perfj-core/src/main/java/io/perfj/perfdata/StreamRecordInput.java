@@ -65,7 +65,7 @@ final class StreamRecordInput implements RecordInput {
             return null;
         }
         Bytes b = Bytes.of(java.lang.foreign.MemorySegment.ofArray(all), order, name,
-                "PERF_RECORD_" + RecordType.name(type), offset);
+                RecordType.structure(type), offset);
         RawRecord r = new RawRecord(offset, type, misc, b, false);
         offset += size;
         return r;

@@ -32,7 +32,7 @@ public final class RecordDecoder {
     }
 
     public static PerfRecord decode(RawRecord raw, Evlist evlist) {
-        Bytes b = raw.bytes().named("PERF_RECORD_" + RecordType.name(raw.type()));
+        Bytes b = raw.bytes().named(RecordType.structure(raw.type()));
         int type = raw.type();
         if (type == RecordType.SAMPLE) {
             Evsel e = evlist == null || evlist.isEmpty() ? null : evlist.evselOf(raw);
