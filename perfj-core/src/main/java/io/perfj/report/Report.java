@@ -31,6 +31,8 @@ public final class Report {
     private final List<Hists> hists = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final Map<Long, LongIntMap> frameCache = new HashMap<>();
+    private long lastCacheKey;
+    private LongIntMap lastCache;
     /** {@link #frameOf} for a callchain address in no map: the level comes from its neighbour. */
     private static final int UNMAPPED = -2;
     private static final int UNMAPPED_CACHED = Integer.MAX_VALUE;
@@ -154,10 +156,19 @@ public final class Report {
      */
     private int frameOf(FrameResolver resolver, int pid, int tid, int mode, int sampleMode, long ip, boolean chain) {
         long key = ((mode == 1 ? -1L : pid) << 7) | ((long) mode << 4) | ((long) sampleMode << 1) | (chain ? 1 : 0);
-        LongIntMap m = ip == Long.MIN_VALUE ? null : frameCache.get(key);
-        if (m == null && ip != Long.MIN_VALUE) {
-            m = new LongIntMap(1024);
-            frameCache.put(key, m);
+        LongIntMap m = null;
+        if (ip != Long.MIN_VALUE) {
+            if (key == lastCacheKey && lastCache != null) {
+                m = lastCache;
+            } else {
+                m = frameCache.get(key);
+                if (m == null) {
+                    m = new LongIntMap(64);
+                    frameCache.put(key, m);
+                }
+                lastCacheKey = key;
+                lastCache = m;
+            }
         }
         int f = m == null ? -1 : m.get(ip);
         if (f == UNMAPPED_CACHED) {
