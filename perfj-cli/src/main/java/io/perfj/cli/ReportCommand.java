@@ -136,7 +136,9 @@ public final class ReportCommand implements Callable<Integer> {
         if (inverted) {
             caller = false;
         }
-        boolean callerOrder = caller != null ? caller : true; // perf: -g graph,0.5,caller
+        // perf's default callchain setting is "graph,0.5,caller"; a -g without an order starts
+        // from perf's built-in callee order instead.
+        boolean callerOrder = caller != null ? caller : callGraph == null;
         List<SortKey> keys;
         try {
             keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);

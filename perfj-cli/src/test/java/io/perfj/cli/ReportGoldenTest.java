@@ -85,6 +85,30 @@ class ReportGoldenTest {
         return !name.equals("bpf-dwarf") && !name.equals("java");
     }
 
+    /** More of perf's options, each against its own golden (see fixtures/README.md). */
+    static final List<Variant> MORE = List.of(
+            new Variant("c-fp report-flat", new String[] {"--no-children", "-g", "flat"}),
+            new Variant("c-fp report-folded", new String[] {"--no-children", "-g", "folded"}),
+            new Variant("c-fp report-fractal", new String[] {"--no-children", "-g", "fractal"}),
+            new Variant("c-fp report-callee", new String[] {"--no-children", "-g", "graph,0.5,callee"}),
+            new Variant("c-fp report-percent-limit", new String[] {"--children", "-g", "none", "--percent-limit", "1"}),
+            new Variant("bpf-sys report-pid-cpu", new String[] {"--no-children", "-g", "none", "--sort", "pid,cpu"}));
+
+    @TestFactory
+    Stream<DynamicTest> moreOptionsMatchPerf() {
+        return MORE.stream().map(v -> DynamicTest.dynamicTest(v.kind(), () -> {
+            String[] nk = v.kind().split(" ");
+            String golden = CliFixtures.golden(nk[0], nk[1]);
+            List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording(nk[0]).toString(),
+                    "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                    "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+            args.addAll(List.of(v.args()));
+            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            assertEquals(0, r.rc(), r.err());
+            assertEquals(String.join("\n", withoutTip(golden)), String.join("\n", withoutTip(r.out())));
+        }));
+    }
+
     /**
      * java's callchain-derived views, where the JDK it was recorded with is installed at the
      * recorded path (its libjli.so and libjava.so name the frames the archive lacks).

@@ -16,6 +16,8 @@ public final class HistEntry {
     long accPeriod;
     long accSamples;
     CallchainNode chains;
+    /** The thread's command name when the recording ends (what perf's "pid" column shows). */
+    String threadComm;
 
     HistEntry(String comm, int pid, int tid, int cpu, int frame) {
         this.comm = comm;

@@ -53,9 +53,10 @@ public final class Hists {
     }
 
     private HistEntry entry(String comm, int pid, int tid, int cpu, int frame) {
-        EntryKey k = new EntryKey(opts.has(SortKey.COMM) || opts.has(SortKey.PID) ? comm : null,
+        // perf's "pid" key is the thread: its tid, shown with the thread's last command name.
+        EntryKey k = new EntryKey(opts.has(SortKey.COMM) ? comm : null,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? pid : -1,
-                opts.has(SortKey.TID) ? tid : -1,
+                opts.has(SortKey.PID) || opts.has(SortKey.TID) ? tid : -1,
                 opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame));
         HistEntry e = entries.get(k);
         if (e == null) {
@@ -158,7 +159,12 @@ public final class Hists {
         return opts.symbols() == null || f.sym() != null && opts.symbols().contains(f.sym().name());
     }
 
-    void finish() {
+    void finish(FrameResolver resolver) {
+        if (opts.has(SortKey.PID)) {
+            for (HistEntry e : entries.values()) {
+                e.threadComm = resolver.comm(e.pid, e.tid);
+            }
+        }
         List<HistEntry> list = new ArrayList<>(entries.values());
         Comparator<HistEntry> byValue = opts.children()
                 ? Comparator.comparingLong(HistEntry::accPeriod).reversed()
@@ -185,8 +191,8 @@ public final class Hists {
         Frame f = e.frame >= 0 ? frames.get(e.frame) : null;
         return switch (k) {
             case COMM -> e.comm;
-            case PID -> String.format("%7d:%s", e.pid, e.comm);
-            case TID -> String.format("%7d:%-15s", e.tid, e.comm).stripTrailing();
+            case PID -> String.format("%7d:%s", e.tid, e.threadComm == null ? e.comm : e.threadComm);
+            case TID -> String.format("%7d", e.tid);
             case CPU -> String.format("%03d", e.cpu);
             case DSO -> f == null ? "" : f.dsoName();
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();

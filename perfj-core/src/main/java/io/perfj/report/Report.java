@@ -57,9 +57,9 @@ public final class Report {
         // Insertion-ordered, so entries are created in the order perf first meets them.
         List<Map<AggKey, long[]>> agg = new ArrayList<>();
         DecodedRecords in = new DecodedRecords(data);
-        boolean keepComm = opts.has(SortKey.COMM) || opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.comms() != null;
+        boolean keepComm = opts.has(SortKey.COMM) || opts.comms() != null;
         boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null;
-        boolean keepTid = opts.has(SortKey.TID) || opts.tids() != null;
+        boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         try (in) {
             for (PerfRecord rec; (rec = in.next()) != null; ) {
@@ -100,7 +100,7 @@ public final class Report {
                     h.add(k.comm(), k.pid(), k.tid(), k.cpu(), k.self(), k.stack(), e.getValue()[0], e.getValue()[1]);
                 }
             }
-            h.finish();
+            h.finish(resolver);
             hists.add(h);
         }
     }

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /** perf report's sort keys that perfj supports, with perf's column headers. */
 public enum SortKey {
-    COMM("Command"), PID("Pid:Command"), TID("Tid"), DSO("Shared Object"), SYM("Symbol"), CPU("CPU");
+    COMM("Command"), PID("    Pid:Command"), TID("    Tid"), DSO("Shared Object"), SYM("Symbol"), CPU("CPU");
 
     final String header;
 
