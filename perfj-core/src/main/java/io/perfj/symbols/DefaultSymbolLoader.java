@@ -88,6 +88,19 @@ public final class DefaultSymbolLoader implements SymbolLoader {
         return Kallsyms.read(file).kernel();
     }
 
+    private Path lastKallsymsPath;
+    private Kallsyms lastKallsyms;
+
+    @Override
+    public synchronized SymbolTable loadKallsymsModule(Path file, String module) {
+        if (!file.equals(lastKallsymsPath)) {
+            lastKallsyms = Kallsyms.read(file);
+            lastKallsymsPath = file;
+        }
+        SymbolTable t = lastKallsyms.modules().get(module);
+        return t == null ? SymbolTable.EMPTY : t;
+    }
+
     @Override
     public SymbolTable loadPerfMap(Path file) {
         return PerfMap.read(file).table();

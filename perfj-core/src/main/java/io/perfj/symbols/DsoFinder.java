@@ -143,6 +143,13 @@ public final class DsoFinder {
         }
     }
 
+    private volatile Dso kernel;
+
+    /** The kernel's DSO, whose build-id picks the kallsyms file module symbols come from too. */
+    public void kernel(Dso kernelDso) {
+        this.kernel = kernelDso;
+    }
+
     /** The kallsyms files to try for the kernel, in order (existence not checked). */
     public List<Path> kallsymsCandidates(Dso kernel) {
         List<Path> out = new ArrayList<>();
@@ -228,6 +235,14 @@ public final class DsoFinder {
                 default -> {
                     Path p = chooseElf(dso);
                     if (p == null) {
+                        if (dso.kind() == DsoKind.KERNEL_MODULE && kernel != null) {
+                            // Without its .ko, perf takes a module's symbols from kallsyms.
+                            Path k = firstExisting(kallsymsCandidates(kernel));
+                            if (k != null) {
+                                dso.symbolSource(k.toString());
+                                return loader.loadKallsymsModule(k, dso.shortName());
+                            }
+                        }
                         return SymbolTable.EMPTY;
                     }
                     dso.symbolSource(p.toString());

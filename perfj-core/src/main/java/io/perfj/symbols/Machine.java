@@ -85,6 +85,7 @@ public final class Machine {
             readBuildIdTable(data);
         }
         kernelDso = newDso(KERNEL_MMAP_NAME, DsoKind.KERNEL, kernelBuildIds.get(KERNEL_MMAP_NAME));
+        finder.kernel(kernelDso);
         // perf starts with a kernel map over everything; the kernel MMAP narrows it
         kernelMap = Map.builder(0, -1L, kernelDso).mapping(Map.Mapping.IDENTITY).build();
         kernelMaps.insert(kernelMap);

@@ -26,6 +26,15 @@ public interface SymbolLoader {
     /** Kernel symbols from a kallsyms file (kernel proper only: lines with a [module] tag are left out). */
     SymbolTable loadKallsyms(Path file) throws IOException;
 
+    /**
+     * A kernel module's symbols from a kallsyms file (its lines tagged {@code [module]}), for a
+     * module whose .ko file is not available; {@code module} is the bracketed name, e.g.
+     * {@code [xfs]}. Empty when the file has none.
+     */
+    default SymbolTable loadKallsymsModule(Path file, String module) throws IOException {
+        return SymbolTable.EMPTY;
+    }
+
     /** A JIT perf map ({@code /tmp/perf-PID.map}: "START SIZE NAME" lines, hex). */
     SymbolTable loadPerfMap(Path file) throws IOException;
 }

@@ -156,6 +156,29 @@ class MachineTest {
         assertEquals('H', m.resolve(t, Machine.CPUMODE_HYPERVISOR, 1).level());
     }
 
+    /** A module without its .ko file gets its symbols from the kallsyms lines tagged with it. */
+    @Test
+    void moduleSymbolsFromKallsymsWithoutTheKoFile() throws IOException {
+        Path kallsyms = tmp.resolve("kallsyms");
+        Files.writeString(kallsyms, String.join("\n",
+                "ffffffff81000000 T _stext",
+                "ffffffff81000100 T start_kernel",
+                "ffffffffc0000000 t foo_init\t[foo_bar]",
+                "ffffffffc0000040 t foo_work\t[foo_bar]",
+                "ffffffffc0001000 t other_fn\t[other]", ""));
+        Machine m = new Machine(null, new SymbolOptions(null, tmp.resolve("cache"), kallsyms, tmp, false));
+        m.process(new KernelRecord.Mmap(raw(RecordType.MMAP, KERNEL), -1, 0, 0xffffffff81000000L, 0x1000000,
+                0xffffffff81000000L, "[kernel.kallsyms]_text", at(0)));
+        m.process(new KernelRecord.Mmap(raw(RecordType.MMAP, KERNEL), -1, 0, 0xffffffffc0000000L, 0x1000, 0,
+                "/lib/modules/6.1/kernel/fs/foo-bar.ko", at(0)));
+        Location l = m.resolve(m.thread(1, 1), Machine.CPUMODE_KERNEL, 0xffffffffc0000048L);
+        assertEquals(DsoKind.KERNEL_MODULE, l.dso().kind());
+        assertNotNull(l.symbol(), "module symbol from kallsyms");
+        assertEquals("foo_work", l.symbol().name());
+        assertEquals(8, l.symbolOffset());
+        assertEquals("start_kernel", m.resolve(m.thread(1, 1), Machine.CPUMODE_KERNEL, 0xffffffff81000104L).symbol().name());
+    }
+
     @Test
     void anonymousExecutableMemoryResolvesThroughThePerfMap() throws IOException {
         Files.copy(Fixtures.dir().resolve("perf-maps/perf-9690.map"), tmp.resolve("perf-9690.map"));
