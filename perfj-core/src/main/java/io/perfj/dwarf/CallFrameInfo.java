@@ -30,13 +30,21 @@ public final class CallFrameInfo {
 
     /** Reads {@code .eh_frame} (+ {@code .eh_frame_hdr}) and {@code .debug_frame}, whichever exist. */
     public static CallFrameInfo parse(ElfFile elf) {
+        return parse(elf, true, true);
+    }
+
+    /**
+     * Reads only the chosen sections: e.g. {@code .debug_frame} alone from a separate debug file,
+     * or to look at it where {@code .eh_frame} also covers the same code.
+     */
+    public static CallFrameInfo parse(ElfFile elf, boolean ehFrame, boolean debugFrame) {
         int addressSize = elf.is64() ? 8 : 4;
         long text = elf.section(".text").map(SectionHeader::addr).orElse(-1L);
         long got = elf.section(".got").map(SectionHeader::addr).orElse(-1L);
         PointerEncoding.Dereferencer deref = (vaddr, size) -> deref(elf, vaddr, size);
         List<FrameSection> sections = new ArrayList<>();
         List<FdeIndex> indexes = new ArrayList<>();
-        Optional<SectionHeader> eh = elf.section(".eh_frame").filter(SectionHeader::hasFileData);
+        Optional<SectionHeader> eh = elf.section(".eh_frame").filter(x -> ehFrame && x.hasFileData());
         if (eh.isPresent()) {
             SectionHeader s = eh.get();
             FrameSection fs = new FrameSection(elf.sectionData(s), true,
@@ -49,7 +57,7 @@ public final class CallFrameInfo {
             sections.add(fs);
             indexes.add(idx.orElseGet(() -> FdeIndex.scan(fs)));
         }
-        Optional<SectionHeader> debug = elf.section(".debug_frame").filter(SectionHeader::hasFileData);
+        Optional<SectionHeader> debug = elf.section(".debug_frame").filter(x -> debugFrame && x.hasFileData());
         if (debug.isPresent()) {
             SectionHeader s = debug.get();
             FrameSection fs = new FrameSection(elf.sectionData(s), false,

@@ -3,6 +3,7 @@ package io.perfj.dwarf;
 import io.perfj.elf.ElfFile;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -49,11 +50,46 @@ class CfiReadelfGoldenTest {
     void matchesReadelf(String file) throws Exception {
         Path path = file.startsWith("FIXTURE:") ? Fixtures.dir().resolve(file.substring(8)) : Path.of(file);
         Assumptions.assumeTrue(Files.isRegularFile(path), path + " is absent");
-        List<ReadelfFde> expected = readelf(path);
+        compare(path, ".eh_frame");
+    }
+
+    /** .debug_frame written by gcc (CIE version 1) and clang (version 4), built for the test. */
+    @ParameterizedTest
+    @ValueSource(strings = {"gcc -O2 -gdwarf-5", "clang -O1 -gdwarf-4 -fno-unwind-tables"})
+    void debugFrameMatchesReadelf(String compiler, @TempDir Path dir) throws Exception {
+        Path src = dir.resolve("t.c");
+        Files.writeString(src, """
+                #include <stdio.h>
+                #include <alloca.h>
+                __attribute__((noinline)) long f(long a, long b, long c) {
+                    long v[64];
+                    for (int i = 0; i < 64; i++) v[i] = a * i + b;
+                    return v[c & 63] + (long) alloca(a) % 7;
+                }
+                int main(int argc, char **argv) { printf("%ld\\n", f(argc, 2, 3)); return 0; }
+                """);
+        Path out = dir.resolve("t");
+        List<String> cmd = new ArrayList<>(List.of(compiler.split(" ")));
+        cmd.addAll(List.of("-g", "-fno-asynchronous-unwind-tables", "-o", out.toString(), src.toString()));
+        int rc;
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            rc = p.waitFor();
+        } catch (IOException e) {
+            rc = -1;
+        }
+        Assumptions.assumeTrue(rc == 0, compiler + " is not usable");
+        compare(out, ".debug_frame");
+    }
+
+    private static void compare(Path path, String section) throws Exception {
+        List<ReadelfFde> expected = readelf(path, section);
         int fdes = 0;
         int rows = 0;
         try (ElfFile elf = ElfFile.open(path)) {
-            CallFrameInfo cfi = CallFrameInfo.parse(elf);
+            boolean eh = section.equals(".eh_frame");
+            CallFrameInfo cfi = CallFrameInfo.parse(elf, eh, !eh);
             for (ReadelfFde e : expected) {
                 Optional<Fde> found = cfi.find(e.begin());
                 assertTrue(found.isPresent(), () -> "no FDE for 0x" + Long.toHexString(e.begin()));
@@ -89,7 +125,7 @@ class CfiReadelfGoldenTest {
             // the same FDEs through the index as through a walk of the section
             assertEquals(cfi.fdes().size(), expected.size(), "FDE count");
         }
-        System.out.printf("readelf frames-interp %s: %d FDEs, %d rows match%n", path, fdes, rows);
+        System.out.printf("readelf frames-interp %s %s: %d FDEs, %d rows match%n", path, section, fdes, rows);
         assertTrue(rows > 0 || expected.isEmpty());
     }
 
@@ -124,7 +160,7 @@ class CfiReadelfGoldenTest {
         throw new IllegalArgumentException("register " + name);
     }
 
-    static List<ReadelfFde> readelf(Path file) throws IOException, InterruptedException {
+    static List<ReadelfFde> readelf(Path file, String section) throws IOException, InterruptedException {
         Process p;
         try {
             p = new ProcessBuilder("readelf", "--debug-dump=frames-interp", file.toString())
@@ -141,7 +177,7 @@ class CfiReadelfGoldenTest {
             boolean inEh = false;
             while ((line = in.readLine()) != null) {
                 if (line.startsWith("Contents of the ")) {
-                    inEh = line.contains(".eh_frame");
+                    inEh = line.contains(section + " section");
                     cur = null;
                     continue;
                 }
