@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One row of the unwind table (DWARF 5 section 6.4.1, Figure 6.x "call frame information
- * table"): for addresses in [{@code start}, {@code end}) the CFA rule and the rule of every
+ * One row of the unwind table (DWARF 5 section 6.4.1 "Structure of Call Frame Information", the
+ * CFA table): for addresses in [{@code start}, {@code end}) the CFA rule and the rule of every
  * register a CIE or FDE instruction mentioned. Registers use the DWARF numbering of the target;
  * on x86-64: 0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15, 16 return
  * address.

@@ -111,9 +111,34 @@ class CfiMutationTest {
         assertTrue(rejected > 500, "only " + rejected + " of 6000 mutants were rejected");
     }
 
+    /** The image with .eh_frame_hdr renamed, so the index is built by walking .eh_frame. */
+    private static byte[] withoutHeader(byte[] img) {
+        byte[] m = img.clone();
+        byte[] name = ".eh_frame_hdr".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (int i = 0; i + name.length <= m.length; i++) {
+            if (Arrays.equals(m, i, i + name.length, name, 0, name.length)) {
+                m[i + name.length - 1] = 'X';
+            }
+        }
+        try (ElfFile elf = ElfFile.of(m, "hot")) {
+            assertTrue(elf.section(".eh_frame_hdr").isEmpty());
+        }
+        return m;
+    }
+
     @Test
     void everyByteOfEhFrameSetToExtremes() throws Exception {
-        byte[] img = hot();
+        everyByteSetToExtremes(hot());
+    }
+
+    @Test
+    void everyByteOfEhFrameSetToExtremesWithoutHeader() throws Exception {
+        byte[] img = withoutHeader(hot());
+        assertTrue(exercise(img, 1) == 0);
+        everyByteSetToExtremes(img);
+    }
+
+    private static void everyByteSetToExtremes(byte[] img) {
         SectionHeader s = section(img, ".eh_frame");
         for (int at = (int) s.offset(); at < s.offset() + s.size(); at++) {
             for (int v : new int[] {0x00, 0x7f, 0x80, 0xff}) {

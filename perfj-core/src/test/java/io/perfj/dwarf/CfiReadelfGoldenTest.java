@@ -28,14 +28,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every FDE row of {@code readelf --debug-dump=frames-interp} against {@link CallFrameInfo}: the
- * CFA rule and the rules of rbx, rbp, r12-r15 and the return address at each row's address.
+ * CFA rule and the rules of rax-r15 and the return address at each row's address.
  */
 class CfiReadelfGoldenTest {
     private static final Pattern FDE = Pattern.compile(
             "^([0-9a-f]+) [0-9a-f]+ [0-9a-f]+ FDE cie=[0-9a-f]+ pc=([0-9a-f]+)\\.\\.([0-9a-f]+)");
     private static final String[] NAMES = {"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
             "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip"};
-    private static final List<String> CHECKED = List.of("rbx", "rbp", "r12", "r13", "r14", "r15", "ra");
+    private static final List<String> CHECKED = List.of("rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp",
+            "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ra");
 
     /** One readelf row: address, CFA text and the cells of the checked columns. */
     record Row(long loc, String cfa, Map<String, String> cells) {
@@ -46,7 +47,7 @@ class CfiReadelfGoldenTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"FIXTURE:bin/hot", "/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/bin/bash",
-            "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"})
+            "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "/usr/lib/jvm/temurin-25-jdk-amd64/lib/server/libjvm.so"})
     void matchesReadelf(String file) throws Exception {
         Path path = file.startsWith("FIXTURE:") ? Fixtures.dir().resolve(file.substring(8)) : Path.of(file);
         Assumptions.assumeTrue(Files.isRegularFile(path), path + " is absent");
