@@ -3,8 +3,8 @@ package io.perfj.dwarf;
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
 
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Parses the entries of one {@code .eh_frame} or {@code .debug_frame} section (DWARF 5 section
@@ -23,7 +23,7 @@ final class FrameSection {
     private final Bytes data;
     private final boolean eh;
     private final PointerEncoding.Bases bases;
-    private final Map<Long, Cie> cies = new HashMap<>();
+    private final Map<Long, Cie> cies = new ConcurrentHashMap<>();
 
     FrameSection(Bytes data, boolean eh, PointerEncoding.Bases bases) {
         this.data = data;
@@ -96,8 +96,8 @@ final class FrameSection {
             throw data.error(off, "expected a CIE here but found " + h.kind());
         }
         Cie cie = parseCie(h);
-        cies.put(off, cie);
-        return cie;
+        Cie raced = cies.putIfAbsent(off, cie); // one instance per CIE, so owns() works across threads
+        return raced != null ? raced : cie;
     }
 
     private Cie parseCie(Header h) {
