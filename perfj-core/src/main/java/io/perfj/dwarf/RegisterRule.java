@@ -1,0 +1,77 @@
+package io.perfj.dwarf;
+
+import java.util.Arrays;
+
+/**
+ * How to recover a register's value in the caller (DWARF 5 section 6.4.1, "register rules").
+ * Offsets are already multiplied by the data alignment factor.
+ */
+public sealed interface RegisterRule {
+
+    /** The register has no recoverable value in the caller (also: no rule given). */
+    record Undefined() implements RegisterRule {
+    }
+
+    /** The register keeps its value (same value). */
+    record SameValue() implements RegisterRule {
+    }
+
+    /** Saved at address CFA + {@code offset}. */
+    record Offset(long offset) implements RegisterRule {
+    }
+
+    /** The value is CFA + {@code offset} (val_offset). */
+    record ValOffset(long offset) implements RegisterRule {
+    }
+
+    /** Saved in another register. */
+    record Register(int register) implements RegisterRule {
+    }
+
+    /** Saved at the address a DWARF expression computes (CFA pushed first). */
+    record Expression(byte[] expression) implements RegisterRule {
+        public Expression {
+            expression = expression.clone();
+        }
+
+        @Override
+        public byte[] expression() {
+            return expression.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Expression e && Arrays.equals(expression, e.expression);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(expression);
+        }
+    }
+
+    /** The value is what a DWARF expression computes (val_expression). */
+    record ValExpression(byte[] expression) implements RegisterRule {
+        public ValExpression {
+            expression = expression.clone();
+        }
+
+        @Override
+        public byte[] expression() {
+            return expression.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ValExpression e && Arrays.equals(expression, e.expression);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(expression);
+        }
+    }
+
+    RegisterRule UNDEFINED = new Undefined();
+    RegisterRule SAME_VALUE = new SameValue();
+}
