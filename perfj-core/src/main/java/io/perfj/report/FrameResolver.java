@@ -17,4 +17,12 @@ public interface FrameResolver {
 
     /** The thread's command name now (at the sample being processed). */
     String comm(int pid, int tid);
+
+    /**
+     * The user-space frames of a sample recorded with {@code --call-graph dwarf}, unwound from
+     * its registers and stack copy, innermost first; null when it has none.
+     */
+    default long[] unwindUser(io.perfj.perfdata.record.Sample s) {
+        return null;
+    }
 }

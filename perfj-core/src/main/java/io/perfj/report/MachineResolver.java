@@ -49,6 +49,19 @@ public final class MachineResolver implements FrameResolver {
         return thread(pid, tid).comm();
     }
 
+    private io.perfj.dwarf.UserStackUnwinder unwinder;
+
+    @Override
+    public long[] unwindUser(io.perfj.perfdata.record.Sample s) {
+        if (s.userStack() == null || s.userRegs() == null) {
+            return null;
+        }
+        if (unwinder == null) {
+            unwinder = new io.perfj.dwarf.UserStackUnwinder(machine.finder());
+        }
+        return unwinder.unwind(s, thread(s.pid(), s.tid()));
+    }
+
     public List<String> warnings() {
         return machine.warnings();
     }

@@ -111,14 +111,30 @@ public final class Report {
     /** Interns the sample's callchain frames (leaf first) as a stack; EMPTY without a callchain. */
     private int stackOf(Sample s, FrameResolver resolver, char sampleLevel) {
         Callchain cc = s.callchain();
-        if (cc == null || cc.size() == 0 || opts.mode() == CallchainMode.NONE && !opts.children()) {
+        if (opts.mode() == CallchainMode.NONE && !opts.children()) {
+            return StackTable.EMPTY;
+        }
+        // --call-graph dwarf: the kernel part comes from the callchain, the user part from
+        // unwinding the copied stack.
+        long[] user = resolver.unwindUser(s);
+        if ((cc == null || cc.size() == 0) && user == null) {
             return StackTable.EMPTY;
         }
         int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
         int n = 0;
-        for (int i = 0; i < cc.size() && n < opts.maxStack(); i++) {
-            long ip = cc.ip(i);
-            if (Callchain.isContext(ip)) {
+        int ccSize = cc == null ? 0 : cc.size();
+        for (int i = 0; i < ccSize + (user == null ? 0 : user.length) && n < opts.maxStack(); i++) {
+            long ip;
+            if (i >= ccSize) {
+                ip = user[i - ccSize];
+                mode = 2;
+            } else if (user != null && cc.ip(i) == Callchain.CONTEXT_USER) {
+                i = ccSize - 1; // the unwound frames replace what the kernel saw of user space
+                continue;
+            } else {
+                ip = cc.ip(i);
+            }
+            if (i < ccSize && Callchain.isContext(ip)) {
                 mode = Contexts.cpumode(ip, mode);
                 if (mode == Contexts.INVALID) {
                     return StackTable.EMPTY;

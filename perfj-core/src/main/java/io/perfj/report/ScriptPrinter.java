@@ -137,7 +137,8 @@ public final class ScriptPrinter {
     private void sample(Sample s, String event, int nameWidth) {
         Set<Field> f = fieldsFor(s.evsel());
         StringBuilder sb = new StringBuilder(128);
-        boolean chain = s.callchain() != null && s.callchain().size() > 0 && f.contains(Field.IP);
+        long[] user = f.contains(Field.IP) ? resolver.unwindUser(s) : null;
+        boolean chain = (s.callchain() != null && s.callchain().size() > 0 || user != null) && f.contains(Field.IP);
         if (f.contains(Field.COMM)) {
             String comm = resolver.comm(s.pid(), s.tid());
             sb.append(chain ? comm : String.format("%16s", comm)).append(' ');
@@ -176,10 +177,20 @@ public final class ScriptPrinter {
             int mode = 2;
             int used = 0;
             Callchain cc = s.callchain();
+            int ccSize = cc == null ? 0 : cc.size();
             StringBuilder lines = new StringBuilder();
-            for (int i = 0; i < cc.size() && used < maxStack; i++) {
-                long ip = cc.ip(i);
-                if (Callchain.isContext(ip)) {
+            for (int i = 0; i < ccSize + (user == null ? 0 : user.length) && used < maxStack; i++) {
+                long ip;
+                if (i >= ccSize) {
+                    ip = user[i - ccSize];
+                    mode = 2;
+                } else if (user != null && cc.ip(i) == Callchain.CONTEXT_USER) {
+                    i = ccSize - 1; // unwound frames replace the kernel's view of user space
+                    continue;
+                } else {
+                    ip = cc.ip(i);
+                }
+                if (i < ccSize && Callchain.isContext(ip)) {
                     mode = Contexts.cpumode(ip, mode);
                     if (mode == Contexts.INVALID) {
                         lines.setLength(0);
