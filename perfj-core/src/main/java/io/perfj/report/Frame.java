@@ -22,7 +22,7 @@ public record Frame(Dso dso, Symbol sym, long addr, char level) {
     /** The symbol column text without the level prefix: name, or perf's hex for unresolved. */
     public String symName() {
         if (sym != null) {
-            return sym.name();
+            return sym.inlined() ? sym.name() + " (inlined)" : sym.name();
         }
         return hex16(addr);
     }
@@ -37,7 +37,7 @@ public record Frame(Dso dso, Symbol sym, long addr, char level) {
     /** The name perf prints for the frame inside a callchain graph ({@code %#llx} without symbol). */
     public String chainName() {
         if (sym != null) {
-            return sym.name();
+            return sym.inlined() ? sym.name() + " (inlined)" : sym.name();
         }
         return addr == 0 ? "0" : "0x" + Long.toHexString(addr);
     }

@@ -25,4 +25,12 @@ public interface FrameResolver {
     default long[] unwindUser(io.perfj.perfdata.record.Sample s) {
         return null;
     }
+
+    /**
+     * An unwound frame with the functions inlined at its address, innermost first (perf names
+     * those "NAME (inlined)"); just the frame when there are none.
+     */
+    default java.util.List<Location> withInlines(Location loc) {
+        return java.util.List.of(loc);
+    }
 }

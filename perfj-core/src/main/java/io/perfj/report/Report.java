@@ -141,6 +141,20 @@ public final class Report {
                 }
                 continue;
             }
+            if (i >= ccSize) {
+                // an unwound user frame, with what was inlined at it
+                io.perfj.symbols.Location loc = resolver.resolve(s.pid(), s.tid(), 2, ip);
+                for (io.perfj.symbols.Location l : loc.dso() == null ? java.util.List.of(loc) : resolver.withInlines(loc)) {
+                    if (n == chainFrames.length) {
+                        chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
+                        chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
+                    }
+                    chainFrames[n] = l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode()));
+                    chainIps[n] = ip;
+                    n++;
+                }
+                continue;
+            }
             if (n == chainFrames.length) {
                 chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
                 chainIps = java.util.Arrays.copyOf(chainIps, n * 2);

@@ -200,9 +200,11 @@ public final class ScriptPrinter {
                 }
                 used++;
                 Location loc = resolver.resolve(s.pid(), s.tid(), mode, ip);
-                lines.append('\t');
-                frame(lines, loc, f, true);
-                lines.append('\n');
+                for (Location l : i >= ccSize && loc.dso() != null ? resolver.withInlines(loc) : java.util.List.of(loc)) {
+                    lines.append('\t');
+                    frame(lines, l, f, true);
+                    lines.append('\n');
+                }
             }
             out.print(lines.append('\n'));
         } else {
@@ -228,7 +230,9 @@ public final class ScriptPrinter {
             }
         }
         if (f.contains(Field.DSO)) {
-            sb.append(" (").append(loc.dso() == null ? "[unknown]" : loc.dso().longName()).append(')');
+            String dso = loc.symbol() != null && loc.symbol().inlined() ? "inlined"
+                    : loc.dso() == null ? "[unknown]" : loc.dso().longName();
+            sb.append(" (").append(dso).append(')');
         }
     }
 

@@ -5,9 +5,17 @@ package io.perfj.symbols;
  * offsets, as perf keeps them after adjusting by each segment's p_vaddr - p_offset; for the
  * kernel, kallsyms, BPF programs and JIT maps: absolute addresses).
  *
- * @param binding 'G' global, 'L' local, 'W' weak, 'U' unknown (perf's STB_* view)
+ * @param binding 'G' global, 'L' local, 'W' weak, 'U' unknown (perf's STB_* view), or
+ *                {@link #INLINED} for a function inlined at an address
  */
 public record Symbol(long start, long end, String name, char binding) {
+    /** The binding of a function inlined at an address, named from debug info (perf's "(inlined)"). */
+    public static final char INLINED = 'I';
+
+    public boolean inlined() {
+        return binding == INLINED;
+    }
+
     public long size() {
         return end - start;
     }
