@@ -51,7 +51,7 @@ class ScriptGoldenTest {
     /**
      * bpf-dwarf (--call-graph dwarf): user frames come from unwinding the copied stacks with each
      * object's call frame information, inlined functions named through addr2line as perf does.
-     * perf's libdw unwinder ends some stacks earlier or later than perfj (it stops before frames of
+     * perf's (libunwind) unwinder ends some stacks earlier or later than perfj (it stops before frames of
      * bpftool, and sometimes adds a last 0xffffffffffffffff frame) and once skips a caller of a
      * leaf function, so: every sample header must match, nearly all frames both print must be
      * equal, and most samples must be identical.
