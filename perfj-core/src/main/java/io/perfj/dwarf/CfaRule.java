@@ -15,29 +15,18 @@ public sealed interface CfaRule {
     }
 
     /** CFA = value of the DWARF expression (DW_CFA_def_cfa_expression), kept as raw bytes. */
-    record Expression(byte[] expression) implements CfaRule {
-        public Expression {
-            expression = expression.clone();
+    record Expression(DwarfExpression code) implements CfaRule {
+        public Expression(byte[] expression) {
+            this(new DwarfExpression(expression));
         }
 
-        @Override
         public byte[] expression() {
-            return expression.clone();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Expression e && java.util.Arrays.equals(expression, e.expression);
-        }
-
-        @Override
-        public int hashCode() {
-            return java.util.Arrays.hashCode(expression);
+            return code.bytes();
         }
 
         @Override
         public String toString() {
-            return "exp[" + expression.length + "]";
+            return code.toString();
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.perfj.dwarf;
 
-import java.util.Arrays;
-
 /**
  * How to recover a register's value in the caller (DWARF 5 section 6.4.1, "register rules").
  * Offsets are already multiplied by the data alignment factor.
@@ -29,46 +27,24 @@ public sealed interface RegisterRule {
     }
 
     /** Saved at the address a DWARF expression computes (CFA pushed first). */
-    record Expression(byte[] expression) implements RegisterRule {
-        public Expression {
-            expression = expression.clone();
+    record Expression(DwarfExpression code) implements RegisterRule {
+        public Expression(byte[] expression) {
+            this(new DwarfExpression(expression));
         }
 
-        @Override
         public byte[] expression() {
-            return expression.clone();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Expression e && Arrays.equals(expression, e.expression);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(expression);
+            return code.bytes();
         }
     }
 
     /** The value is what a DWARF expression computes (val_expression). */
-    record ValExpression(byte[] expression) implements RegisterRule {
-        public ValExpression {
-            expression = expression.clone();
+    record ValExpression(DwarfExpression code) implements RegisterRule {
+        public ValExpression(byte[] expression) {
+            this(new DwarfExpression(expression));
         }
 
-        @Override
         public byte[] expression() {
-            return expression.clone();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ValExpression e && Arrays.equals(expression, e.expression);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(expression);
+            return code.bytes();
         }
     }
 

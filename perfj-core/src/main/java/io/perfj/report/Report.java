@@ -107,6 +107,17 @@ public final class Report {
 
     private int[] chainFrames = new int[256];
     private long[] chainIps = new long[256];
+    private final ChainWalk walk = new ChainWalk();
+
+    private int addChainFrame(int n, int frame, long ip) {
+        if (n == chainFrames.length) {
+            chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
+            chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
+        }
+        chainFrames[n] = frame;
+        chainIps[n] = ip;
+        return n + 1;
+    }
 
     /** Interns the sample's callchain frames (leaf first) as a stack; EMPTY without a callchain. */
     private int stackOf(Sample s, FrameResolver resolver, char sampleLevel) {
@@ -120,48 +131,21 @@ public final class Report {
         if ((cc == null || cc.size() == 0) && user == null) {
             return StackTable.EMPTY;
         }
-        int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
+        if (!walk.walk(s, user, opts.maxStack())) {
+            return StackTable.EMPTY;
+        }
         int n = 0;
-        int ccSize = cc == null ? 0 : cc.size();
-        for (int i = 0; i < ccSize + (user == null ? 0 : user.length) && n < opts.maxStack(); i++) {
-            long ip;
-            if (i >= ccSize) {
-                ip = user[i - ccSize];
-                mode = 2;
-            } else if (user != null && cc.ip(i) == Callchain.CONTEXT_USER) {
-                i = ccSize - 1; // the unwound frames replace what the kernel saw of user space
-                continue;
-            } else {
-                ip = cc.ip(i);
-            }
-            if (i < ccSize && Callchain.isContext(ip)) {
-                mode = Contexts.cpumode(ip, mode);
-                if (mode == Contexts.INVALID) {
-                    return StackTable.EMPTY;
-                }
-                continue;
-            }
-            if (i >= ccSize) {
+        for (int i = 0; i < walk.size(); i++) {
+            long ip = walk.ip(i);
+            if (walk.unwound(i)) {
                 // an unwound user frame, with what was inlined at it
                 io.perfj.symbols.Location loc = resolver.resolve(s.pid(), s.tid(), 2, ip);
                 for (io.perfj.symbols.Location l : loc.dso() == null ? java.util.List.of(loc) : resolver.withInlines(loc)) {
-                    if (n == chainFrames.length) {
-                        chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
-                        chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
-                    }
-                    chainFrames[n] = l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode()));
-                    chainIps[n] = ip;
-                    n++;
+                    n = addChainFrame(n, l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode())), ip);
                 }
-                continue;
+            } else {
+                n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip);
             }
-            if (n == chainFrames.length) {
-                chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
-                chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
-            }
-            chainFrames[n] = frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true);
-            chainIps[n] = ip;
-            n++;
         }
         // perf walks the chain from the root and gives an address in no map the level of the
         // last mapped frame before it (or the sample's own level when there is none yet).

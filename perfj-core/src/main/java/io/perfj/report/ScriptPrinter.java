@@ -53,6 +53,7 @@ public final class ScriptPrinter {
     private final PrintWriter out;
     private final Set<Field> requested;
     private final int maxStack;
+    private final ChainWalk walk = new ChainWalk();
 
     public ScriptPrinter(PerfData data, FrameResolver resolver, PrintWriter out, Set<Field> fields, int maxStack) {
         this.data = data;
@@ -174,36 +175,15 @@ public final class ScriptPrinter {
         }
         if (chain) {
             out.print(sb.append('\n'));
-            int mode = 2;
-            int used = 0;
-            Callchain cc = s.callchain();
-            int ccSize = cc == null ? 0 : cc.size();
             StringBuilder lines = new StringBuilder();
-            for (int i = 0; i < ccSize + (user == null ? 0 : user.length) && used < maxStack; i++) {
-                long ip;
-                if (i >= ccSize) {
-                    ip = user[i - ccSize];
-                    mode = 2;
-                } else if (user != null && cc.ip(i) == Callchain.CONTEXT_USER) {
-                    i = ccSize - 1; // unwound frames replace the kernel's view of user space
-                    continue;
-                } else {
-                    ip = cc.ip(i);
-                }
-                if (i < ccSize && Callchain.isContext(ip)) {
-                    mode = Contexts.cpumode(ip, mode);
-                    if (mode == Contexts.INVALID) {
-                        lines.setLength(0);
-                        break;
+            if (walk.walk(s, user, maxStack)) {
+                for (int i = 0; i < walk.size(); i++) {
+                    Location loc = resolver.resolve(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
+                    for (Location l : walk.unwound(i) && loc.dso() != null ? resolver.withInlines(loc) : List.of(loc)) {
+                        lines.append('\t');
+                        frame(lines, l, f, true);
+                        lines.append('\n');
                     }
-                    continue;
-                }
-                used++;
-                Location loc = resolver.resolve(s.pid(), s.tid(), mode, ip);
-                for (Location l : i >= ccSize && loc.dso() != null ? resolver.withInlines(loc) : java.util.List.of(loc)) {
-                    lines.append('\t');
-                    frame(lines, l, f, true);
-                    lines.append('\n');
                 }
             }
             out.print(lines.append('\n'));

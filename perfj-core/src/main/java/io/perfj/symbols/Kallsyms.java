@@ -1,7 +1,6 @@
 package io.perfj.symbols;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,13 +31,7 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
                        int badLines, String warning) {
 
     public static Kallsyms read(Path file) {
-        byte[] data;
-        try {
-            data = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("failed to read " + file + ": " + e.getMessage(), e);
-        }
-        return parse(data, file.toString());
+        return parse(TextFiles.read(file), file.toString());
     }
 
     /** perf's {@code symbol_type__filter}. */

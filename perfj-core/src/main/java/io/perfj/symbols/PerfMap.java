@@ -1,7 +1,6 @@
 package io.perfj.symbols;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,13 +23,7 @@ import java.util.List;
 public record PerfMap(SymbolTable table, int badLines, String warning) {
 
     public static PerfMap read(Path file) {
-        byte[] data;
-        try {
-            data = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("failed to read " + file + ": " + e.getMessage(), e);
-        }
-        return parse(data, file.toString());
+        return parse(TextFiles.read(file), file.toString());
     }
 
     public static PerfMap parse(byte[] data, String name) {

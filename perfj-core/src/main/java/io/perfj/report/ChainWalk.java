@@ -1,0 +1,82 @@
+package io.perfj.report;
+
+import io.perfj.perfdata.record.Callchain;
+import io.perfj.perfdata.record.Sample;
+
+import java.util.Arrays;
+
+/**
+ * The addresses of a sample's callchain as perf walks them (leaf first), each with the cpumode
+ * that resolves it: context markers switch the mode and are dropped; an unknown marker drops the
+ * whole chain; with {@code --call-graph dwarf}, the unwound user frames replace whatever the kernel
+ * saw of user space. Reused from sample to sample.
+ */
+final class ChainWalk {
+    private long[] ips = new long[128];
+    private int[] modes = new int[128];
+    private boolean[] unwound = new boolean[128];
+    private int size;
+
+    /**
+     * Walks the sample's chain, at most {@code max} addresses. Returns false when perf would drop
+     * the chain (an invalid context marker).
+     *
+     * @param user unwound user frames, or null
+     */
+    boolean walk(Sample s, long[] user, int max) {
+        size = 0;
+        Callchain cc = s.callchain();
+        int ccSize = cc == null ? 0 : cc.size();
+        int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
+        for (int i = 0; i < ccSize && size < max; i++) {
+            long ip = cc.ip(i);
+            if (user != null && ip == Callchain.CONTEXT_USER) {
+                break;
+            }
+            if (Callchain.isContext(ip)) {
+                mode = Contexts.cpumode(ip, mode);
+                if (mode == Contexts.INVALID) {
+                    size = 0;
+                    return false;
+                }
+                continue;
+            }
+            add(ip, mode, false);
+        }
+        if (user != null) {
+            for (int i = 0; i < user.length && size < max; i++) {
+                add(user[i], 2, true);
+            }
+        }
+        return true;
+    }
+
+    private void add(long ip, int mode, boolean fromUnwind) {
+        if (size == ips.length) {
+            ips = Arrays.copyOf(ips, size * 2);
+            modes = Arrays.copyOf(modes, size * 2);
+            unwound = Arrays.copyOf(unwound, size * 2);
+        }
+        ips[size] = ip;
+        modes[size] = mode;
+        unwound[size] = fromUnwind;
+        size++;
+    }
+
+    int size() {
+        return size;
+    }
+
+    long ip(int i) {
+        return ips[i];
+    }
+
+    int mode(int i) {
+        return modes[i];
+    }
+
+    /** Whether the address came from unwinding the copied user stack. */
+    boolean unwound(int i) {
+        return unwound[i];
+    }
+}
