@@ -17,7 +17,7 @@ import java.util.concurrent.BlockingQueue;
  * process model. Order and results are exactly those of a single thread: one producer, one
  * consumer, FIFO. A format error ends the stream after every record before it was delivered.
  */
-final class DecodedRecords implements AutoCloseable {
+public final class DecodedRecords implements AutoCloseable {
     private static final int BATCH = 2048;
     private static final List<PerfRecord> END = List.of();
 
@@ -30,7 +30,7 @@ final class DecodedRecords implements AutoCloseable {
     private int pos;
     private boolean ended;
 
-    DecodedRecords(PerfData data) {
+    public DecodedRecords(PerfData data) {
         producer = Thread.ofPlatform().daemon().name("perfj-decode").unstarted(() -> produce(data));
         producer.start();
     }
@@ -64,7 +64,7 @@ final class DecodedRecords implements AutoCloseable {
     }
 
     /** The next record in delivery order, or null at the end. */
-    PerfRecord next() {
+    public PerfRecord next() {
         while (pos == current.size()) {
             if (ended) {
                 return null;
@@ -87,7 +87,7 @@ final class DecodedRecords implements AutoCloseable {
         return current.get(pos++);
     }
 
-    List<String> warnings() {
+    public List<String> warnings() {
         return warnings;
     }
 

@@ -1,0 +1,365 @@
+package io.perfj.annotate;
+
+import io.perfj.elf.ElfFile;
+import io.perfj.elf.SectionHeader;
+import io.perfj.perfdata.Evsel;
+import io.perfj.perfdata.FeatureId;
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.feature.BpfProg;
+import io.perfj.perfdata.feature.EventNames;
+import io.perfj.perfdata.feature.Feature;
+import io.perfj.perfdata.feature.Features;
+import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.perfdata.record.Sample;
+import io.perfj.report.DecodedRecords;
+import io.perfj.report.MachineResolver;
+import io.perfj.symbols.Dso;
+import io.perfj.symbols.DsoKind;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.Symbol;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongFunction;
+
+/**
+ * {@code perf annotate}: samples are attributed to the instructions of the symbols they hit,
+ * then every symbol with samples (or the ones asked for), hottest first, is disassembled and
+ * printed with its percentages. ELF functions go through a {@link Disassembler} backend; BPF
+ * programs are disassembled from the JIT image recorded in the BPF_PROG_INFO feature, with source
+ * lines from the program's BTF line info.
+ */
+public final class Annotate {
+    /** What to annotate and how. */
+    public record Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
+                          AnnotationPrinter.Options print, boolean stdio, boolean xlated) {
+    }
+
+    /** One symbol's samples: offsets into it with their hits and period. */
+    static final class Entry {
+        final int evsel;
+        final Dso dso;
+        final Symbol sym;
+        final long absStart;
+        long period;
+        long samples;
+        final Map<Long, long[]> hist = new HashMap<>();
+
+        Entry(int evsel, Dso dso, Symbol sym, long absStart) {
+            this.evsel = evsel;
+            this.dso = dso;
+            this.sym = sym;
+            this.absStart = absStart;
+        }
+    }
+
+    private record Key(int evsel, Dso dso, Symbol sym) {
+    }
+
+    private final PerfData data;
+    private final MachineResolver resolver;
+    private final Options opts;
+    private final Consumer<String> warn;
+    private final Set<Dso> warnedDsos = new HashSet<>();
+    private List<BpfProg> bpfProgs;
+    private Map<Long, byte[]> btfById;
+
+    public Annotate(PerfData data, MachineResolver resolver, Options opts, Consumer<String> warn) {
+        this.data = data;
+        this.resolver = resolver;
+        this.opts = opts;
+        this.warn = warn;
+    }
+
+    /** Reads the samples and prints every annotation to {@code out}; returns how many were printed. */
+    public int run(StringBuilderSink out) {
+        List<Map<Key, Entry>> byEvsel = new ArrayList<>();
+        long[][] totals = new long[data.evlist().evsels().size()][2];
+        try (DecodedRecords in = new DecodedRecords(data)) {
+            for (PerfRecord rec; (rec = in.next()) != null; ) {
+                if (!(rec instanceof Sample s)) {
+                    resolver.process(rec);
+                    continue;
+                }
+                Location loc = resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip());
+                Symbol sym = loc.symbol();
+                if (!opts.symbols().isEmpty() && (sym == null || !opts.symbols().contains(sym.name()))) {
+                    continue; // perf drops samples outside the symbol asked for
+                }
+                int ev = s.evsel().index();
+                totals[ev][0]++;
+                totals[ev][1] += s.period();
+                if (sym == null || loc.dso() == null) {
+                    continue;
+                }
+                while (byEvsel.size() <= ev) {
+                    byEvsel.add(new LinkedHashMap<>());
+                }
+                long off = loc.mapIp() - sym.start();
+                Entry e = byEvsel.get(ev).computeIfAbsent(new Key(ev, loc.dso(), sym),
+                        k -> new Entry(ev, loc.dso(), sym, loc.ip() - off));
+                e.period += s.period();
+                e.samples++;
+                long[] h = e.hist.computeIfAbsent(off, k -> new long[2]);
+                h[0]++;
+                h[1] += s.period();
+            }
+        }
+        List<String> names = EventNames.names(data);
+        int printed = 0;
+        for (int ev = 0; ev < byEvsel.size(); ev++) {
+            List<Entry> entries = new ArrayList<>(byEvsel.get(ev).values());
+            entries.sort(Comparator.comparingLong((Entry e) -> e.period).reversed()
+                    .thenComparing(e -> e.dso.shortName())
+                    .thenComparingLong(e -> e.sym.start()));
+            Evsel evsel = data.evlist().evsels().get(ev);
+            for (Entry e : entries) {
+                Annotation a = annotate(e, totals[ev][0], totals[ev][1]);
+                if (a == null) {
+                    continue;
+                }
+                print(a, e, evsel, names.get(ev), totals[ev], out);
+                printed++;
+            }
+        }
+        return printed;
+    }
+
+    /** Where text goes; a StringBuilder per annotation keeps memory flat. */
+    public interface StringBuilderSink {
+        void accept(StringBuilder sb);
+    }
+
+    private void print(Annotation a, Entry e, Evsel evsel, String event, long[] total, StringBuilderSink out) {
+        StringBuilder sb = new StringBuilder();
+        if (opts.stdio()) {
+            AnnotationPrinter.stdio(a, opts.print(), e.dso.longName(), event, sb);
+        } else {
+            sb.append(title(evsel, event, total[0], total[1])).append(", [percent: ")
+                    .append(opts.print().percentType().title()).append("]\n");
+            sb.append(e.sym.name()).append("() ").append(e.dso.longName()).append('\n');
+            AnnotationPrinter.stdio2(a, opts.print(), sb);
+        }
+        out.accept(sb);
+    }
+
+    /** perf's hists title: {@code Samples: 303  of event 'cpu-clock', 999 Hz, Event count (approx.): N}. */
+    static String title(Evsel evsel, String event, long samples, long period) {
+        char unit = ' ';
+        long n = samples;
+        for (char u : new char[] {'K', 'M', 'G'}) {
+            if (n > 1000) {
+                n /= 1000;
+                unit = u;
+            }
+        }
+        return "Samples: " + n + unit + " of event '" + event + "', " + (int) evsel.attr().samplePeriod()
+                + " Hz, Event count (approx.): " + Long.toUnsignedString(period);
+    }
+
+    private Annotation annotate(Entry e, long totalSamples, long totalPeriod) {
+        Dso dso = e.dso;
+        if (warnedDsos.contains(dso)) {
+            return null;
+        }
+        Annotation a;
+        try {
+            a = switch (dso.kind()) {
+                case BPF -> bpf(e);
+                case USER, KERNEL_MODULE, VDSO -> elf(e);
+                case KERNEL -> {
+                    warnOnce(dso, "cannot annotate " + e.sym.name() + ": no vmlinux for " + dso.longName()
+                            + " (perfj reads kernel code from a vmlinux or .ko, not from kallsyms)");
+                    yield null;
+                }
+                default -> {
+                    warnOnce(dso, "cannot annotate " + e.sym.name() + ": " + dso.longName()
+                            + " has no code on disk (JIT or anonymous memory)");
+                    yield null;
+                }
+            };
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        if (a == null) {
+            return null;
+        }
+        long[] offs = new long[e.hist.size()];
+        long[] hits = new long[offs.length];
+        long[] periods = new long[offs.length];
+        int i = 0;
+        for (Map.Entry<Long, long[]> h : e.hist.entrySet()) {
+            offs[i] = h.getKey();
+            hits[i] = h.getValue()[0];
+            periods[i] = h.getValue()[1];
+            i++;
+        }
+        return a.account(offs, hits, periods, totalSamples, totalPeriod);
+    }
+
+    private void warnOnce(Dso dso, String msg) {
+        if (warnedDsos.add(dso)) {
+            warn.accept(msg);
+        }
+    }
+
+    private Annotation elf(Entry e) throws IOException {
+        Dso dso = e.dso;
+        Path code = null;
+        Path lines = null;
+        for (Path p : resolver.machine().finder().elfCandidates(dso)) {
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            try (ElfFile f = ElfFile.open(p)) {
+                if (code == null && hasCode(f, e.sym.start())) {
+                    code = p;
+                }
+                if (lines == null && f.section(".debug_line").isPresent()) {
+                    lines = p;
+                }
+            } catch (RuntimeException ex) {
+                // not an ELF we can read: try the next candidate
+            }
+        }
+        if (code == null) {
+            warnOnce(dso, "cannot annotate " + e.sym.name() + ": no file with the code of " + dso.longName()
+                    + " was found (try --symfs or --buildid-dir)");
+            return null;
+        }
+        Disassembler.Request r = opts.request();
+        Disassembler.Request req = new Disassembler.Request(r.lineNumbers(), r.source(), r.rawInsn(), r.style(),
+                r.prefix(), r.prefixStrip(), lines);
+        long start = e.sym.start();
+        long end = e.sym.end();
+        List<String> listing = opts.disassembler().listing(code, start, end, req);
+        return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(), symbolsOf(dso));
+    }
+
+    private static boolean hasCode(ElfFile f, long addr) {
+        for (SectionHeader s : f.sections()) {
+            if (s.hasFileData() && s.isAlloc() && (s.flags() & 4) != 0 && Long.compareUnsigned(addr, s.addr()) >= 0
+                    && Long.compareUnsigned(addr, s.addr() + s.size()) < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static LongFunction<String> symbolsOf(Dso dso) {
+        return addr -> {
+            Symbol s = dso.symbols().find(addr);
+            return s == null ? null : s.name();
+        };
+    }
+
+    private Annotation bpf(Entry e) throws IOException {
+        BpfProg prog = null;
+        int func = -1;
+        for (BpfProg p : bpfProgs()) {
+            int f = BpfSource.subprogram(p, e.absStart);
+            if (f >= 0) {
+                prog = p;
+                func = f;
+                break;
+            }
+        }
+        String name = e.sym.name();
+        if (prog == null) {
+            warnOnce(e.dso, "cannot annotate " + name + ": the recording has no BPF program info for it"
+                    + " (BPF_PROG_INFO feature missing or without its JIT addresses)");
+            return null;
+        }
+        if (opts.xlated()) {
+            return xlated(prog, func, e);
+        }
+        byte[] image = prog.hasArray(BpfProg.JITED_INSNS) ? BpfSource.image(prog, func) : null;
+        if (image == null || image.length == 0) {
+            warnOnce(e.dso, "cannot annotate " + name + ": the recording has no JIT image for it"
+                    + " (BPF_PROG_INFO without JITED_INSNS)");
+            return null;
+        }
+        BpfSource src = new BpfSource(prog);
+        BpfSource.Strings strings = bpfStrings(prog);
+        if (!src.hasLineInfo()) {
+            warn.accept(name + ": no line info recorded; showing instructions only");
+        } else if (strings == null) {
+            warn.accept(name + ": BTF id " + prog.info().btfId()
+                    + " is not in the recording (BPF_BTF feature); showing instructions only");
+        }
+        long base = e.absStart;
+        List<String> listing = opts.disassembler().listing(image, base, name, Disassembler.Request.plain());
+        Annotation parsed = Annotation.fromListing(listing, name, base, base + image.length, null, a -> null);
+        List<Annotation.Entry> out = new ArrayList<>();
+        int skip = 0;
+        for (AnnotationLine al : parsed.lines()) {
+            if (al.offset < 0) {
+                continue;
+            }
+            long addr = base + al.offset;
+            String srcline = null;
+            BpfProg.LineInfo li = strings == null ? null : src.find(addr, func, skip);
+            if (li != null) {
+                srcline = strings.at(li.lineOff());
+                skip++;
+            }
+            if (!opts.print().hideSource() && srcline != null) {
+                out.add(new Annotation.Entry(-1, srcline));
+            }
+            out.add(new Annotation.Entry(al.offset, Annotation.strim(al.line)));
+        }
+        return Annotation.fromEntries(out, name, base, base + image.length, this::kernelSymbolAt);
+    }
+
+    /** The kernel or BPF symbol at an address (call targets of JIT code). */
+    private String kernelSymbolAt(long addr) {
+        Location l = resolver.resolve(-1, -1, io.perfj.symbols.Machine.CPUMODE_KERNEL, addr);
+        return l.symbol() == null ? null : l.symbol().name();
+    }
+
+    private Annotation xlated(BpfProg prog, int func, Entry e) {
+        warnOnce(e.dso, "cannot annotate " + e.sym.name() + " as eBPF bytecode: not available yet");
+        return null;
+    }
+
+    List<BpfProg> bpfProgs() {
+        if (bpfProgs == null) {
+            bpfProgs = new ArrayList<>();
+            var b = data.features().get(FeatureId.BPF_PROG_INFO);
+            if (b != null) {
+                Feature f = Features.decode(FeatureId.BPF_PROG_INFO, b, data);
+                if (f instanceof Feature.BpfProgInfo info) {
+                    bpfProgs.addAll(info.programs());
+                }
+            }
+        }
+        return bpfProgs;
+    }
+
+    BpfSource.Strings bpfStrings(BpfProg prog) {
+        if (btfById == null) {
+            btfById = new HashMap<>();
+            var b = data.features().get(FeatureId.BPF_BTF);
+            if (b != null) {
+                Feature f = Features.decode(FeatureId.BPF_BTF, b, data);
+                if (f instanceof Feature.BpfBtf btf) {
+                    for (Feature.BpfBtf.Btf x : btf.entries()) {
+                        btfById.put(x.id(), x.data());
+                    }
+                }
+            }
+        }
+        return BpfSource.Strings.of(btfById.get(prog.info().btfId()));
+    }
+}

@@ -1,0 +1,164 @@
+package io.perfj.annotate;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * Prints an {@link Annotation} in perf annotate's two text layouts: {@code --stdio2} (the
+ * browser's layout: a percent column, offsets only where jumps land, arrows for jumps, calls and
+ * returns, operands with symbol names) and {@code --stdio} (the classic layout: every address,
+ * the listing's own instruction text, numbered text lines).
+ */
+public final class AnnotationPrinter {
+    /** How to print: perf's options and browser toggles. */
+    public record Options(PercentType percentType, boolean hideSource, boolean showAllOffsets, boolean showTotalPeriod,
+                          boolean showNrSamples, boolean fullPaths) {
+        public static Options defaults() {
+            return new Options(PercentType.LOCAL_PERIOD, false, false, false, false, false);
+        }
+    }
+
+    private static final int OFFSET_JUMP_TARGETS = 1;
+    private static final int OFFSET_MAX = 3;
+
+    private AnnotationPrinter() {
+    }
+
+    /** The {@code --stdio2} body (after the title lines): one line per listing line. */
+    public static void stdio2(Annotation a, Options o, StringBuilder out) {
+        int pcntWidth = o.showTotalPeriod() ? 12 : 7;
+        int offsetLevel = o.showAllOffsets() ? OFFSET_MAX : OFFSET_JUMP_TARGETS;
+        boolean first = true;
+        for (AnnotationLine al : a.lines()) {
+            if (o.hideSource() && al.offset < 0) {
+                continue;
+            }
+            double pmax = al.percent(o.percentType());
+            boolean showTitle = first && (al.offset == -1 || pmax == 0.0);
+            int lineStart = out.length();
+            if (al.offset != -1 && pmax != 0.0) {
+                if (o.showTotalPeriod()) {
+                    out.append(padLeft(Long.toUnsignedString(al.period), 11)).append(' ');
+                } else if (o.showNrSamples()) {
+                    out.append(padLeft(Long.toString(al.samples), 6)).append(' ');
+                } else {
+                    out.append(padLeft(fixed(pmax, 2), 6)).append(' ');
+                }
+            } else {
+                String title = o.showTotalPeriod() ? "Period" : o.showNrSamples() ? "Samples" : "Percent";
+                out.append(Instruction.pad(showTitle ? title : " ", pcntWidth));
+            }
+            out.append(' ');
+            if (al.line.isEmpty()) {
+                out.append(Instruction.pad(" ", pcntWidth));
+            } else if (al.offset == -1) {
+                String bf = " ".repeat(a.addrWidth) + "  ";
+                out.append(bf);
+                out.append(Instruction.pad(al.line, bf.length() + pcntWidth - 1));
+            } else {
+                String bf;
+                boolean isCall = al.kind == Instruction.Kind.CALL;
+                if (al.jumpSources > 0 || offsetLevel == OFFSET_MAX || (isCall && offsetLevel >= 2)) {
+                    bf = padLeft(Long.toHexString(al.offset), a.targetWidth) + ": ";
+                } else {
+                    bf = " ".repeat(a.addrWidth) + "  ";
+                }
+                out.append(bf);
+                out.append(graph(al));
+                out.append(Instruction.pad(Instruction.format(al, a.maxInsName, false), pcntWidth + 3 + bf.length()));
+            }
+            out.append('\n');
+            first = false;
+            assert out.length() > lineStart;
+        }
+    }
+
+    /** The marker before an instruction: arrows for jumps (up or down), calls, returns. */
+    private static String graph(AnnotationLine al) {
+        switch (al.kind) {
+            case JUMP -> {
+                if (al.ops.outside) {
+                    return "\u2192 ";
+                }
+                return al.ops.targetOffset > al.offset ? "\u2193 " : "\u2191 ";
+            }
+            case CALL -> {
+                return "\u2192 ";
+            }
+            case RET -> {
+                return "\u2190 ";
+            }
+            default -> {
+                return "  ";
+            }
+        }
+    }
+
+    /**
+     * The {@code --stdio} layout of one function: header, dashes, then every line.
+     *
+     * @param dsoName the DSO's long name (its base name is shown unless full paths are asked for)
+     * @param event   the event name
+     */
+    public static void stdio(Annotation a, Options o, String dsoName, String event, StringBuilder out) {
+        int width = o.showTotalPeriod() ? 12 : 8;
+        String shown = o.fullPaths() ? dsoName : baseName(dsoName);
+        String col = o.showTotalPeriod() ? "Period" : o.showNrSamples() ? "Samples" : "Percent";
+        String head = " " + padRight(col.length() > width ? col.substring(0, width) : col, width) + "|\tSource code & Disassembly of "
+                + shown + " for " + event + " (" + a.symbolSamples() + " samples, percent: " + o.percentType().title() + ")";
+        out.append(head).append('\n');
+        int dotted = head.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
+        out.append("-".repeat(dotted)).append("----").append('\n');
+        int addrFmt = 0;
+        for (int i = a.lines().size() - 1; i >= 0; i--) {
+            AnnotationLine al = a.lines().get(i);
+            if (al.offset != -1) {
+                addrFmt = Long.toHexString(a.start() + al.offset).length();
+                break;
+            }
+        }
+        for (AnnotationLine al : a.lines()) {
+            if (al.offset != -1) {
+                double p = al.percent(o.percentType());
+                if (o.showTotalPeriod()) {
+                    out.append(' ').append(padLeft(Long.toUnsignedString(al.period), 11));
+                } else if (o.showNrSamples()) {
+                    out.append(' ').append(padLeft(Long.toString(al.samples), 7));
+                } else {
+                    out.append(' ').append(padLeft(fixed(p, 2), 7));
+                }
+                out.append(" : ");
+                out.append("  ").append(padLeft(Long.toHexString(a.start() + al.offset), addrFmt)).append(':');
+                out.append(al.line).append('\n');
+            } else if (o.hideSource()) {
+                continue;
+            } else if (al.line.isEmpty()) {
+                out.append(' ').append(" ".repeat(width)).append(":\n");
+            } else {
+                out.append(' ').append(" ".repeat(width)).append(": ")
+                        .append(padRight(Integer.toString(al.lineNr), addrFmt)).append(' ').append(al.line).append('\n');
+            }
+        }
+    }
+
+    static String baseName(String path) {
+        int s = path.lastIndexOf('/');
+        return s < 0 ? path : path.substring(s + 1);
+    }
+
+    /** C's {@code %.Nf}: the double's exact value rounded half-even. */
+    static String fixed(double v, int decimals) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return Double.toString(v);
+        }
+        return new BigDecimal(v).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
+    }
+
+    static String padLeft(String s, int w) {
+        return s.length() >= w ? s : " ".repeat(w - s.length()) + s;
+    }
+
+    static String padRight(String s, int w) {
+        return s.length() >= w ? s : s + " ".repeat(w - s.length());
+    }
+}
