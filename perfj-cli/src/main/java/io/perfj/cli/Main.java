@@ -100,7 +100,7 @@ public final class Main implements Runnable {
     }
 
     static String describe(Throwable ex) {
-        if (ex instanceof FormatException) {
+        if (ex instanceof FormatException || ex instanceof io.perfj.annotate.Disassembler.MissingException) {
             return ex.getMessage();
         }
         if (ex instanceof UncheckedIOException u) {

@@ -85,7 +85,7 @@ public final class Annotate {
     /** Reads the samples and prints every annotation to {@code out}; returns how many were printed. */
     public int run(StringBuilderSink out) {
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
-        long[][] totals = new long[data.evlist().evsels().size()][2];
+        List<long[]> totals = new ArrayList<>();
         try (DecodedRecords in = new DecodedRecords(data)) {
             for (PerfRecord rec; (rec = in.next()) != null; ) {
                 if (!(rec instanceof Sample s)) {
@@ -98,8 +98,11 @@ public final class Annotate {
                     continue; // perf drops samples outside the symbol asked for
                 }
                 int ev = s.evsel().index();
-                totals[ev][0]++;
-                totals[ev][1] += s.period();
+                while (totals.size() <= ev) {
+                    totals.add(new long[2]);
+                }
+                totals.get(ev)[0]++;
+                totals.get(ev)[1] += s.period();
                 if (sym == null || loc.dso() == null) {
                     continue;
                 }
@@ -125,11 +128,11 @@ public final class Annotate {
                     .thenComparingLong(e -> e.sym.start()));
             Evsel evsel = data.evlist().evsels().get(ev);
             for (Entry e : entries) {
-                Annotation a = annotate(e, totals[ev][0], totals[ev][1]);
+                Annotation a = annotate(e, totals.get(ev)[0], totals.get(ev)[1]);
                 if (a == null) {
                     continue;
                 }
-                print(a, e, evsel, names.get(ev), totals[ev], out);
+                print(a, e, evsel, names.get(ev), totals.get(ev), out);
                 printed++;
             }
         }

@@ -67,6 +67,26 @@ final class ObjdumpDisassembler implements Disassembler {
 
     @Override
     public List<String> listing(byte[] code, long base, String symbol, Request r) throws IOException {
+        if (!llvm) {
+            // GNU objdump reads raw bytes itself, as perf's libopcodes path sees them
+            Path raw = Files.createTempFile("perfj-code", ".bin");
+            try {
+                Files.write(raw, code);
+                List<String> cmd = new ArrayList<>(List.of(program, "-D", "-b", "binary", "-m", "i386:x86-64",
+                        String.format("--adjust-vma=0x%x", base)));
+                if (r.style() != null) {
+                    cmd.add("-M");
+                    cmd.add(r.style());
+                }
+                if (!r.rawInsn()) {
+                    cmd.add("--no-show-raw-insn");
+                }
+                cmd.add(raw.toString());
+                return run(cmd);
+            } finally {
+                Files.deleteIfExists(raw);
+            }
+        }
         Path tmp = CodeElf.write(code, base, symbol);
         try {
             Request plain = new Request(false, false, r.rawInsn(), r.style(), null, null, null);

@@ -1,0 +1,247 @@
+package io.perfj.cli;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code perfj annotate} against what {@code perf annotate} printed for the committed recordings
+ * (fixtures/make-annotate-golden.sh), disassembling the files of the committed build-id cache
+ * with the system's objdump, as perf did.
+ */
+class AnnotateGoldenTest {
+    /** libc's separate debug file: objdump takes libc's source lines from it. */
+    private static final Path LIBC_DEBUG = Path.of("/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug");
+
+    static void assumeObjdump() {
+        try {
+            Process p = new ProcessBuilder("objdump", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            Assumptions.assumeTrue(p.waitFor() == 0, "objdump does not run");
+        } catch (IOException e) {
+            Assumptions.abort("objdump is not installed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static CliFixtures.Run annotate(String name, String... extra) {
+        assumeObjdump();
+        List<String> args = new ArrayList<>(List.of("annotate", "-i", CliFixtures.recording(name).toString(),
+                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        args.addAll(Arrays.asList(extra));
+        return CliFixtures.run(args.toArray(new String[0]));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> cFpVariantsEqualPerf() {
+        String[][] cases = {
+            {"stdio2"}, {"stdio", "--stdio"}, {"compute_a", "compute_a"}, {"stdio-compute_a", "--stdio", "compute_a"},
+            {"global-period", "--percent-type", "global-period"},
+            {"local-hits", "--percent-type", "local-hits", "compute_b"}, {"nr-samples", "-n"},
+            {"total-period", "--show-total-period"}, {"asm-raw", "--asm-raw", "leaf_mix"},
+            {"stdio-full-paths", "--stdio", "-P", "leaf_mix"}, {"intel", "-M", "intel", "compute_b"},
+            {"hide-src", "--hide-src"}, {"offsets", "--show-offsets"},
+        };
+        return Arrays.stream(cases).map(c -> DynamicTest.dynamicTest(c[0], () -> {
+            assumeLibcDebug();
+            CliFixtures.Run r = annotate("c-fp", Arrays.copyOfRange(c, 1, c.length));
+            assertEquals(CliFixtures.golden("c-fp", "annotate-" + c[0]), r.out(), r.err());
+        }));
+    }
+
+    /**
+     * perf 6.1 prints an empty column for --percent-type global-hits (it divides by a count its
+     * annotate never fills in); perfj prints the real share. Everything else must match.
+     */
+    @Test
+    void globalHitsAreHitsOverAllSamples() {
+        assumeLibcDebug();
+        CliFixtures.Run r = annotate("c-fp", "--percent-type", "global-hits", "compute_a");
+        String[] mine = r.out().split("\n");
+        String[] perf = CliFixtures.golden("c-fp", "annotate-global-hits").split("\n");
+        CliFixtures.Run n = annotate("c-fp", "-n", "compute_a");
+        String[] counts = n.out().split("\n");
+        // only compute_a's samples count when it is asked for: 303
+        assertTrue(mine[0].startsWith("Samples: 303 "), mine[0]);
+        int checked = 0;
+        for (int i = 2; i < mine.length; i++) {
+            String c = counts[i].substring(0, 7).trim();
+            if (!c.isEmpty() && !c.equals("Samples") && !c.equals("Percent")) {
+                double want = 100.0 * Long.parseLong(c) / 303;
+                assertEquals(want, Double.parseDouble(mine[i].substring(0, 7).trim()), 0.006, mine[i]);
+                checked++;
+            }
+        }
+        assertTrue(checked >= 7, "instructions with samples: " + checked);
+        // the rest of each line is perf's (its file annotates every symbol; compare compute_a's block)
+        List<String> perfBlock = blocks(String.join("\n", perf) + "\n").get(0).lines();
+        assertEquals(perfBlock.size(), mine.length);
+        for (int i = 2; i < mine.length; i++) {
+            assertEquals(mask(perfBlock.get(i)), mask(mine[i]));
+        }
+    }
+
+    private static String mask(String line) {
+        return line.length() < 7 ? line : "       " + line.substring(7);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> recordingsAnnotateAsPerfDid() {
+        return Stream.of("c-fp", "pipe", "zstd", "two-events", "bpf-sys")
+                .flatMap(name -> Stream.of("stdio2", "stdio").map(layout -> DynamicTest.dynamicTest(name + " " + layout, () -> {
+                    boolean libc = Files.isRegularFile(LIBC_DEBUG);
+                    CliFixtures.Run r = layout.equals("stdio") ? annotate(name, "--stdio") : annotate(name);
+                    List<Block> want = blocks(CliFixtures.golden(name, "annotate-" + layout));
+                    List<Block> got = new ArrayList<>(blocks(r.out()));
+                    // perf 6.1 without libbfd cannot annotate BPF programs; perfj can
+                    got.removeIf(b -> b.header().contains("bpf_prog_"));
+                    if (!libc) {
+                        want.removeIf(b -> !ownBinary(b.header()));
+                        got.removeIf(b -> !ownBinary(b.header()));
+                    }
+                    assertFalse(want.isEmpty());
+                    // same annotations; equal sample counts may come in another order (perf's rbtree)
+                    assertEquals(sorted(want), sorted(got), r.err());
+                    if (libc) {
+                        assertEquals(want.get(0), got.get(0), "the hottest symbol comes first");
+                    }
+                })));
+    }
+
+    /** A block of the fixtures' own program, whose line info needs no system debug file. */
+    private static boolean ownBinary(String header) {
+        return header.contains("fixtures/bin/") || header.contains("Disassembly of hot ");
+    }
+
+    record Block(String header, List<String> lines) {
+    }
+
+    /** Splits an annotate output into one block per symbol. */
+    static List<Block> blocks(String text) {
+        List<Block> out = new ArrayList<>();
+        List<String> cur = null;
+        for (String l : text.split("\n", -1)) {
+            boolean start = l.startsWith("Samples: ") || l.startsWith(" Percent |") || l.startsWith(" Samples |")
+                    || l.startsWith(" Period  ");
+            if (start) {
+                cur = new ArrayList<>();
+                out.add(new Block(l.startsWith("Samples: ") ? "" : l, cur));
+            }
+            if (cur != null && !(l.isEmpty() && cur.isEmpty())) {
+                cur.add(l);
+            }
+        }
+        List<Block> fixed = new ArrayList<>();
+        for (Block b : out) {
+            List<String> ls = new ArrayList<>(b.lines());
+            while (!ls.isEmpty() && ls.get(ls.size() - 1).isEmpty()) {
+                ls.remove(ls.size() - 1);
+            }
+            String header = b.header().isEmpty() && ls.size() > 1 ? ls.get(1) : b.header();
+            fixed.add(new Block(header, ls));
+        }
+        return fixed;
+    }
+
+    private static List<String> sorted(List<Block> bs) {
+        List<String> out = new ArrayList<>();
+        for (Block b : bs) {
+            out.add(String.join("\n", b.lines()));
+        }
+        out.sort(null);
+        return out;
+    }
+
+    static void assumeLibcDebug() {
+        Assumptions.assumeTrue(Files.isRegularFile(LIBC_DEBUG), "libc6-dbg (libc's debug file) is not installed");
+    }
+
+    // ------------------------------------------------------------------ BPF
+
+    private static final Pattern STDIO_INSN = Pattern.compile("^ +[0-9.]+ : +([0-9a-f]+):(.*)$");
+
+    /** The JIT instructions perfj shows for each BPF sub-program are objdump's for the same bytes. */
+    @Test
+    void bpfJitInstructionsEqualObjdumpsDisassembly() throws IOException {
+        CliFixtures.Run r = annotate("bpf-sys", "--stdio");
+        Map<Long, String> objdump = new HashMap<>();
+        for (String l : Files.readAllLines(CliFixtures.dir().resolve("golden/bpf-sys.jited-att.txt"))) {
+            if (l.startsWith("func ")) {
+                continue;
+            }
+            int c = l.indexOf(':');
+            objdump.put(Long.parseUnsignedLong(l.substring(0, c).trim(), 16), l.substring(c + 1).strip().replace('\t', ' '));
+        }
+        int n = 0;
+        for (Block b : blocks(r.out())) {
+            if (!b.header().contains("bpf_prog_")) {
+                continue;
+            }
+            for (String l : b.lines()) {
+                Matcher m = STDIO_INSN.matcher(l);
+                if (m.matches()) {
+                    long addr = Long.parseUnsignedLong(m.group(1), 16);
+                    String want = objdump.get(addr);
+                    assertEquals(want == null ? null : want.replaceAll(" +", " "), m.group(2).strip().replaceAll(" +", " "),
+                            "instruction at " + m.group(1));
+                    n++;
+                }
+            }
+        }
+        assertTrue(n >= 40, "BPF instructions compared: " + n);
+    }
+
+    /** Each BPF annotation has source lines from BTF and percentages adding up to 100. */
+    @Test
+    void bpfAnnotationsCarrySourceLinesAndAddUp() {
+        CliFixtures.Run r = annotate("bpf-sys");
+        int progs = 0;
+        for (Block b : blocks(r.out())) {
+            if (!b.header().contains("bpf_prog_")) {
+                continue;
+            }
+            progs++;
+            double sum = 0;
+            boolean src = false;
+            for (String l : b.lines().subList(2, b.lines().size())) {
+                String p = l.substring(0, 7).trim();
+                if (!p.isEmpty() && !p.equals("Percent")) {
+                    sum += Double.parseDouble(p);
+                }
+                if (l.contains("for (i = 0; i < ROUNDS; i++)")) {
+                    src = true;
+                }
+            }
+            assertEquals(100.0, sum, 0.5, b.header());
+            assertTrue(src, "source line from BTF line info in " + b.header());
+        }
+        assertEquals(2, progs, "perfj_mix and perfj_fold have samples");
+    }
+
+    @Test
+    void missingDisassemblerIsOneLine() {
+        CliFixtures.Run r = annotate("c-fp", "--objdump", "/nonexistent/objdump", "compute_a");
+        assertEquals(1, r.rc());
+        assertTrue(r.err().startsWith("perfj: /nonexistent/objdump not found: install binutils"), r.err());
+        assertEquals(1, r.err().strip().split("\n").length, r.err());
+    }
+}
