@@ -171,10 +171,10 @@ public final class LineTable {
                 compDir = dirs.get(0);
             }
         } else {
-            for (String d; !(d = c.cstring(end - c.position())).isEmpty(); ) {
+            for (String d; !(d = cstr(c, end)).isEmpty(); ) {
                 dirs.add(d);
             }
-            for (String f; !(f = c.cstring(end - c.position())).isEmpty(); ) {
+            for (String f; !(f = cstr(c, end)).isEmpty(); ) {
                 long dir = Leb128.unsigned(c);
                 Leb128.unsigned(c);
                 Leb128.unsigned(c);
@@ -254,6 +254,22 @@ public final class LineTable {
         return end;
     }
 
+    /** A NUL-terminated string at the cursor, which moves past the NUL; it must end before {@code limit}. */
+    static String cstr(Cursor c, long limit) {
+        Bytes b = c.bytes();
+        long start = c.position();
+        long p = start;
+        while (p < limit && b.u8(p) != 0) {
+            p++;
+        }
+        if (p >= limit) {
+            throw c.error("unterminated string");
+        }
+        String s = b.cstring(start, p - start);
+        c.position(p + 1);
+        return s;
+    }
+
     private static Row row(long address, String[] names, int file, int version, int line, int column,
                            int discriminator, boolean end) {
         int idx = version >= 5 ? file : file - 1;
@@ -328,7 +344,7 @@ public final class LineTable {
         /** Reads one value: a String for string forms, a Long for constants, null for skipped blocks. */
         static Object read(Cursor c, int form, boolean dwarf64, int addrSize, Bytes str, Bytes lineStr) {
             return switch (form) {
-                case 0x08 -> c.cstring(c.remaining()); // string
+                case 0x08 -> cstr(c, c.position() + c.remaining()); // string
                 case 0x0e -> stringAt(c, str, dwarf64 ? c.u64() : c.u32(), ".debug_str"); // strp
                 case 0x1f -> stringAt(c, lineStr, dwarf64 ? c.u64() : c.u32(), ".debug_line_str"); // line_strp
                 case 0x0b -> (long) c.u8(); // data1
