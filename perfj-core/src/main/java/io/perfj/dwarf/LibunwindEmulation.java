@@ -79,6 +79,7 @@ final class LibunwindEmulation {
     /** The value of the last read (0 after a soft failure). */
     private long value;
     private UnwindRow row;
+    private final java.util.Map<io.perfj.symbols.Dso, Long> lowest = new java.util.IdentityHashMap<>();
     private boolean rowSignal;
 
     LibunwindEmulation(UserStackUnwinder owner) {
@@ -100,6 +101,7 @@ final class LibunwindEmulation {
             return new long[0];
         }
         this.maps = thread.maps();
+        lowest.clear();
         this.reg = reg;
         this.known = known;
         this.stack = data;
@@ -274,13 +276,7 @@ final class LibunwindEmulation {
         }
         int ret = EINVAL;
         if (obj.ehFrameHdrAddr() >= 0) {
-            long lowest = -1L;
-            for (Map m : maps.list()) {
-                if (m.dso() == map.dso() && Long.compareUnsigned(m.start(), lowest) < 0) {
-                    lowest = m.start();
-                }
-            }
-            long base = lowest - obj.firstLoadPage();
+            long base = lowestStart(map) - obj.firstLoadPage();
             if (maps.find(base + obj.ehFrameHdrAddr()) == null) {
                 // the search table would be read from unmapped memory
                 ret = -1;
@@ -295,6 +291,22 @@ final class LibunwindEmulation {
             }
         }
         return ret;
+    }
+
+    /** The lowest start of the thread's maps of map's DSO (the maps do not change during a walk). */
+    private long lowestStart(Map map) {
+        Long known = lowest.get(map.dso());
+        if (known != null) {
+            return known;
+        }
+        long low = -1L;
+        for (Map m : maps.list()) {
+            if (m.dso() == map.dso() && Long.compareUnsigned(m.start(), low) < 0) {
+                low = m.start();
+            }
+        }
+        lowest.put(map.dso(), low);
+        return low;
     }
 
     private int rowAt(CallFrameInfo info, long vaddr) {
