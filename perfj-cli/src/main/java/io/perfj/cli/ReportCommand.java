@@ -87,7 +87,7 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (PerfData data = PerfData.open(in.input)) {
             ReportOptions opts = options(data);
-            MachineResolver resolver = new MachineResolver(data, sym.toOptions());
+            MachineResolver resolver = sym.resolver(data);
             Report r = Report.build(data, resolver, opts);
             if (json) {
                 new JsonReport(r, out).print();

@@ -37,7 +37,7 @@ public final class ScriptCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (PerfData data = PerfData.open(in.input)) {
-            MachineResolver resolver = new MachineResolver(data, sym.toOptions());
+            MachineResolver resolver = sym.resolver(data);
             java.util.Set<ScriptPrinter.Field> f;
             try {
                 f = fields == null ? null : ScriptPrinter.Field.parse(fields);

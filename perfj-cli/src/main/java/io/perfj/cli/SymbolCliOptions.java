@@ -25,6 +25,20 @@ public final class SymbolCliOptions {
             description = "Use only --symfs/--buildid-dir/--kallsyms/--perf-map-dir, not this machine's files.")
     boolean noSystem;
 
+    /** How {@code --call-graph dwarf} stacks are unwound. */
+    enum Unwind { perf, cfi }
+
+    @Option(names = "--dwarf-unwind", paramLabel = "MODE", defaultValue = "perf",
+            description = "How --call-graph dwarf stacks are unwound: 'perf' (default) gives the frames perf 6.1 "
+                    + "with libunwind prints, also where its unwinding goes wrong; 'cfi' follows the call frame "
+                    + "information alone.")
+    Unwind unwind = Unwind.perf;
+
+    /** A resolver for these options. */
+    io.perfj.report.MachineResolver resolver(io.perfj.perfdata.PerfData data) {
+        return new io.perfj.report.MachineResolver(data, toOptions()).perfCompatibleUnwind(unwind == Unwind.perf);
+    }
+
     SymbolOptions toOptions() {
         return new SymbolOptions(symfs, buildIdDir, kallsyms, perfMapDir, !noSystem);
     }

@@ -45,8 +45,8 @@ class ReportGoldenTest {
     /**
      * The default report (children, caller-ordered callchain graphs): each entry's row with its
      * graph as one block; the blocks must be the same as perf's (as a set: ties are ordered
-     * differently) and the percentage sequence identical. bpf-dwarf is left out: its user-space
-     * frames come from DWARF unwinding of the sampled stacks, which perfj does not do yet.
+     * differently) and the percentage sequence identical. bpf-dwarf is left out, see
+     * {@link #callchainsComparable}.
      */
     @TestFactory
     Stream<DynamicTest> defaultGraphMatchesPerf() {
@@ -75,8 +75,12 @@ class ReportGoldenTest {
 
     /**
      * Whether perf's callchain-derived output for a fixture can be reproduced from the committed
-     * files alone. Not for bpf-dwarf: perf built its user-space chains by DWARF unwinding of the
-     * sampled stacks, which perfj does not do yet. Not for java: its chains run through
+     * files alone. Not for bpf-dwarf: its unwound stacks are perf's (ScriptGoldenTest), but perf
+     * report turns their inlined frames into entries through a hist tree whose comparison of an
+     * inlined symbol with others (by name, else by address) is no total order, so it shows e.g.
+     * two 'tcache_init (inlined)' rows and names some frames by their ELF symbol
+     * ('__libc_start_main@@GLIBC_2.34') where script prints the inline name; and three of its
+     * chains run into objects the archive lacks. Not for java: its chains run through
      * libjli.so and libjava.so, which have no samples of their own, so 'perf archive' did not
      * pack them and the test (which uses no files of this machine) cannot name their frames.
      * Both fixtures' self-only reports are compared.

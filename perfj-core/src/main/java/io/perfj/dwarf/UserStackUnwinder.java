@@ -31,13 +31,39 @@ public final class UserStackUnwinder {
     private static final int MAX_FRAMES = 127;
 
     private final DsoFinder finder;
-    private final java.util.Map<Path, Optional<Cfi>> cfis = new HashMap<>();
+    private final boolean perfCompatible;
+    private final java.util.Map<Path, Optional<Obj>> objs = new HashMap<>();
+    private final java.util.Map<io.perfj.symbols.Dso, Optional<Obj>> byDso = new java.util.IdentityHashMap<>();
+    private LibunwindEmulation emulation;
 
-    private record Cfi(CallFrameInfo info, ProgramHeader[] loads) {
+    /**
+     * An object file as the unwinders see it: all its call frame information, the
+     * {@code .eh_frame} part alone with the address of {@code .eh_frame_hdr} (-1 when absent) and
+     * the page-aligned address of its first PT_LOAD segment (what perf's lookup starts from),
+     * and the file itself for reads outside the copied stack.
+     */
+    record Obj(ElfFile elf, CallFrameInfo info, CallFrameInfo ehFrame, CallFrameInfo debugFrame,
+               ProgramHeader[] loads, long ehFrameHdrAddr, long firstLoadPage) {
     }
 
+    /** Unwinds with the call frame information alone (the correct result). */
     public UserStackUnwinder(DsoFinder finder) {
+        this(finder, false);
+    }
+
+    /**
+     * @param perfCompatible true to reproduce perf 6.1 built with libunwind 1.6 (Debian 12's
+     *                       perf) frame for frame, including where it goes wrong; false to
+     *                       unwind with the call frame information alone
+     */
+    public UserStackUnwinder(DsoFinder finder, boolean perfCompatible) {
         this.finder = finder;
+        this.perfCompatible = perfCompatible;
+    }
+
+    /** Whether this unwinder reproduces perf's libunwind-based unwinding. */
+    public boolean perfCompatible() {
+        return perfCompatible;
     }
 
     /** The user-space frames of the sample (innermost first), or null when it carries no stack. */
@@ -55,6 +81,12 @@ public final class UserStackUnwinder {
                 reg[d] = regs.value(Long.bitCount(regs.mask() & ((1L << bit) - 1)));
                 known[d] = true;
             }
+        }
+        if (perfCompatible) {
+            if (emulation == null) {
+                emulation = new LibunwindEmulation(this);
+            }
+            return emulation.unwind(reg, known, stack.data(), stack.dynSize(), thread, MAX_FRAMES);
         }
         if (!known[SP] || !known[RA]) {
             return null;
@@ -76,8 +108,8 @@ public final class UserStackUnwinder {
             if (map == null || map.dso() == null) {
                 break;
             }
-            Cfi cfi = cfiOf(map);
-            if (cfi == null) {
+            Obj cfi = objOf(map);
+            if (cfi == null || cfi.info().isEmpty()) {
                 break;
             }
             long vaddr = toVaddr(cfi, map.mapIp(first ? pc : pc - 1));
@@ -150,32 +182,63 @@ public final class UserStackUnwinder {
         return Arrays.copyOf(out, n);
     }
 
-    private Cfi cfiOf(Map map) {
-        Path file;
+    /**
+     * The object file behind a map, or null when it cannot be found or read: the runtime object
+     * (the file the process mapped), not a separate debug file, which has no call frame
+     * information or code of its own. Cached per DSO and per file.
+     */
+    Obj objOf(Map map) {
+        io.perfj.symbols.Dso dso = map.dso();
+        if (dso == null) {
+            return null;
+        }
+        return byDso.computeIfAbsent(dso, d -> Optional.ofNullable(runtimeFile(d)).map(this::objAt))
+                .orElse(null);
+    }
+
+    private Path runtimeFile(io.perfj.symbols.Dso dso) {
+        java.util.List<Path> candidates;
         try {
-            file = finder.find(map.dso());
+            candidates = finder.elfCandidates(dso);
         } catch (RuntimeException e) {
             return null;
         }
-        if (file == null) {
-            return null;
+        byte[] want = dso.buildId().orElse(null);
+        for (Path p : candidates) {
+            if (!java.nio.file.Files.isRegularFile(p)) {
+                continue;
+            }
+            try (ElfFile elf = ElfFile.open(p)) {
+                if (want != null) {
+                    byte[] have = elf.buildId().orElse(null);
+                    if (have != null && !io.perfj.symbols.DsoFinder.sameId(want, have)) {
+                        continue;
+                    }
+                }
+                if (elf.section(".text").map(x -> x.hasFileData()).orElse(false)) {
+                    return p;
+                }
+            } catch (RuntimeException e) {
+                // not an ELF file, or a broken one: try the next
+            }
         }
-        if (file.getFileName() != null && file.getFileName().toString().equals("debug")
-                && java.nio.file.Files.isRegularFile(file.resolveSibling("elf"))) {
-            // a build-id cache entry: frame info and segments are in the runtime object
-            file = file.resolveSibling("elf");
-        }
-        return cfis.computeIfAbsent(file, f -> {
+        return null;
+    }
+
+    private Obj objAt(Path file) {
+        return objs.computeIfAbsent(file, f -> {
             try {
                 // kept open: the frame information reads from the mapping
                 ElfFile elf = ElfFile.open(f);
                 CallFrameInfo info = CallFrameInfo.parse(elf);
-                if (info.isEmpty()) {
-                    return Optional.empty();
-                }
                 ProgramHeader[] loads = elf.programHeaders().stream().filter(ProgramHeader::isLoad)
                         .toArray(ProgramHeader[]::new);
-                return Optional.of(new Cfi(info, loads));
+                long hdr = elf.section(".eh_frame_hdr").filter(x -> x.hasFileData())
+                        .map(x -> x.addr()).orElse(-1L);
+                CallFrameInfo eh = CallFrameInfo.parse(elf, true, false);
+                CallFrameInfo debug = CallFrameInfo.parse(elf, false, true);
+                long firstLoad = loads.length == 0 ? 0 : loads[0].vaddr() & -4096L;
+                return Optional.of(new Obj(elf, info, eh, debug, loads, hdr, firstLoad));
             } catch (RuntimeException e) {
                 return Optional.empty();
             }
@@ -183,7 +246,7 @@ public final class UserStackUnwinder {
     }
 
     /** A file offset (a user map's map_ip) to the ELF's virtual address, through its PT_LOAD segments. */
-    private static long toVaddr(Cfi cfi, long fileOffset) {
+    static long toVaddr(Obj cfi, long fileOffset) {
         for (ProgramHeader p : cfi.loads()) {
             if (fileOffset >= p.offset() && fileOffset < p.offset() + Math.max(p.filesz(), 1)) {
                 return fileOffset - p.offset() + p.vaddr();

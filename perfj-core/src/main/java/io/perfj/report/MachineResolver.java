@@ -50,6 +50,20 @@ public final class MachineResolver implements FrameResolver {
     }
 
     private io.perfj.dwarf.UserStackUnwinder unwinder;
+    private boolean perfCompatibleUnwind = true;
+
+    /**
+     * Whether {@code --call-graph dwarf} stacks are unwound as perf 6.1 with libunwind does
+     * (the default: the same frames perf prints, including where its unwinding goes wrong) or
+     * with the call frame information alone (false).
+     */
+    public MachineResolver perfCompatibleUnwind(boolean on) {
+        if (on != perfCompatibleUnwind) {
+            perfCompatibleUnwind = on;
+            unwinder = null;
+        }
+        return this;
+    }
 
     @Override
     public long[] unwindUser(io.perfj.perfdata.record.Sample s) {
@@ -57,7 +71,7 @@ public final class MachineResolver implements FrameResolver {
             return null;
         }
         if (unwinder == null) {
-            unwinder = new io.perfj.dwarf.UserStackUnwinder(machine.finder());
+            unwinder = new io.perfj.dwarf.UserStackUnwinder(machine.finder(), perfCompatibleUnwind);
         }
         return unwinder.unwind(s, thread(s.pid(), s.tid()));
     }

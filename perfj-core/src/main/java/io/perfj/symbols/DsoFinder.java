@@ -315,7 +315,7 @@ public final class DsoFinder {
     }
 
     /** Build-ids compare on the shorter length (a recorded id may be zero-padded to 20 bytes). */
-    static boolean sameId(byte[] a, byte[] b) {
+    public static boolean sameId(byte[] a, byte[] b) {
         int n = Math.min(a.length, b.length);
         if (!Arrays.equals(a, 0, n, b, 0, n)) {
             return false;
