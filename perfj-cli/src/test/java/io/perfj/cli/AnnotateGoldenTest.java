@@ -237,6 +237,29 @@ class AnnotateGoldenTest {
         assertEquals(2, progs, "perfj_mix and perfj_fold have samples");
     }
 
+    /** Every backend finds the same instructions and gives them the same percentages. */
+    @TestFactory
+    Stream<DynamicTest> backendsAgreeWithObjdump() {
+        return Stream.of("llvm-objdump", "capstone").map(d -> DynamicTest.dynamicTest(d, () -> {
+            Map<Long, String> want = percents(annotate("c-fp", "--stdio", "compute_b").out());
+            CliFixtures.Run r = annotate("c-fp", "--stdio", "--disassembler", d, "compute_b");
+            Assumptions.assumeFalse(r.rc() != 0 && r.err().contains("not found"), d + " is not installed");
+            assertEquals(want, percents(r.out()), r.err());
+            assertTrue(r.out().contains("./src/hot.c:29 (discriminator 3)"), "line markers from .debug_line");
+        }));
+    }
+
+    private static Map<Long, String> percents(String stdio) {
+        Map<Long, String> out = new HashMap<>();
+        for (String l : stdio.split("\n")) {
+            Matcher m = STDIO_INSN.matcher(l);
+            if (m.matches()) {
+                out.put(Long.parseLong(m.group(1), 16), l.substring(0, l.indexOf(':')).trim());
+            }
+        }
+        return out;
+    }
+
     @Test
     void missingDisassemblerIsOneLine() {
         CliFixtures.Run r = annotate("c-fp", "--objdump", "/nonexistent/objdump", "compute_a");

@@ -99,6 +99,12 @@ final class CapstoneDisassembler implements Disassembler {
         String symbol = null;
         try (ElfFile f = ElfFile.open(elf)) {
             code = bytesAt(f, start, end);
+            for (var sym : f.symtab().isEmpty() ? f.dynsym() : f.symtab()) {
+                if (sym.value() == start && !sym.name().isEmpty()) {
+                    symbol = sym.name();
+                    break;
+                }
+            }
         }
         List<String> out = header(start, symbol == null ? "" : symbol);
         out.addAll(disassemble(code, start));
