@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Times `perfj annotate --stdio2 SYMBOL` against `perf annotate --stdio2 SYMBOL` for the hottest
+# symbol of a recording (default: the big recording of bench/make-big.sh), one after the other,
+# printing wall time and peak RSS, then diffs the two annotations.
+# Usage: bench/annotate-vs-perf.sh [FILE] [RUNS] [SYMBOL]
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+FILE="${1:-/tmp/perfj-big.data}"
+RUNS="${2:-3}"
+[ -f "$FILE" ] || { echo "no $FILE; make it with bench/make-big.sh" >&2; exit 1; }
+export LC_ALL=C TZ=UTC
+"$ROOT/perfj" --version >/dev/null
+SYM="${3:-$(perf report --stdio --no-children -g none -s sym -i "$FILE" 2>/dev/null \
+    | grep -E '^ +[0-9.]+%' | head -1 | sed -E 's/.*\] //; s/ +$//')}"
+echo "file: $FILE ($(stat -c %s "$FILE") bytes), symbol: $SYM, $(nproc) cores, $(date -u +%F)"
+run() {
+    local label="$1" outf="$2"; shift 2
+    for i in $(seq "$RUNS"); do
+        /usr/bin/time -f "$label run $i: %e s wall, %U s user, %S s sys, %M KB max RSS" "$@" >"$outf" 2>/tmp/perfj-bench.err || true
+        tail -1 /tmp/perfj-bench.err
+    done
+}
+run "perf annotate --stdio2 " /tmp/perfj-bench-ann-perf.txt perf annotate --stdio2 -i "$FILE" "$SYM"
+run "perfj annotate --stdio2" /tmp/perfj-bench-ann-perfj.txt "$ROOT/perfj" annotate --stdio2 -i "$FILE" "$SYM"
+diff /tmp/perfj-bench-ann-perf.txt /tmp/perfj-bench-ann-perfj.txt >/dev/null && echo "annotations identical" \
+    || { echo "annotations differ:"; diff /tmp/perfj-bench-ann-perf.txt /tmp/perfj-bench-ann-perfj.txt | head -20; }
