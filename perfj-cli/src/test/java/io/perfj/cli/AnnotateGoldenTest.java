@@ -260,6 +260,47 @@ class AnnotateGoldenTest {
         return out;
     }
 
+    /** A copy of bpf-sys.data with the given header feature bits cleared. */
+    private static Path withoutFeatures(int... bits) throws IOException {
+        byte[] d = Files.readAllBytes(CliFixtures.recording("bpf-sys"));
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long f = b.getLong(0x48);
+        for (int bit : bits) {
+            f &= ~(1L << bit);
+        }
+        b.putLong(0x48, f);
+        Path p = Files.createTempFile("perfj-nofeat", ".data");
+        Files.write(p, d);
+        p.toFile().deleteOnExit();
+        return p;
+    }
+
+    private static CliFixtures.Run annotateFile(Path file, String... extra) {
+        assumeObjdump();
+        List<String> args = new ArrayList<>(List.of("annotate", "-i", file.toString(),
+                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files"));
+        args.addAll(Arrays.asList(extra));
+        return CliFixtures.run(args.toArray(new String[0]));
+    }
+
+    @Test
+    void withoutBpfProgramInfoBpfSymbolsSayWhatIsMissing() throws IOException {
+        CliFixtures.Run r = annotateFile(withoutFeatures(25), "bpf_prog_b5ae9f831328185a_perfj_mix");
+        assertEquals(1, r.rc());
+        assertTrue(r.err().contains("cannot annotate bpf_prog_b5ae9f831328185a_perfj_mix: the recording has no BPF program info"),
+                r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
+    void withoutBtfBpfSymbolsShowInstructionsOnly() throws IOException {
+        CliFixtures.Run r = annotateFile(withoutFeatures(26), "bpf_prog_b5ae9f831328185a_perfj_mix");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.err().contains("is not in the recording (BPF_BTF feature); showing instructions only"), r.err());
+        assertFalse(r.out().contains("ROUNDS"), "no source lines without BTF");
+        assertTrue(r.out().contains("\u2191 jne"), r.out());
+    }
+
     @Test
     void missingDisassemblerIsOneLine() {
         CliFixtures.Run r = annotate("c-fp", "--objdump", "/nonexistent/objdump", "compute_a");
