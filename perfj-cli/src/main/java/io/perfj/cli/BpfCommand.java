@@ -41,6 +41,11 @@ public final class BpfCommand implements Callable<Integer> {
             description = "Print the xlated instructions of program PROG (id or name; all programs when omitted).")
     String xlated;
 
+    @Option(names = "--xlated-file", paramLabel = "FILE",
+            description = {"With --xlated PROG: the program's raw xlated instructions, from",
+                "'bpftool prog dump xlated id N file FILE' (perf does not record them)."})
+    Path xlatedFile;
+
     @Option(names = "--linum", description = "With --xlated: add [file:F line_num:N line_col:C] to source lines.")
     boolean linum;
 
@@ -101,6 +106,12 @@ public final class BpfCommand implements Callable<Integer> {
                 return 1;
             }
         }
+        if (xlatedFile != null) {
+            if (progs.size() != 1) {
+                throw new ParameterException(spec.commandLine(), "--xlated-file needs one program: --xlated PROG");
+            }
+            progs = List.of(RecordedBpf.withXlated(progs.get(0), Files.readAllBytes(xlatedFile)));
+        }
         KernelSymbols syms = kernelSymbols();
         XlatedPrinter.Options o = XlatedPrinter.Options.DEFAULT.withLinum(linum).withOpcodes(opcodes)
                 .withSyntax(sx).withOrder(bpf.order());
@@ -110,7 +121,8 @@ public final class BpfCommand implements Callable<Integer> {
                 out.println("# prog " + p.info().id() + " " + p.info().name());
             }
             if (!p.hasArray(BpfProg.XLATED_INSNS) || p.xlatedInsns().length == 0) {
-                out.println("# no xlated instructions recorded");
+                out.println("# prog " + p.info().id() + ": no xlated instructions recorded (perf does not record them);"
+                        + " pass --xlated-file FILE from 'bpftool prog dump xlated id " + p.info().id() + " file FILE'");
             } else {
                 XlatedPrinter.print(p, bpf.btfText(p), syms, o, out);
             }

@@ -57,6 +57,25 @@ public final class RecordedBpf {
         return of(progs, btfs, data.header().order());
     }
 
+    /**
+     * {@code p} with {@code insns} as its xlated instructions. perf does not record them (its
+     * BPF_PROG_INFO has no XLATED_INSNS array); bpftool writes them with
+     * {@code bpftool prog dump xlated id N file FILE}.
+     */
+    public static BpfProg withXlated(BpfProg p, byte[] insns) {
+        BpfProg.Info i = p.info();
+        BpfProg.Info info = new BpfProg.Info(i.type(), i.id(), i.tag(), i.jitedProgLen(), insns.length,
+                i.jitedProgInsns(), i.xlatedProgInsns(), i.loadTime(), i.createdByUid(), i.nrMapIds(), i.mapIds(),
+                i.name(), i.ifindex(), i.gplCompatible(), i.netnsDev(), i.netnsIno(), i.nrJitedKsyms(),
+                i.nrJitedFuncLens(), i.jitedKsyms(), i.jitedFuncLens(), i.btfId(), i.funcInfoRecSize(), i.funcInfo(),
+                i.nrFuncInfo(), i.nrLineInfo(), i.lineInfo(), i.jitedLineInfo(), i.nrJitedLineInfo(),
+                i.lineInfoRecSize(), i.jitedLineInfoRecSize(), i.nrProgTags(), i.progTags(), i.runTimeNs(),
+                i.runCnt(), i.recursionMisses(), i.verifiedInsns(), i.attachBtfObjId(), i.attachBtfId());
+        return new BpfProg(p.infoLen(), p.dataLen(), p.arrays() | (1L << BpfProg.XLATED_INSNS), info,
+                p.jitedInsns(), insns.clone(), p.mapIds(), p.jitedKsyms(), p.jitedFuncLens(), p.funcInfo(),
+                p.lineInfo(), p.jitedLineInfo(), p.progTags());
+    }
+
     /** The programs in id order. */
     public List<BpfProg> programs() {
         return programs;
