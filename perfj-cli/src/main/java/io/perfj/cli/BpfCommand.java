@@ -64,6 +64,10 @@ public final class BpfCommand implements Callable<Integer> {
     @Option(names = "--no-system-files", description = "Do not read /proc/kallsyms.")
     boolean noSystem;
 
+    @Option(names = "--samples", description = {"With --xlated: prefix each instruction with the samples of the source line",
+            "it starts (jited addresses mapped through jited_line_info), like an annotation."})
+    boolean samplesColumn;
+
     @Option(names = "--no-samples", description = "Do not read the samples (faster on big recordings).")
     boolean noSamples;
 
@@ -83,7 +87,7 @@ public final class BpfCommand implements Callable<Integer> {
         try (PerfData data = PerfData.open(in.input)) {
             RecordedBpf bpf = RecordedBpf.read(data);
             if (xlated != null) {
-                return xlated(bpf, sx, out, err);
+                return xlated(bpf, samplesColumn ? BpfSamples.count(data, bpf) : null, sx, out, err);
             }
             BpfSamples samples = noSamples ? null : BpfSamples.count(data, bpf);
             List<BpfListing.Prog> rows = BpfListing.rows(bpf, samples);
@@ -94,7 +98,8 @@ public final class BpfCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int xlated(RecordedBpf bpf, Syntax sx, PrintWriter out, PrintWriter err) throws IOException {
+    private int xlated(RecordedBpf bpf, BpfSamples samples, Syntax sx, PrintWriter out, PrintWriter err)
+            throws IOException {
         List<BpfProg> progs;
         if (xlated.isEmpty()) {
             progs = bpf.programs();
@@ -124,7 +129,11 @@ public final class BpfCommand implements Callable<Integer> {
                 out.println("# prog " + p.info().id() + ": no xlated instructions recorded (perf does not record them);"
                         + " pass --xlated-file FILE from 'bpftool prog dump xlated id " + p.info().id() + " file FILE'");
             } else {
-                XlatedPrinter.print(p, bpf.btfText(p), syms, o, out);
+                if (samples == null) {
+                    XlatedPrinter.print(p, bpf.btfText(p), syms, o, out);
+                } else {
+                    annotated(p, bpf, samples, syms, o, out);
+                }
             }
             if (many) {
                 out.println();
@@ -132,6 +141,25 @@ public final class BpfCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The dump with a samples column: count and percent of the program's samples, or blanks. */
+    private static void annotated(BpfProg p, RecordedBpf bpf, BpfSamples samples, KernelSymbols syms,
+                                  XlatedPrinter.Options o, PrintWriter out) {
+        java.util.Map<Integer, Long> per = samples.perXlatedInsn(p);
+        long total = samples.sum(p.info().id());
+        String blank = " ".repeat(17);
+        for (io.perfj.bpf.XlatedInsn x : XlatedPrinter.instructions(p, bpf.btfText(p), syms, o)) {
+            for (String s : x.before()) {
+                out.println(blank + s);
+            }
+            Long n = per.get(x.index());
+            out.println((n == null ? blank : String.format(java.util.Locale.ROOT, "%7d %7.2f%%  ", n,
+                    total == 0 ? 0.0 : 100.0 * n / total)) + x.numbered(o.syntax()));
+            if (o.opcodes()) {
+                out.println(blank + "       " + x.opcodes());
+            }
+        }
     }
 
     private KernelSymbols kernelSymbols() throws IOException {

@@ -21,10 +21,12 @@ import java.util.Map;
  */
 public final class BpfSamples {
     private final Map<Long, long[]> perProgram;
+    private final Map<Long, Map<Long, Long>> ips;
     private final long total;
 
-    private BpfSamples(Map<Long, long[]> perProgram, long total) {
+    private BpfSamples(Map<Long, long[]> perProgram, Map<Long, Map<Long, Long>> ips, long total) {
         this.perProgram = perProgram;
+        this.ips = ips;
         this.total = total;
     }
 
@@ -51,6 +53,7 @@ public final class BpfSamples {
             starts[i] = ranges.get(i).start;
         }
         long total = 0;
+        Map<Long, Map<Long, Long>> ips = new HashMap<>();
         RecordInput in = data.records();
         for (RawRecord raw; (raw = in.next()) != null; ) {
             if (raw.type() != RecordType.SAMPLE || !(RecordDecoder.decode(raw, data.evlist()) instanceof Sample s)
@@ -61,9 +64,11 @@ public final class BpfSamples {
             Range r = find(ranges, starts, s.ip());
             if (r != null) {
                 counts.get(r.progId)[r.sub]++;
+                ips.computeIfAbsent(r.progId, k -> new java.util.TreeMap<>(Long::compareUnsigned))
+                        .merge(s.ip(), 1L, Long::sum);
             }
         }
-        return new BpfSamples(counts, total);
+        return new BpfSamples(counts, ips, total);
     }
 
     private static Range find(List<Range> ranges, long[] starts, long ip) {
@@ -95,6 +100,22 @@ public final class BpfSamples {
     /** Samples in all of program {@code id}. */
     public long sum(long progId) {
         return Arrays.stream(of(progId)).sum();
+    }
+
+    /** Sample counts by ip inside program {@code progId}'s jited code, in address order. */
+    public Map<Long, Long> ips(long progId) {
+        return java.util.Collections.unmodifiableMap(ips.getOrDefault(progId, Map.of()));
+    }
+
+    /**
+     * Samples per xlated instruction of {@code p}: each ip is given to the first instruction of
+     * the source line executing there ({@link JitedLines}); ips without line info are left out.
+     */
+    public Map<Integer, Long> perXlatedInsn(BpfProg p) {
+        JitedLines j = JitedLines.of(p);
+        Map<Integer, Long> out = new java.util.TreeMap<>();
+        ips(p.info().id()).forEach((ip, n) -> j.xlatedInsnAt(ip).ifPresent(i -> out.merge(i, n, Long::sum)));
+        return out;
     }
 
     /** Samples with an ip in the whole recording. */
