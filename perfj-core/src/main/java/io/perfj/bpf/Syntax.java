@@ -6,9 +6,10 @@ package io.perfj.bpf;
  */
 public enum Syntax {
     /**
-     * The kernel's disasm.c as of Linux 6.18 (bpftool 7.6+ prints the same): cpu v4 instructions
-     * (sign-extending moves and loads, signed division, bswap, gotol), addr_space_cast, the
-     * per-CPU address move, load-acquire/store-release, gotox and may_goto; map ids as signed.
+     * The kernel's disasm.c as of Linux 6.18, plus {@code gotox} (added to disasm.c in
+     * November 2025 for 6.19; bpftool 7.7 prints the same): cpu v4 instructions (sign-extending
+     * moves and loads, signed division, bswap, gotol), addr_space_cast, the per-CPU address
+     * move, load-acquire/store-release and may_goto; bpftool's map ids as signed.
      */
     KERNEL,
     /**

@@ -105,6 +105,19 @@ public final class XlatedPrinter {
         return out;
     }
 
+    /** {@link #instructions(BpfProg, BtfText, KernelSymbols, Options)} with the BTF model (null: no BTF). */
+    public static List<XlatedInsn> instructions(BpfProg prog, io.perfj.btf.Btf btf, KernelSymbols symbols, Options o) {
+        return instructions(prog, btf == null ? BtfText.NONE : BtfSignatures.of(btf), symbols, o);
+    }
+
+    /**
+     * Writes the dump with the BTF model (null: no BTF) in the kernel's syntax, little-endian
+     * instructions; {@code linum} as bpftool's option.
+     */
+    public static void print(BpfProg prog, io.perfj.btf.Btf btf, KernelSymbols symbols, boolean linum, Appendable out) {
+        print(prog, btf == null ? BtfText.NONE : BtfSignatures.of(btf), symbols, Options.DEFAULT.withLinum(linum), out);
+    }
+
     /** Writes the dump, one line per header, source line and instruction. */
     public static void print(BpfProg prog, BtfText btf, KernelSymbols symbols, Options o, Appendable out) {
         try {
