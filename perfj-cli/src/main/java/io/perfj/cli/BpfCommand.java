@@ -34,8 +34,11 @@ public final class BpfCommand implements Callable<Integer> {
     @Mixin
     InputOptions in;
 
-    @Option(names = "--json", description = "Print the listing as JSON.")
+    @Option(names = "--json", description = "Print the listing as JSON; with --xlated, the dump as bpftool --json prints it.")
     boolean json;
+
+    @Option(names = {"-p", "--pretty"}, description = "With --xlated --json: indented JSON, like bpftool -p.")
+    boolean pretty;
 
     @Option(names = "--xlated", arity = "0..1", fallbackValue = "", paramLabel = "PROG",
             description = "Print the xlated instructions of program PROG (id or name; all programs when omitted).")
@@ -129,7 +132,9 @@ public final class BpfCommand implements Callable<Integer> {
                 out.println("# prog " + p.info().id() + ": no xlated instructions recorded (perf does not record them);"
                         + " pass --xlated-file FILE from 'bpftool prog dump xlated id " + p.info().id() + " file FILE'");
             } else {
-                if (samples == null) {
+                if (json || pretty) {
+                    io.perfj.bpf.XlatedJson.print(p, bpf.btfText(p), syms, o, pretty, out);
+                } else if (samples == null) {
                     XlatedPrinter.print(p, bpf.btfText(p), syms, o, out);
                 } else {
                     annotated(p, bpf, samples, syms, o, out);

@@ -55,6 +55,16 @@ class BpfCommandTest {
         assertEquals(read(d.resolve("golden/" + name + "." + kind + ".txt")), r.out());
     }
 
+    @Test
+    void xlatedJsonEqualsBpftool() throws IOException {
+        Path d = xdir();
+        CliFixtures.Run r = CliFixtures.run("bpf", "-i", d.resolve("xlated.data").toString(), "--xlated", "perfj_tail",
+                "--json", "-p", "--linum", "--syntax", "bpftool-7.1",
+                "--xlated-file", d.resolve("golden/perfj_tail.xlated.bin").toString(), "--no-system-files");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(read(d.resolve("golden/perfj_tail.xlated-linum.pretty.json")), r.out());
+    }
+
     /** Every field the listing shares with {@code bpftool prog show --json} has bpftool's value. */
     @ParameterizedTest
     @CsvSource({"bpf-xlated/xlated.data, bpf-xlated/golden/perfj_xlated.prog-show.json",

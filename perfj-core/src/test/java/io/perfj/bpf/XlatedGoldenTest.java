@@ -60,6 +60,25 @@ class XlatedGoldenTest {
     }
 
     @ParameterizedTest
+    @CsvSource({
+        "perfj_xlated, xlated.json", "perfj_xlated, xlated-opcodes.json", "perfj_xlated, xlated-linum.pretty.json",
+        "perfj_tail, xlated.json", "perfj_tail, xlated-opcodes.json", "perfj_tail, xlated-linum.pretty.json",
+    })
+    void newFixtureJsonEqualsBpftool(String name, String kind) throws IOException {
+        Path dir = xdir();
+        KernelSymbols syms = KernelSymbols.readKallsyms(dir.resolve("golden/kallsyms.txt"));
+        try (PerfData data = PerfData.open(dir.resolve("xlated.data"))) {
+            RecordedBpf bpf = RecordedBpf.read(data);
+            BpfProg p = program(bpf, name, dir.resolve("golden/" + name + ".xlated.bin"));
+            XlatedPrinter.Options o = XlatedPrinter.Options.DEFAULT.withSyntax(Syntax.BPFTOOL_7_1)
+                    .withLinum(kind.contains("linum")).withOpcodes(kind.contains("opcodes"));
+            StringBuilder sb = new StringBuilder();
+            XlatedJson.print(p, bpf.btfText(p), syms, o, kind.contains("pretty"), sb);
+            assertEquals(read(dir.resolve("golden/" + name + "." + kind)), sb.toString());
+        }
+    }
+
+    @ParameterizedTest
     @CsvSource({"xlated, false", "xlated-linum, true"})
     void bpfSysEqualsBpftool(String kind, boolean linum) throws IOException {
         Path bin = xdir().resolve("golden/bpf-sys.xlated.bin");
