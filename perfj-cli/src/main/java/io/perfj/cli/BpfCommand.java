@@ -88,11 +88,22 @@ public final class BpfCommand implements Callable<Integer> {
                     "--syntax: expected 'kernel' or 'bpftool-7.1', not '" + syntax + "'");
         };
         try (PerfData data = PerfData.open(in.input)) {
-            RecordedBpf bpf = RecordedBpf.read(data);
-            if (xlated != null) {
-                return xlated(bpf, samplesColumn ? BpfSamples.count(data, bpf) : null, sx, out, err);
+            boolean wantSamples = xlated != null ? samplesColumn : !noSamples;
+            BpfSamples samples = null;
+            RecordedBpf[] read = new RecordedBpf[1];
+            if (wantSamples) {
+                samples = BpfSamples.count(data, () -> read[0] = RecordedBpf.read(data));
+            } else if (data.isPipe()) {
+                // a pipe's features come as records: read them all first
+                io.perfj.perfdata.RecordInput records = data.records();
+                while (records.next() != null) {
+                    // draining
+                }
             }
-            BpfSamples samples = noSamples ? null : BpfSamples.count(data, bpf);
+            RecordedBpf bpf = read[0] != null ? read[0] : RecordedBpf.read(data);
+            if (xlated != null) {
+                return xlated(bpf, samples, sx, out, err);
+            }
             List<BpfListing.Prog> rows = BpfListing.rows(bpf, samples);
             out.print(json ? BpfListing.json(rows, samples != null) : BpfListing.text(rows, samples != null));
             out.flush();

@@ -33,8 +33,28 @@ public final class BpfSamples {
     private record Range(long start, long end, long progId, int sub) {
     }
 
-    /** Reads every sample of {@code data} once. */
+    /** Reads every sample of {@code data} once and attributes it to {@code bpf}'s programs. */
     public static BpfSamples count(PerfData data, RecordedBpf bpf) {
+        return count(data, () -> bpf);
+    }
+
+    /**
+     * Reads every sample of {@code data} once, then asks for the programs: in pipe mode the
+     * BPF features arrive as records, so they are complete only after the read.
+     */
+    public static BpfSamples count(PerfData data, java.util.function.Supplier<RecordedBpf> programs) {
+        Map<Long, Long> byIp = new HashMap<>();
+        long total = 0;
+        RecordInput in = data.records();
+        for (RawRecord raw; (raw = in.next()) != null; ) {
+            if (raw.type() != RecordType.SAMPLE || !(RecordDecoder.decode(raw, data.evlist()) instanceof Sample s)
+                    || !s.has(SampleFormat.IP)) {
+                continue;
+            }
+            total++;
+            byIp.merge(s.ip(), 1L, Long::sum);
+        }
+        RecordedBpf bpf = programs.get();
         List<Range> ranges = new ArrayList<>();
         Map<Long, long[]> counts = new HashMap<>();
         for (BpfProg p : bpf.programs()) {
@@ -52,20 +72,13 @@ public final class BpfSamples {
         for (int i = 0; i < starts.length; i++) {
             starts[i] = ranges.get(i).start;
         }
-        long total = 0;
         Map<Long, Map<Long, Long>> ips = new HashMap<>();
-        RecordInput in = data.records();
-        for (RawRecord raw; (raw = in.next()) != null; ) {
-            if (raw.type() != RecordType.SAMPLE || !(RecordDecoder.decode(raw, data.evlist()) instanceof Sample s)
-                    || !s.has(SampleFormat.IP)) {
-                continue;
-            }
-            total++;
-            Range r = find(ranges, starts, s.ip());
+        for (Map.Entry<Long, Long> e : byIp.entrySet()) {
+            Range r = find(ranges, starts, e.getKey());
             if (r != null) {
-                counts.get(r.progId)[r.sub]++;
+                counts.get(r.progId)[r.sub] += e.getValue();
                 ips.computeIfAbsent(r.progId, k -> new java.util.TreeMap<>(Long::compareUnsigned))
-                        .merge(s.ip(), 1L, Long::sum);
+                        .merge(e.getKey(), e.getValue(), Long::sum);
             }
         }
         return new BpfSamples(counts, ips, total);
