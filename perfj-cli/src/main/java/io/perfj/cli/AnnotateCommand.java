@@ -91,6 +91,10 @@ public final class AnnotateCommand implements Callable<Integer> {
             description = "BPF programs: jited (the JIT image, default) or xlated (eBPF bytecode).")
     String bpfView;
 
+    @Option(names = "--xlated-file", paramLabel = "FILE",
+            description = "With --bpf-view xlated: the program's translated instructions from 'bpftool prog dump xlated id N file FILE' (perf does not record them).")
+    Path xlatedFile;
+
     @Option(names = {"-n", "--show-nr-samples"}, description = "Show sample counts instead of percentages.")
     boolean showNrSamples;
 
@@ -135,7 +139,15 @@ public final class AnnotateCommand implements Callable<Integer> {
         }
         var print = new AnnotationPrinter.Options(pt, hideSrc, showOffsets, showTotalPeriod, showNrSamples, fullPaths);
         var request = new Disassembler.Request(true, source, asmRaw, style, prefix, prefixStrip, null);
-        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated);
+        byte[] xlatedInsns = xlatedFile == null ? null : Files.readAllBytes(xlatedFile);
+        io.perfj.bpf.KernelSymbols ksyms = io.perfj.bpf.KernelSymbols.empty();
+        if (xlated) {
+            Path k = sym.kallsyms != null ? sym.kallsyms : (!sym.noSystem ? Path.of("/proc/kallsyms") : null);
+            if (k != null && Files.isReadable(k)) {
+                ksyms = io.perfj.bpf.KernelSymbols.readKallsyms(k);
+            }
+        }
+        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms);
         OutputStream os = output != null ? Files.newOutputStream(output) : Main.stdout(spec);
         Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8);
         List<String> warnings = new ArrayList<>();

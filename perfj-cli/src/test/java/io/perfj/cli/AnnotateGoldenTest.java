@@ -260,6 +260,51 @@ class AnnotateGoldenTest {
         return out;
     }
 
+    /**
+     * --bpf-view xlated: each sub-program's bytecode with function header and source lines equals
+     * bpftool's 'prog dump xlated linum' of the program, and its percentages add up to 100.
+     */
+    @Test
+    void bpfXlatedViewEqualsBpftoolLinum() throws IOException {
+        Path bin = CliFixtures.dir().resolve("bpf-xlated/golden/bpf-sys.xlated.bin");
+        CliFixtures.Run r = annotate("bpf-sys", "--bpf-view", "xlated", "--xlated-file", bin.toString());
+        List<String> golden = Files.readAllLines(CliFixtures.dir().resolve("golden/bpf-sys.xlated-linum.txt"));
+        int progs = 0;
+        for (Block b : blocks(r.out())) {
+            if (!b.header().contains("bpf_prog_")) {
+                continue;
+            }
+            progs++;
+            List<String> body = b.lines().subList(3, b.lines().size()); // title, name, method line
+            List<String> mine = new ArrayList<>();
+            double sum = 0;
+            for (String l : body) {
+                String p = l.substring(0, 7).trim();
+                if (!p.isEmpty()) {
+                    sum += Double.parseDouble(p);
+                }
+                mine.add(l.substring(7).strip());
+            }
+            int from = golden.indexOf(mine.get(0));
+            assertTrue(from >= 0, "function header " + mine.get(0) + " in bpftool's dump");
+            List<String> want = new ArrayList<>();
+            for (int i = from; i < golden.size() && (i == from || !golden.get(i).endsWith("):")); i++) {
+                want.add(golden.get(i).strip());
+            }
+            assertEquals(want, mine, b.header());
+            assertEquals(100.0, sum, 0.5, b.header());
+        }
+        assertEquals(2, progs);
+    }
+
+    @Test
+    void bpfXlatedViewNeedsTheTranslatedInstructions() {
+        CliFixtures.Run r = annotate("bpf-sys", "--bpf-view", "xlated", "bpf_prog_b5ae9f831328185a_perfj_mix");
+        assertEquals(1, r.rc());
+        assertTrue(r.err().contains("perf does not record them); pass --xlated-file FILE made by 'bpftool prog dump xlated id 138"),
+                r.err());
+    }
+
     /** A copy of bpf-sys.data with the given header feature bits cleared. */
     private static Path withoutFeatures(int... bits) throws IOException {
         byte[] d = Files.readAllBytes(CliFixtures.recording("bpf-sys"));

@@ -43,7 +43,8 @@ import java.util.function.LongFunction;
 public final class Annotate {
     /** What to annotate and how. */
     public record Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
-                          AnnotationPrinter.Options print, boolean stdio, boolean xlated) {
+                          AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
+                          io.perfj.bpf.KernelSymbols kernelSymbols) {
     }
 
     /** One symbol's samples: offsets into it with their hits and period. */
@@ -322,7 +323,7 @@ public final class Annotate {
             }
             out.add(new Annotation.Entry(al.offset, Annotation.strim(al.line)));
         }
-        return Annotation.fromEntries(out, name, base, base + image.length, this::kernelSymbolAt);
+        return Annotation.fromEntries(out, name, base, base + image.length, this::kernelSymbolAt, false);
     }
 
     /** The kernel or BPF symbol at an address (call targets of JIT code). */
@@ -331,9 +332,78 @@ public final class Annotate {
         return l.symbol() == null ? null : l.symbol().name();
     }
 
+    /**
+     * The eBPF bytecode view: the sub-program's translated instructions in the verifier's syntax,
+     * with function headers and source lines. perf does not record translated instructions, so
+     * they come from {@code bpftool prog dump xlated id N file FILE} (--xlated-file) when the
+     * recording lacks them. A sample at a JIT address counts for the first instruction of the
+     * source line executing there (the jited line info both images share).
+     */
     private Annotation xlated(BpfProg prog, int func, Entry e) {
-        warnOnce(e.dso, "cannot annotate " + e.sym.name() + " as eBPF bytecode: not available yet");
-        return null;
+        String name = e.sym.name();
+        BpfProg p = prog;
+        boolean recorded = prog.hasArray(BpfProg.XLATED_INSNS) && prog.xlatedInsns().length > 0;
+        if (!recorded) {
+            byte[] file = opts.xlatedInsns();
+            if (file == null || file.length != prog.info().xlatedProgLen()) {
+                warnOnce(e.dso, "cannot annotate " + name + " as eBPF bytecode: the recording has no translated"
+                        + " instructions (perf does not record them); pass --xlated-file FILE made by 'bpftool prog dump"
+                        + " xlated id " + prog.info().id() + " file FILE' (" + prog.info().xlatedProgLen() + " bytes)");
+                return null;
+            }
+            p = io.perfj.bpf.RecordedBpf.withXlated(prog, file);
+        }
+        java.util.Map<Long, byte[]> btfs = new HashMap<>();
+        bpfStrings(prog);
+        btfs.putAll(btfById);
+        io.perfj.bpf.RecordedBpf rb = io.perfj.bpf.RecordedBpf.of(bpfProgs(), btfs, java.nio.ByteOrder.LITTLE_ENDIAN);
+        var xo = io.perfj.bpf.XlatedPrinter.Options.DEFAULT.withLinum(true);
+        List<io.perfj.bpf.XlatedInsn> insns = io.perfj.bpf.XlatedPrinter.instructions(p, rb.btfText(p),
+                opts.kernelSymbols() == null ? io.perfj.bpf.KernelSymbols.empty() : opts.kernelSymbols(), xo);
+        List<io.perfj.bpf.XlatedInsn> mine = new ArrayList<>();
+        for (io.perfj.bpf.XlatedInsn x : insns) {
+            if (x.subprog() == func || (func == 0 && insns.stream().allMatch(y -> y.subprog() == 0))) {
+                mine.add(x);
+            }
+        }
+        if (mine.isEmpty()) {
+            warnOnce(e.dso, "cannot annotate " + name + " as eBPF bytecode: no instructions of sub-program " + func);
+            return null;
+        }
+        int first = mine.get(0).index();
+        io.perfj.bpf.XlatedInsn last = mine.get(mine.size() - 1);
+        int end = last.index() + last.slots();
+        List<Annotation.Entry> out = new ArrayList<>();
+        out.add(new Annotation.Entry(-1, "; eBPF bytecode; samples counted at the first instruction of the source"
+                + " line running at each sampled JIT address (jited line info)"));
+        for (io.perfj.bpf.XlatedInsn x : mine) {
+            for (String b : x.before()) {
+                if (!opts.print().hideSource()) {
+                    out.add(new Annotation.Entry(-1, b));
+                }
+            }
+            out.add(new Annotation.Entry(x.index() - first, x.numbered(xo.syntax()).strip()));
+        }
+        // move the samples from JIT offsets to instruction indexes
+        io.perfj.bpf.JitedLines jl = io.perfj.bpf.JitedLines.of(p);
+        Map<Long, long[]> moved = new HashMap<>();
+        long unplaced = 0;
+        for (Map.Entry<Long, long[]> h : e.hist.entrySet()) {
+            java.util.OptionalInt at = jl.xlatedInsnAt(e.absStart + h.getKey());
+            if (at.isEmpty() || at.getAsInt() < first || at.getAsInt() >= end) {
+                unplaced += h.getValue()[0];
+                continue;
+            }
+            long[] m = moved.computeIfAbsent((long) (at.getAsInt() - first), k -> new long[2]);
+            m[0] += h.getValue()[0];
+            m[1] += h.getValue()[1];
+        }
+        if (unplaced > 0) {
+            warn.accept(name + ": " + unplaced + " samples have no line info record and are not shown in the bytecode");
+        }
+        e.hist.clear();
+        e.hist.putAll(moved);
+        return Annotation.fromEntries(out, name, first, end, a -> null, true);
     }
 
     List<BpfProg> bpfProgs() {

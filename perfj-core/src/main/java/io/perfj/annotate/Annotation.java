@@ -118,12 +118,14 @@ public final class Annotation {
 
     /** From lines built in code (BPF JIT images): instruction texts hold only the instruction. */
     public static Annotation fromEntries(List<Entry> entries, String symbol, long start, long end,
-                                         LongFunction<String> symbolAt) {
+                                         LongFunction<String> symbolAt, boolean verbatim) {
         Instruction.Context ctx = new Instruction.Context(start, end, symbol, symbolAt);
         List<AnnotationLine> out = new ArrayList<>();
         for (Entry en : entries) {
             AnnotationLine al = new AnnotationLine(en.offset(), en.text(), 0);
-            if (en.offset() >= 0) {
+            if (en.offset() >= 0 && verbatim) {
+                al.name = en.text(); // not machine code: printed as it is
+            } else if (en.offset() >= 0) {
                 Instruction.parse(al, ctx);
                 if (al.name == null) {
                     al.name = "";
@@ -186,7 +188,9 @@ public final class Annotation {
         markJumpTargets(insns);
         maxInsName = 0;
         for (AnnotationLine al : insns) {
-            maxInsName = Math.max(maxInsName, al.name.length());
+            if (al.raw != null) {
+                maxInsName = Math.max(maxInsName, al.name.length());
+            }
         }
         int maxJumps = 0;
         for (AnnotationLine al : insns) {

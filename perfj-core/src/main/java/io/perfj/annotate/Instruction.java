@@ -303,6 +303,9 @@ final class Instruction {
 
     /** The instruction as perf prints it, mnemonic padded to {@code width}. */
     static String format(AnnotationLine al, int width, boolean raw) {
+        if (al.raw == null) {
+            return al.name;
+        }
         if (raw || al.kind == Kind.NONE) {
             return pad(al.name, width) + " " + al.raw;
         }
