@@ -10,8 +10,9 @@ RUNS="${2:-3}"
 [ -f "$FILE" ] || { echo "no $FILE; make it with bench/make-big.sh" >&2; exit 1; }
 export LC_ALL=C TZ=UTC
 "$ROOT/perfj" --version >/dev/null
-SYM="${3:-$(perf report --stdio --no-children -g none -s sym -i "$FILE" 2>/dev/null \
-    | grep -E '^ +[0-9.]+%' | head -1 | sed -E 's/.*\] //; s/ +$//')}"
+# the hottest user-space symbol: kernel ones need a vmlinux, which neither tool has here
+SYM="${3:-$( (perf report --stdio --no-children -g none -s sym -i "$FILE" 2>/dev/null || true) \
+    | grep -E '^ +[0-9.]+% +\[\.\]' | sed -n 1p | sed -E 's/.*\] //; s/ +$//')}"
 echo "file: $FILE ($(stat -c %s "$FILE") bytes), symbol: $SYM, $(nproc) cores, $(date -u +%F)"
 run() {
     local label="$1" outf="$2"; shift 2
