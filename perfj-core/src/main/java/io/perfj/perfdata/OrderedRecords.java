@@ -1,7 +1,6 @@
 package io.perfj.perfdata;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -138,33 +137,74 @@ public final class OrderedRecords implements RecordInput {
         if (queued == 0) {
             return;
         }
-        Integer[] idx = new Integer[queued];
-        for (int i = 0; i < queued; i++) {
-            idx[i] = i;
-        }
-        Arrays.sort(idx, (a, b) -> {
-            int c = Long.compareUnsigned(times[a], times[b]);
-            return c != 0 ? c : Integer.compare(a, b);
-        });
-        List<Integer> keep = new ArrayList<>();
+        int[] idx = sortedByTime(times, queued);
+        int[] keep = new int[queued];
+        int kept = 0;
         for (int i : idx) {
             if (all || Long.compareUnsigned(times[i], limit) <= 0) {
                 ready.add(queue[i]);
                 lastFlushed = times[i];
             } else {
-                keep.add(i);
+                keep[kept++] = i;
             }
         }
-        keep.sort(null);
-        RawRecord[] nq = new RawRecord[Math.max(1024, keep.size() * 2)];
+        // what stays keeps its arrival order (ties then still go in arrival order)
+        Arrays.sort(keep, 0, kept);
+        RawRecord[] nq = new RawRecord[Math.max(1024, kept * 2)];
         long[] nt = new long[nq.length];
-        for (int k = 0; k < keep.size(); k++) {
-            nq[k] = queue[keep.get(k)];
-            nt[k] = times[keep.get(k)];
+        for (int k = 0; k < kept; k++) {
+            nq[k] = queue[keep[k]];
+            nt[k] = times[keep[k]];
         }
         queue = nq;
         times = nt;
-        queued = keep.size();
+        queued = kept;
+    }
+
+    /**
+     * Indexes 0..n-1 ordered by unsigned time, ties in index order (a stable sort). Records mostly
+     * arrive in time order, so the common case is one pass; otherwise a bottom-up merge sort on
+     * primitive arrays.
+     */
+    static int[] sortedByTime(long[] times, int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i;
+        }
+        boolean sorted = true;
+        for (int i = 1; i < n && sorted; i++) {
+            sorted = Long.compareUnsigned(times[i - 1], times[i]) <= 0;
+        }
+        if (sorted) {
+            return a;
+        }
+        int[] b = new int[n];
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                int i = lo;
+                int j = mid;
+                int k = lo;
+                if (mid >= hi || Long.compareUnsigned(times[a[mid - 1]], times[a[mid]]) <= 0) {
+                    System.arraycopy(a, lo, b, lo, hi - lo);
+                    continue;
+                }
+                while (i < mid && j < hi) {
+                    b[k++] = Long.compareUnsigned(times[a[j]], times[a[i]]) < 0 ? a[j++] : a[i++];
+                }
+                while (i < mid) {
+                    b[k++] = a[i++];
+                }
+                while (j < hi) {
+                    b[k++] = a[j++];
+                }
+            }
+            int[] t = a;
+            a = b;
+            b = t;
+        }
+        return a;
     }
 
     /** How many records arrived with a time earlier than what had already been released. */
