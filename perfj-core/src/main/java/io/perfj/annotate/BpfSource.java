@@ -2,9 +2,6 @@ package io.perfj.annotate;
 
 import io.perfj.perfdata.feature.BpfProg;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -77,51 +74,28 @@ public final class BpfSource {
         return out;
     }
 
-    /** Strings of a raw BTF blob (its header and string section), enough for line info text. */
+    /** Strings of a program's BTF blob, enough for line info text. */
     public static final class Strings {
-        private final ByteBuffer b;
-        private final int strOff;
-        private final int strLen;
+        private final io.perfj.btf.Btf btf;
 
-        private Strings(ByteBuffer b, int strOff, int strLen) {
-            this.b = b;
-            this.strOff = strOff;
-            this.strLen = strLen;
+        private Strings(io.perfj.btf.Btf btf) {
+            this.btf = btf;
         }
 
-        /** Null when the blob is not BTF. */
+        /** Null when the blob is absent or not valid BTF. */
         public static Strings of(byte[] raw) {
-            if (raw == null || raw.length < 24) {
+            if (raw == null) {
                 return null;
             }
-            ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
-            if ((b.getShort(0) & 0xffff) != 0xeb9f) {
-                b.order(ByteOrder.BIG_ENDIAN);
-                if ((b.getShort(0) & 0xffff) != 0xeb9f) {
-                    return null;
-                }
-            }
-            long hdr = Integer.toUnsignedLong(b.getInt(4));
-            long so = Integer.toUnsignedLong(b.getInt(16));
-            long sl = Integer.toUnsignedLong(b.getInt(20));
-            if (hdr + so + sl > raw.length) {
+            try {
+                return new Strings(io.perfj.btf.Btf.parse(raw, "BPF_BTF"));
+            } catch (io.perfj.io.FormatException e) {
                 return null;
             }
-            return new Strings(b, (int) (hdr + so), (int) sl);
         }
 
         public String at(long off) {
-            if (off < 0 || off >= strLen) {
-                return null;
-            }
-            int s = strOff + (int) off;
-            int e = s;
-            while (e < strOff + strLen && b.get(e) != 0) {
-                e++;
-            }
-            byte[] out = new byte[e - s];
-            b.get(s, out);
-            return new String(out, StandardCharsets.UTF_8);
+            return off >= 0 && off <= Integer.MAX_VALUE && btf.hasString((int) off) ? btf.string((int) off) : null;
         }
     }
 
