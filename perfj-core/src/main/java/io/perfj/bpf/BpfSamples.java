@@ -85,18 +85,7 @@ public final class BpfSamples {
     }
 
     private static Range find(List<Range> ranges, long[] starts, long ip) {
-        int lo = 0;
-        int hi = starts.length - 1;
-        int best = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(starts[mid], ip) <= 0) {
-                best = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int best = io.perfj.io.UnsignedSearch.floor(starts, ip);
         if (best < 0) {
             return null;
         }

@@ -75,18 +75,7 @@ public final class LineTable {
 
     /** The row covering {@code addr} (the last row at or before it, not an end of sequence), or null. */
     public Row find(long addr) {
-        int lo = 0;
-        int hi = rows.length - 1;
-        int best = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(addrs[mid], addr) <= 0) {
-                best = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int best = io.perfj.io.UnsignedSearch.floor(addrs, addr);
         if (best < 0) {
             return null;
         }
