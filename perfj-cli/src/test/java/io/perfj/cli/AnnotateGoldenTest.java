@@ -347,6 +347,17 @@ class AnnotateGoldenTest {
     }
 
     @Test
+    void outputFileHoldsWhatStdoutWouldShow() throws IOException {
+        assumeLibcDebug();
+        Path out = Files.createTempFile("perfj-annotate", ".txt");
+        CliFixtures.Run r = annotate("c-fp", "-o", out.toString(), "compute_a");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.out());
+        assertEquals(CliFixtures.golden("c-fp", "annotate-compute_a"), Files.readString(out));
+        Files.delete(out);
+    }
+
+    @Test
     void missingDisassemblerIsOneLine() {
         CliFixtures.Run r = annotate("c-fp", "--objdump", "/nonexistent/objdump", "compute_a");
         assertEquals(1, r.rc());
