@@ -2,7 +2,6 @@ package io.perfj.btf.cdump;
 
 import io.perfj.io.FormatException;
 
-import java.util.HashMap;
 
 import static io.perfj.btf.cdump.TypeTable.*;
 
@@ -29,9 +28,10 @@ final class CDeclWriter {
     private final boolean[] fwdEmitted;
     private final boolean[] nameResolved;
     private final boolean[] referenced;
-    private final String[] cachedNames;
-    private final HashMap<String, Integer> typeNames = new HashMap<>();
-    private final HashMap<String, Integer> identNames = new HashMap<>();
+    /** The ___N suffix each type got (1: none), 0 before its name is resolved. */
+    private final int[] dupSuffix;
+    private final NameCounts typeNames;
+    private final NameCounts identNames;
 
     private int[] emitQueue = new int[256];
     private int emitQueueCnt;
@@ -48,7 +48,9 @@ final class CDeclWriter {
         fwdEmitted = new boolean[n];
         nameResolved = new boolean[n];
         referenced = new boolean[n];
-        cachedNames = new String[n];
+        dupSuffix = new int[n];
+        typeNames = new NameCounts(types.strings(), n / 2);
+        identNames = new NameCounts(types.strings(), n);
         orderState[0] = ORDERED;
         emitState[0] = EMITTED;
         markReferenced();
@@ -207,7 +209,7 @@ final class CDeclWriter {
     }
 
     private boolean isBlacklisted(int id) {
-        return t.nameOff(id) != 0 && t.typeName(id).equals("__builtin_va_list");
+        return t.nameOff(id) != 0 && t.strings().is(t.nameOff(id), "__builtin_va_list");
     }
 
     private void emitType(int id, int contId) {
@@ -387,7 +389,7 @@ final class CDeclWriter {
         if (t.nameOff(id) != 0) {
             out.add(' ');
         }
-        out.add(typeName(id));
+        appendTypeName(id);
     }
 
     private void emitStructDef(int id, int lvl) {
@@ -400,13 +402,14 @@ final class CDeclWriter {
         if (t.nameOff(id) != 0) {
             out.add(' ');
         }
-        out.add(typeName(id)).add(" {");
+        appendTypeName(id);
+        out.add(" {");
 
         int off = 0;
         boolean prevBitfield = false;
         for (int i = 0; i < vlen; i++) {
             int mType = t.memberType(id, i);
-            String fname = t.name(t.memberNameOff(id, i));
+            int fnameOff = t.memberNameOff(id, i);
             int mSz = t.memberBitfieldSize(id, i);
             int mOff = t.memberBitOffset(id, i);
             int mAlign = packed ? 1 : t.alignOf(mType);
@@ -414,7 +417,7 @@ final class CDeclWriter {
 
             emitBitPadding(off, mOff, mAlign, inBitfield, lvl + 1);
             out.add('\n').indent(lvl + 1);
-            emitTypeDecl(mType, fname, lvl + 1);
+            emitTypeDecl(mType, fnameOff, 1, lvl + 1);
 
             if (mSz != 0) {
                 out.add(": ").add(mSz);
@@ -441,21 +444,23 @@ final class CDeclWriter {
     }
 
     private void emitMissingAliases(int id) {
-        String name = typeName(id);
-        String alias = switch (name) {
-            case "__Poly8_t" -> "unsigned char";
-            case "__Poly16_t" -> "unsigned short";
-            case "__Poly64_t" -> "unsigned long long";
-            case "__Poly128_t" -> "unsigned __int128";
-            default -> null;
-        };
+        resolve(id, typeNames);
+        BtfStrings s = t.strings();
+        int off = t.nameOff(id);
+        String alias = s.is(off, "__Poly8_t") ? "unsigned char"
+                : s.is(off, "__Poly16_t") ? "unsigned short"
+                : s.is(off, "__Poly64_t") ? "unsigned long long"
+                : s.is(off, "__Poly128_t") ? "unsigned __int128" : null;
         if (alias != null) {
-            out.add("typedef ").add(alias).add(' ').add(name).add(";\n\n");
+            out.add("typedef ").add(alias).add(' ');
+            appendTypeName(id);
+            out.add(";\n\n");
         }
     }
 
     private void emitEnumFwd(int id) {
-        out.add("enum ").add(typeName(id));
+        out.add("enum ");
+        appendTypeName(id);
     }
 
     private void emitEnumDef(int id, int lvl) {
@@ -464,7 +469,7 @@ final class CDeclWriter {
         if (t.nameOff(id) != 0) {
             out.add(' ');
         }
-        out.add(typeName(id));
+        appendTypeName(id);
         if (vlen == 0) {
             return;
         }
@@ -472,9 +477,10 @@ final class CDeclWriter {
         boolean signed = t.kflag(id);
         boolean is32 = t.kind(id) == ENUM;
         for (int i = 0; i < vlen; i++) {
-            String name = t.name(is32 ? t.enumNameOff(id, i) : t.enum64NameOff(id, i));
-            int dups = nameDups(identNames, name);
-            out.add('\n').indent(lvl + 1).add(name);
+            int nameOff = is32 ? t.enumNameOff(id, i) : t.enum64NameOff(id, i);
+            int dups = identNames.increment(nameOff);
+            out.add('\n').indent(lvl + 1);
+            t.appendName(out, nameOff);
             if (dups > 1) {
                 out.add("___").add(dups);
             }
@@ -500,17 +506,18 @@ final class CDeclWriter {
     }
 
     private void emitFwdDef(int id) {
-        out.add(t.kflag(id) ? "union " : "struct ").add(typeName(id));
+        out.add(t.kflag(id) ? "union " : "struct ");
+        appendTypeName(id);
     }
 
     private void emitTypedefDef(int id, int lvl) {
-        String name = identName(id);
-        if (t.ref(id) == 0 && name.equals("__gnuc_va_list")) {
+        int dup = resolve(id, identNames);
+        if (t.ref(id) == 0 && dup == 1 && t.strings().is(t.nameOff(id), "__gnuc_va_list")) {
             out.add("typedef __builtin_va_list __gnuc_va_list");
             return;
         }
         out.add("typedef ");
-        emitTypeDecl(t.ref(id), name, lvl);
+        emitTypeDecl(t.ref(id), t.nameOff(id), dup, lvl);
     }
 
     private void pushDecl(int id) {
@@ -528,7 +535,7 @@ final class CDeclWriter {
     }
 
     /** One declaration: the chain of types from {@code id} down to a named or base type, then the name. */
-    private void emitTypeDecl(int id, String fname, int lvl) {
+    private void emitTypeDecl(int id, int fnameOff, int fnameDup, int lvl) {
         int stackStart = declStackCnt;
         int steps = 0;
         loop:
@@ -550,7 +557,7 @@ final class CDeclWriter {
         }
         // A view of this frame of the shared stack: [stackStart, declStackCnt).
         Frame frame = new Frame(stackStart, declStackCnt);
-        emitTypeChain(frame, fname, lvl);
+        emitTypeChain(frame, fnameOff, fnameDup, lvl);
         declStackCnt = stackStart;
     }
 
@@ -594,14 +601,15 @@ final class CDeclWriter {
         }
     }
 
-    private void emitName(String name, boolean lastWasPtr) {
-        if (!name.isEmpty() && !lastWasPtr) {
+    /** A declarator name: a string offset, with a ___N suffix when {@code dup} is above 1. */
+    private void emitName(int fnameOff, int dup, boolean lastWasPtr) {
+        if (!lastWasPtr && !t.nameEmpty(fnameOff)) {
             out.add(' ');
         }
-        out.add(name);
+        appendName(fnameOff, dup);
     }
 
-    private void emitTypeChain(Frame f, String fname, int lvl) {
+    private void emitTypeChain(Frame f, int fnameOff, int fnameDup, int lvl) {
         boolean lastWasPtr = true;
         while (!f.empty()) {
             int id = declStack[--f.top];
@@ -615,7 +623,7 @@ final class CDeclWriter {
             switch (kind) {
                 case INT, FLOAT -> {
                     emitMods(f);
-                    out.add(t.typeName(id));
+                    t.appendName(out, t.nameOff(id));
                 }
                 case STRUCT, UNION -> {
                     emitMods(f);
@@ -639,7 +647,7 @@ final class CDeclWriter {
                 }
                 case TYPEDEF -> {
                     emitMods(f);
-                    out.add(identName(id));
+                    appendName(t.nameOff(id), resolve(id, identNames));
                 }
                 case PTR -> out.add(lastWasPtr ? "*" : " *");
                 case VOLATILE -> out.add(" volatile");
@@ -647,25 +655,27 @@ final class CDeclWriter {
                 case RESTRICT -> out.add(" restrict");
                 case TYPE_TAG -> {
                     emitMods(f);
-                    out.add(" __attribute__((btf_type_tag(\"").add(t.typeName(id)).add("\")))");
+                    out.add(" __attribute__((btf_type_tag(\"");
+                    t.appendName(out, t.nameOff(id));
+                    out.add("\")))");
                 }
                 case ARRAY -> {
                     dropMods(f);
                     int nelems = t.arrayNelems(id);
                     if (f.empty()) {
-                        emitName(fname, lastWasPtr);
+                        emitName(fnameOff, fnameDup, lastWasPtr);
                         out.add('[').addUnsigned(nelems).add(']');
                         return;
                     }
                     int next = declStack[f.top - 1];
                     boolean multidim = next != 0 && t.kind(next) == ARRAY;
-                    if (!fname.isEmpty() && !lastWasPtr) {
+                    if (!lastWasPtr && !t.nameEmpty(fnameOff)) {
                         out.add(' ');
                     }
                     if (!multidim) {
                         out.add('(');
                     }
-                    emitTypeChain(f, fname, lvl);
+                    emitTypeChain(f, fnameOff, fnameDup, lvl);
                     if (!multidim) {
                         out.add(')');
                     }
@@ -677,10 +687,10 @@ final class CDeclWriter {
                     dropMods(f);
                     if (!f.empty()) {
                         out.add(" (");
-                        emitTypeChain(f, fname, lvl);
+                        emitTypeChain(f, fnameOff, fnameDup, lvl);
                         out.add(')');
                     } else {
-                        emitName(fname, lastWasPtr);
+                        emitName(fnameOff, fnameDup, lastWasPtr);
                     }
                     out.add('(');
                     if (vlen == 0 || (vlen == 1 && t.paramType(id, 0) == 0)) {
@@ -696,7 +706,7 @@ final class CDeclWriter {
                             out.add("...");
                             break;
                         }
-                        emitTypeDecl(pType, t.name(t.paramNameOff(id, i)), lvl);
+                        emitTypeDecl(pType, t.paramNameOff(id, i), 1, lvl);
                     }
                     out.add(')');
                     return;
@@ -707,43 +717,50 @@ final class CDeclWriter {
             }
             lastWasPtr = kind == PTR;
         }
-        emitName(fname, lastWasPtr);
+        emitName(fnameOff, fnameDup, lastWasPtr);
     }
 
-    private static int nameDups(HashMap<String, Integer> map, String name) {
-        return map.merge(name, 1, Integer::sum);
-    }
-
-    private String resolveName(int id, HashMap<String, Integer> map) {
-        if (t.nameOff(id) == 0) {
-            return "";
+    /**
+     * libbpf's name resolution: the first time a named type is written its name is counted, and
+     * the N-th type with that name is called {@code name___N}. Forward declarations and enum
+     * forward declarations keep their names uncounted. Returns the suffix number (1: none).
+     */
+    private int resolve(int id, NameCounts counts) {
+        int off = t.nameOff(id);
+        if (off == 0) {
+            return 1;
         }
-        String orig = t.typeName(id);
-        if (nameResolved[id]) {
-            String c = cachedNames[id];
-            return c != null ? c : orig;
+        int d = dupSuffix[id];
+        if (d != 0) {
+            return d;
         }
         int kind = t.kind(id);
         if (kind == FWD || (kind == ENUM && t.vlen(id) == 0)) {
-            nameResolved[id] = true;
-            return orig;
+            d = 1;
+        } else {
+            d = counts.increment(off);
         }
-        int dups = nameDups(map, orig);
-        if (dups > 1) {
-            String renamed = orig + "___" + dups;
-            // libbpf builds the new name in a 256-byte buffer.
-            cachedNames[id] = renamed.length() > 255 ? renamed.substring(0, 255) : renamed;
-        }
-        nameResolved[id] = true;
-        String c = cachedNames[id];
-        return c != null ? c : orig;
+        dupSuffix[id] = d;
+        return d;
     }
 
-    private String typeName(int id) {
-        return resolveName(id, typeNames);
+    private void appendTypeName(int id) {
+        appendName(t.nameOff(id), resolve(id, typeNames));
     }
 
-    private String identName(int id) {
-        return resolveName(id, identNames);
+    /** A name with its ___N suffix; libbpf builds renamed names in a 256-byte buffer. */
+    private void appendName(int off, int dup) {
+        if (dup <= 1) {
+            t.appendName(out, off);
+            return;
+        }
+        String suffix = "___" + dup;
+        if (t.strings().byteLength(off) + suffix.length() <= 255) {
+            t.appendName(out, off);
+            out.add(suffix);
+        } else {
+            byte[] full = (t.name(off) + suffix).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            out.add(full, 0, Math.min(full.length, 255));
+        }
     }
 }

@@ -22,28 +22,20 @@ final class CText {
         }
     }
 
+    /** Appends ASCII text (keywords, punctuation, numbers): one char, one byte. */
+    @SuppressWarnings("deprecation")
     CText add(String s) {
         int n = s.length();
         ensure(n);
-        byte[] b = buf;
-        int p = len;
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c >= 0x80) {
-                len = p;
-                return addUtf8(s.substring(i));
-            }
-            b[p++] = (byte) c;
-        }
-        len = p;
+        s.getBytes(0, n, buf, len);
+        len += n;
         return this;
     }
 
-    private CText addUtf8(String s) {
-        byte[] u = s.getBytes(StandardCharsets.UTF_8);
-        ensure(u.length);
-        System.arraycopy(u, 0, buf, len, u.length);
-        len += u.length;
+    CText add(byte[] b, int from, int n) {
+        ensure(n);
+        System.arraycopy(b, from, buf, len, n);
+        len += n;
         return this;
     }
 

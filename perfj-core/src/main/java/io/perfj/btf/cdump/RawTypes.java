@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -117,63 +116,10 @@ public final class RawTypes {
 
         int strStart = (int) (hdrLen + strOff);
         int strCount = (int) strLen;
-        Strings baseStrings = base == null ? null : base.rawStrings();
-        int baseStrLen = baseStrings == null ? 0 : baseStrings.length();
-        Strings strings = new Strings(data, strStart, strCount, baseStrings, baseStrLen);
+        BtfStrings strings = new BtfStrings(data, strStart, strCount, base == null ? null : base.strings());
         TypeTable tt = new TypeTable(count, pos, words, strings, source);
         tt.validate();
         return tt;
-    }
-
-    /** A string section, continuing a base's offsets when split. */
-    static final class Strings implements java.util.function.IntFunction<String> {
-        private final byte[] data;
-        private final int start;
-        private final int len;
-        private final Strings base;
-        private final int baseLen;
-        private String[] cache;
-
-        Strings(byte[] data, int start, int len, Strings base, int baseLen) {
-            this.data = data;
-            this.start = start;
-            this.len = len;
-            this.base = base;
-            this.baseLen = baseLen;
-        }
-
-        int length() {
-            return baseLen + len;
-        }
-
-        boolean valid(int off) {
-            return off >= 0 && off < baseLen + len;
-        }
-
-        @Override
-        public String apply(int off) {
-            if (off < baseLen) {
-                return base == null ? null : base.apply(off);
-            }
-            int o = off - baseLen;
-            if (o < 0 || o >= len) {
-                return null;
-            }
-            int s = start + o;
-            int e = s;
-            int limit = start + len;
-            while (e < limit && data[e] != 0) {
-                e++;
-            }
-            boolean ascii = true;
-            for (int i = s; i < e; i++) {
-                if (data[i] < 0) {
-                    ascii = false;
-                    break;
-                }
-            }
-            return new String(data, s, e - s, ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
-        }
     }
 
     static int[] grow(int[] a, int n) {

@@ -2,8 +2,6 @@ package io.perfj.btf.cdump;
 
 import io.perfj.io.FormatException;
 
-import java.util.function.IntFunction;
-
 /**
  * The types of one BTF (a base and, for split BTF, the split part on top of it) as the wire layout
  * has them: one array of 32-bit words holding every {@code struct btf_type} with its trailing
@@ -25,9 +23,10 @@ public final class TypeTable {
     private final int count;
     private final int[] pos;
     private final int[] words;
-    private final IntFunction<String> strings;
+    private final BtfStrings strings;
     private final String source;
     private int ptrSize;
+    private byte[] alignCache;
 
     /**
      * @param count   number of type ids including void (id 0), so ids run from 0 to count-1
@@ -36,7 +35,7 @@ public final class TypeTable {
      * @param strings the name at a string offset (of the split string section when split)
      * @param source  the file, for error messages
      */
-    public TypeTable(int count, int[] pos, int[] words, IntFunction<String> strings, String source) {
+    public TypeTable(int count, int[] pos, int[] words, BtfStrings strings, String source) {
         this.count = count;
         this.pos = pos;
         this.words = words;
@@ -163,8 +162,16 @@ public final class TypeTable {
     }
 
     String name(int off) {
-        String s = strings.apply(off);
-        return s == null ? "" : s;
+        return strings.get(off);
+    }
+
+    boolean nameEmpty(int off) {
+        return strings.isEmpty(off);
+    }
+
+    /** Appends the name at {@code off} as its bytes, with no String in between. */
+    void appendName(CText out, int off) {
+        strings.appendTo(out, off);
     }
 
     String typeName(int id) {
@@ -197,8 +204,22 @@ public final class TypeTable {
         };
     }
 
-    /** libbpf's {@code btf__align_of}: 0 where it fails. */
+    /** libbpf's {@code btf__align_of}: 0 where it fails. Cached, since members nest. */
     int alignOf(int id) {
+        byte[] cache = alignCache;
+        if (cache == null) {
+            cache = alignCache = new byte[count];
+        }
+        int c = cache[id];
+        if (c != 0) {
+            return c - 1;
+        }
+        int a = computeAlign(id);
+        cache[id] = (byte) (Math.min(a, 126) + 1);
+        return a;
+    }
+
+    private int computeAlign(int id) {
         for (int depth = 0; depth < count; depth++) {
             switch (kind(id)) {
                 case INT, ENUM, ENUM64, FLOAT:
@@ -212,7 +233,7 @@ public final class TypeTable {
                     id = arrayType(id);
                     continue;
                 case STRUCT, UNION:
-                    return compositeAlign(id, depth);
+                    return compositeAlign(id);
                 default:
                     return 0;
             }
@@ -220,15 +241,12 @@ public final class TypeTable {
         throw cycle(id);
     }
 
-    private int compositeAlign(int id, int depth) {
-        if (depth > 4096) {
-            throw cycle(id);
-        }
+    private int compositeAlign(int id) {
         int vlen = vlen(id);
         int max = 1;
         for (int i = 0; i < vlen; i++) {
             int m = memberType(id, i);
-            int align = kind(m) == STRUCT || kind(m) == UNION ? compositeAlign(m, depth + 1) : alignOf(m);
+            int align = alignOf(m);
             if (align <= 0) {
                 return 0;
             }
@@ -292,8 +310,8 @@ public final class TypeTable {
         System.arraycopy(pos, 0, dst, 0, count);
     }
 
-    RawTypes.Strings rawStrings() {
-        return strings instanceof RawTypes.Strings s ? s : null;
+    BtfStrings strings() {
+        return strings;
     }
 
     /** Every type id a type refers to exists; a dangling one is a format error. */
