@@ -1,9 +1,11 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.Btf;
 import io.perfj.io.FormatException;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -33,14 +35,39 @@ public final class BtfCDumper {
             """;
     /** Deeply nested BTF recurses deeply; the dump runs on a thread with room for it. */
     private static final long STACK = 512L << 20;
+    /** Up to this many types the recursion fits any thread's stack. */
+    private static final int SMALL = 1000;
 
     private BtfCDumper() {
     }
 
+    /** Writes the C header of a parsed BTF (split BTF: its base's types first) to {@code out}. */
+    public static void dump(Btf btf, OutputStream out) throws IOException {
+        dump(RawTypes.of(btf), out);
+    }
+
+    /** Same, as characters (the names are UTF-8 in BTF). */
+    public static void dump(Btf btf, Appendable out) throws IOException {
+        CText text = new CText(btf.typeCount() * 24);
+        FormatException failure = run(RawTypes.of(btf), text);
+        out.append(text.toString());
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * The fast path for a file: raw BTF or an ELF object's {@code .BTF}, split on {@code base}
+     * (null for none), read straight into a {@link TypeTable} without building the object model.
+     */
+    public static void dumpFile(Path file, Path base, OutputStream out) throws IOException {
+        TypeTable baseTypes = base == null ? null : RawTypes.load(base, null);
+        dump(RawTypes.load(file, baseTypes), out);
+    }
+
     /**
      * The whole header as bytes. A type cycle C cannot express fails with a
-     * {@link FormatException}; {@code partial} then receives what bpftool would have printed
-     * before failing (it stops without the trailer).
+     * {@link FormatException}.
      */
     public static byte[] dump(TypeTable types) {
         CText text = render(types);
@@ -67,6 +94,14 @@ public final class BtfCDumper {
     }
 
     private static FormatException run(TypeTable types, CText text) {
+        if (types.count() <= SMALL) {
+            try {
+                write(types, text);
+                return null;
+            } catch (Throwable e) {
+                return failure(types, e);
+            }
+        }
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread worker = new Thread(null, () -> {
             try {
@@ -83,9 +118,10 @@ public final class BtfCDumper {
             throw new IllegalStateException("interrupted", e);
         }
         Throwable e = thrown.get();
-        if (e == null) {
-            return null;
-        }
+        return e == null ? null : failure(types, e);
+    }
+
+    private static FormatException failure(TypeTable types, Throwable e) {
         if (e instanceof FormatException f) {
             return f;
         }

@@ -20,6 +20,12 @@ final class CDeclWriter {
     private static final byte NOT_ORDERED = 0, ORDERING = 1, ORDERED = 2;
     private static final byte NOT_EMITTED = 0, EMITTING = 1, EMITTED = 2;
 
+    /**
+     * libbpf would print a gap of any size as `long: 64;` lines; one past 1 MiB (the largest
+     * struct of a 6.18 kernel is 236 KiB) is taken for damaged input rather than printed.
+     */
+    private static final int MAX_PADDING_BITS = 1 << 23;
+
     private final TypeTable t;
     private final CText out;
     private final int ptrSz;
@@ -344,6 +350,10 @@ final class CDeclWriter {
     private void emitBitPadding(int curOff, int nextOff, int nextAlign, boolean inBitfield, int lvl) {
         if (curOff >= nextOff) {
             return;
+        }
+        if (nextOff - curOff > MAX_PADDING_BITS || nextOff - curOff < 0) {
+            throw new FormatException(t.source(), "BTF struct", -1, "a padding gap of "
+                    + Integer.toUnsignedString(nextOff - curOff) + " bits (over 1 MiB)");
         }
         int padBits = 0;
         int newOff = 0;

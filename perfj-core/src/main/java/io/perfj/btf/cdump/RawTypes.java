@@ -1,5 +1,7 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.Btf;
+import io.perfj.btf.BtfWriter;
 import io.perfj.elf.ElfFile;
 import io.perfj.io.FormatException;
 
@@ -10,7 +12,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * Reads a BTF blob (raw, or the {@code .BTF} section of an ELF file), optionally split on top of
@@ -118,11 +119,14 @@ public final class RawTypes {
         int strCount = (int) strLen;
         BtfStrings strings = new BtfStrings(data, strStart, strCount, base == null ? null : base.strings());
         TypeTable tt = new TypeTable(count, pos, words, strings, source);
-        tt.validate();
+        tt.validate(baseCount);
+        tt.checkReferenceCycles(baseCount);
         return tt;
     }
 
-    static int[] grow(int[] a, int n) {
-        return a.length >= n ? a : Arrays.copyOf(a, n);
+    /** The types of a parsed {@link Btf} (and of its base, when split). */
+    public static TypeTable of(Btf btf) {
+        TypeTable base = btf.base().map(RawTypes::of).orElse(null);
+        return parse(BtfWriter.write(btf, ByteOrder.LITTLE_ENDIAN), base, btf.source());
     }
 }
