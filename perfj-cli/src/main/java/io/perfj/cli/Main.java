@@ -16,7 +16,7 @@ import java.util.Arrays;
 /** The {@code perfj} command line. */
 @Command(name = "perfj", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Reads Linux perf.data recordings and BTF without perf.",
-        subcommands = {HeaderCommand.class, DumpCommand.class, ReportCommand.class, ScriptCommand.class,
+        subcommands = {HeaderCommand.class, DumpCommand.class, ReportCommand.class, ScriptCommand.class, BtfCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
