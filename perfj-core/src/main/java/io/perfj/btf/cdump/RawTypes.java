@@ -78,6 +78,16 @@ public final class RawTypes {
             throw new FormatException(source, "btf_header", 8, "type or string section outside the "
                     + data.length + "-byte blob");
         }
+        long strAt = hdrLen + strOff;
+        if (base == null || strLen != 0) {
+            if (strLen == 0 || data[(int) (strAt + strLen - 1)] != 0) {
+                throw new FormatException(source, "btf string section", strAt, "empty or not NUL-terminated");
+            }
+            if (base == null && data[(int) strAt] != 0) {
+                throw new FormatException(source, "btf string section", strAt,
+                        "does not start with NUL (split BTF? it needs its base BTF)");
+            }
+        }
         int nWords = (int) (typeLen / 4);
         int baseWords = base == null ? 0 : base.wordCount();
         int[] words = new int[baseWords + nWords];

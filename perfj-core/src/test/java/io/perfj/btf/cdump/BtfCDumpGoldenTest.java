@@ -1,11 +1,14 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.Btf;
+import io.perfj.btf.BtfFiles;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -44,6 +47,32 @@ class BtfCDumpGoldenTest {
         Path golden = corpusDir().resolve("golden").resolve(name + ".c.txt");
         byte[] mine = BtfCDumper.dump(RawTypes.load(corpusDir().resolve("obj").resolve(name), null));
         assertSameText(name, Files.readString(golden, StandardCharsets.UTF_8), new String(mine, StandardCharsets.UTF_8));
+    }
+
+    /** The same through the object model ({@code dump(Btf, ...)}), as perf.data entries are dumped. */
+    @ParameterizedTest
+    @MethodSource("corpus")
+    void corpusThroughTheModel(String name) throws IOException {
+        Path obj = corpusDir().resolve("obj").resolve(name);
+        String golden = Files.readString(corpusDir().resolve("golden").resolve(name + ".c.txt"), StandardCharsets.UTF_8);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BtfCDumper.dump(BtfFiles.load(obj, null), bytes);
+        assertSameText(name, golden, bytes.toString(StandardCharsets.UTF_8));
+        StringBuilder chars = new StringBuilder();
+        BtfCDumper.dump(BtfFiles.load(obj, null), chars);
+        assertSameText(name, golden, chars.toString());
+    }
+
+    @Test
+    void splitThroughTheModel() throws IOException {
+        String golden = vmlinuxGolden();
+        Btf base = Btf.parse(gunzip(vmlinuxBtf()), "vmlinux.btf");
+        Btf split = BtfFiles.load(corpusDir().resolve("obj").resolve("kmod.split.btf"), base);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BtfCDumper.dump(split, bytes);
+        String mine = bytes.toString(StandardCharsets.UTF_8);
+        String tail = Files.readString(corpusDir().resolve("golden").resolve("kmod.split.btf.c.tail.txt"));
+        assertSameText("kmod.split (model)", golden.substring(0, golden.length() - trailerLength(golden)) + tail, mine);
     }
 
     @Test
