@@ -46,6 +46,10 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         FileOutputStream fd1 = new FileOutputStream(FileDescriptor.out);
+        int fast = BtfCFastPath.tryRun(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        if (fast != BtfCFastPath.NOT_TAKEN) {
+            System.exit(fast);
+        }
         int rc = execute(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
         System.exit(rc);
     }

@@ -39,6 +39,8 @@ final class CDeclWriter {
     private final NameCounts typeNames;
     private final NameCounts identNames;
 
+    private final int maxDepth;
+    private int depth;
     private int[] emitQueue = new int[256];
     private int emitQueueCnt;
     private int[] declStack = new int[64];
@@ -57,6 +59,7 @@ final class CDeclWriter {
         dupSuffix = new int[n];
         typeNames = new NameCounts(types.strings(), n / 2);
         identNames = new NameCounts(types.strings(), n);
+        maxDepth = n + 64;
         orderState[0] = ORDERED;
         emitState[0] = EMITTED;
         markReferenced();
@@ -110,6 +113,7 @@ final class CDeclWriter {
      */
     void dumpType(int id) {
         emitQueueCnt = 0;
+        depth = 0;
         orderType(id, false);
         for (int i = 0; i < emitQueueCnt; i++) {
             emitType(emitQueue[i], 0);
@@ -143,6 +147,17 @@ final class CDeclWriter {
      * used), false for a weak one (a forward declaration is enough).
      */
     private boolean orderType(int id, boolean throughPtr) {
+        // Deeper than there are types: a loop of pointers, qualifiers, typedefs or arrays, which
+        // libbpf would follow until its stack overflows.
+        if (++depth > maxDepth) {
+            throw t.cycle(id);
+        }
+        boolean strong = order(id, throughPtr);
+        depth--;
+        return strong;
+    }
+
+    private boolean order(int id, boolean throughPtr) {
         if (orderState[id] == ORDERED) {
             return true;
         }
@@ -219,6 +234,14 @@ final class CDeclWriter {
     }
 
     private void emitType(int id, int contId) {
+        if (++depth > maxDepth) {
+            throw t.cycle(id);
+        }
+        emit(id, contId);
+        depth--;
+    }
+
+    private void emit(int id, int contId) {
         if (emitState[id] == EMITTED) {
             return;
         }

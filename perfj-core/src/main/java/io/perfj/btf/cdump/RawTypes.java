@@ -7,10 +7,12 @@ import io.perfj.io.FormatException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 
 /**
@@ -25,65 +27,97 @@ public final class RawTypes {
     private RawTypes() {
     }
 
-    /** Loads {@code file} (raw BTF or ELF with .BTF) on top of {@code base} (null for none). */
+    /**
+     * Loads {@code file} (raw BTF or ELF with .BTF) on top of {@code base} (null for none). A raw
+     * file is mapped rather than read: only its type words and strings are copied to the heap.
+     */
     public static TypeTable load(Path file, TypeTable base) {
-        return parse(blob(file), base, file.toString());
+        ByteBuffer mapped = mapRaw(file);
+        return mapped != null ? parse(mapped, base, file.toString()) : parse(blob(file), base, file.toString());
+    }
+
+    /** The file mapped, when it is raw BTF and can be mapped (sysfs files cannot); else null. */
+    private static ByteBuffer mapRaw(Path file) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size < 24 || size > Integer.MAX_VALUE) {
+                return null;
+            }
+            ByteBuffer head = ByteBuffer.allocate(2);
+            if (ch.read(head, 0) != 2) {
+                return null;
+            }
+            int m = (head.get(0) & 0xff) | (head.get(1) & 0xff) << 8;
+            if (m != MAGIC && m != Integer.reverseBytes(MAGIC) >>> 16) {
+                return null;
+            }
+            return ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
     }
 
     /** The BTF bytes of a file: the whole file, or its ELF {@code .BTF} section. */
     public static byte[] blob(Path file) {
+        byte[] all;
         try {
-            if (ElfFile.isElf(file)) {
-                try (ElfFile elf = ElfFile.open(file)) {
-                    var sec = elf.section(".BTF").orElseThrow(() -> new FormatException(file.toString(),
-                            "ELF file", -1, "no .BTF section"));
-                    return elf.sectionData(sec).segment().toArray(ValueLayout.JAVA_BYTE);
-                }
-            }
-            return Files.readAllBytes(file);
+            all = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new UncheckedIOException("failed to open " + file + ": " + e.getMessage(), e);
         }
+        if (all.length >= 4 && all[0] == 0x7f && all[1] == 'E' && all[2] == 'L' && all[3] == 'F') {
+            ElfFile elf = ElfFile.of(all, file.toString());
+            var sec = elf.section(".BTF").orElseThrow(() -> new FormatException(file.toString(),
+                    "ELF file", -1, "no .BTF section"));
+            return elf.sectionData(sec).segment().toArray(ValueLayout.JAVA_BYTE);
+        }
+        return all;
     }
 
     /** Parses a BTF blob; {@code base} non-null makes it split BTF continuing the base's ids and strings. */
     public static TypeTable parse(byte[] data, TypeTable base, String source) {
-        if (data.length < 24) {
-            throw new FormatException(source, "btf_header", 0, "only " + data.length + " bytes");
+        return parse(ByteBuffer.wrap(data), base, source);
+    }
+
+    /** Same, from a buffer's bytes 0 to its capacity. */
+    static TypeTable parse(ByteBuffer data, TypeTable base, String source) {
+        int dataLength = data.capacity();
+        if (dataLength < 24) {
+            throw new FormatException(source, "btf_header", 0, "only " + dataLength + " bytes");
         }
+        // Plain ByteBuffers: the foreign-memory API would cost more to start up than this whole parse.
         ByteOrder order;
-        MemorySegment seg = MemorySegment.ofArray(data);
-        int magicLe = (data[0] & 0xff) | (data[1] & 0xff) << 8;
+        int magicLe = (data.get(0) & 0xff) | (data.get(1) & 0xff) << 8;
         if (magicLe == MAGIC) {
             order = ByteOrder.LITTLE_ENDIAN;
-        } else if (((data[0] & 0xff) << 8 | (data[1] & 0xff)) == MAGIC) {
+        } else if (((data.get(0) & 0xff) << 8 | (data.get(1) & 0xff)) == MAGIC) {
             order = ByteOrder.BIG_ENDIAN;
         } else {
             throw new FormatException(source, "btf_header", 0, String.format("bad magic 0x%04x", magicLe));
         }
-        ValueLayout.OfInt u32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(order);
-        int version = data[2] & 0xff;
+        ByteBuffer buf = data.duplicate().order(order);
+        int version = data.get(2) & 0xff;
         if (version != 1) {
             throw new FormatException(source, "btf_header", 2, "unsupported version " + version);
         }
-        long hdrLen = seg.get(u32, 4) & 0xffffffffL;
-        long typeOff = seg.get(u32, 8) & 0xffffffffL;
-        long typeLen = seg.get(u32, 12) & 0xffffffffL;
-        long strOff = seg.get(u32, 16) & 0xffffffffL;
-        long strLen = seg.get(u32, 20) & 0xffffffffL;
-        if (hdrLen < 24 || hdrLen > data.length) {
+        long hdrLen = buf.getInt(4) & 0xffffffffL;
+        long typeOff = buf.getInt(8) & 0xffffffffL;
+        long typeLen = buf.getInt(12) & 0xffffffffL;
+        long strOff = buf.getInt(16) & 0xffffffffL;
+        long strLen = buf.getInt(20) & 0xffffffffL;
+        if (hdrLen < 24 || hdrLen > dataLength) {
             throw new FormatException(source, "btf_header", 4, "bad hdr_len " + hdrLen);
         }
-        if (hdrLen + typeOff + typeLen > data.length || hdrLen + strOff + strLen > data.length || (typeLen & 3) != 0) {
+        if (hdrLen + typeOff + typeLen > dataLength || hdrLen + strOff + strLen > dataLength || (typeLen & 3) != 0) {
             throw new FormatException(source, "btf_header", 8, "type or string section outside the "
-                    + data.length + "-byte blob");
+                    + dataLength + "-byte blob");
         }
         long strAt = hdrLen + strOff;
         if (base == null || strLen != 0) {
-            if (strLen == 0 || data[(int) (strAt + strLen - 1)] != 0) {
+            if (strLen == 0 || data.get((int) (strAt + strLen - 1)) != 0) {
                 throw new FormatException(source, "btf string section", strAt, "empty or not NUL-terminated");
             }
-            if (base == null && data[(int) strAt] != 0) {
+            if (base == null && data.get((int) strAt) != 0) {
                 throw new FormatException(source, "btf string section", strAt,
                         "does not start with NUL (split BTF? it needs its base BTF)");
             }
@@ -94,7 +128,7 @@ public final class RawTypes {
         if (base != null) {
             base.copyWords(words);
         }
-        MemorySegment.copy(seg, u32, hdrLen + typeOff, words, baseWords, nWords);
+        buf.slice((int) (hdrLen + typeOff), nWords * 4).order(order).asIntBuffer().get(words, baseWords, nWords);
 
         int baseCount = base == null ? 1 : base.count();
         int[] pos = new int[Math.max(16, baseCount + nWords / 3 + 1)];
@@ -127,10 +161,11 @@ public final class RawTypes {
 
         int strStart = (int) (hdrLen + strOff);
         int strCount = (int) strLen;
-        BtfStrings strings = new BtfStrings(data, strStart, strCount, base == null ? null : base.strings());
+        byte[] strBytes = new byte[strCount];
+        data.get(strStart, strBytes);
+        BtfStrings strings = new BtfStrings(strBytes, 0, strCount, base == null ? null : base.strings());
         TypeTable tt = new TypeTable(count, pos, words, strings, source);
         tt.validate(baseCount);
-        tt.checkReferenceCycles(baseCount);
         return tt;
     }
 

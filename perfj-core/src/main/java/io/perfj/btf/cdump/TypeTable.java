@@ -365,59 +365,6 @@ public final class TypeTable {
         }
     }
 
-    /**
-     * No chain of pointers, qualifiers, typedefs, arrays and prototypes leads back to where it
-     * started (C can only close a loop through a struct or union). libbpf would recurse forever on
-     * such a loop; here it is a format error. Iterative depth-first search, colours in one array.
-     */
-    void checkReferenceCycles(int firstId) {
-        byte[] colour = new byte[count];
-        int[] stack = new int[64];
-        int[] next = new int[64];
-        for (int root = firstId; root < count; root++) {
-            if (colour[root] != 0) {
-                continue;
-            }
-            int sp = 0;
-            stack[0] = root;
-            next[0] = 0;
-            colour[root] = 1;
-            while (sp >= 0) {
-                int id = stack[sp];
-                int edge = next[sp]++;
-                int to = edgeTarget(id, edge);
-                if (to < 0) {
-                    colour[id] = 2;
-                    sp--;
-                    continue;
-                }
-                if (to == 0 || to < firstId || colour[to] == 2) {
-                    continue;
-                }
-                if (colour[to] == 1) {
-                    throw cycle(to);
-                }
-                colour[to] = 1;
-                if (++sp == stack.length) {
-                    stack = java.util.Arrays.copyOf(stack, sp * 2);
-                    next = java.util.Arrays.copyOf(next, sp * 2);
-                }
-                stack[sp] = to;
-                next[sp] = 0;
-            }
-        }
-    }
-
-    /** The {@code edge}-th type a non-composite type leads to, or -1 past the last. */
-    private int edgeTarget(int id, int edge) {
-        return switch (kind(id)) {
-            case PTR, TYPEDEF, VOLATILE, CONST, RESTRICT, TYPE_TAG -> edge == 0 ? ref(id) : -1;
-            case ARRAY -> edge == 0 ? arrayType(id) : -1;
-            case FUNC_PROTO -> edge == 0 ? ref(id) : edge <= vlen(id) ? paramType(id, edge - 1) : -1;
-            default -> -1;
-        };
-    }
-
     private void checkName(int id, int off, int strLen) {
         if (Integer.compareUnsigned(off, strLen) >= 0) {
             throw new FormatException(source, "BTF type [" + id + "]", -1,
