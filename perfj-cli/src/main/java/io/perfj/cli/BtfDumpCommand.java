@@ -16,6 +16,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.io.Writer;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -62,10 +63,73 @@ public final class BtfDumpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         String format = format();
+        spec.commandLine().getOut().flush();
+        return run(file, format, base, Main.stdout(spec), spec.commandLine().getErr());
+    }
+
+    /**
+     * The usual forms ({@code btf dump FILE [format F] [-j] [-B|--base FILE]}) read without
+     * picocli, whose start-up costs more CPU than dumping a small BTF file; returns -1 for
+     * anything else (help, --debug, unknown words), which then goes through picocli.
+     */
+    static int fast(String[] args, OutputStream stdout, PrintWriter err) {
+        if (args.length < 3 || !args[0].equals("btf") || !args[1].equals("dump")) {
+            return -1;
+        }
+        Path file = null;
+        Path base = null;
+        String format = null;
+        boolean json = false;
+        for (int i = 2; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "-j", "--json" -> json = true;
+                case "-B", "--base", "--base-btf" -> {
+                    if (++i == args.length || base != null) {
+                        return -1;
+                    }
+                    base = Path.of(args[i]);
+                }
+                case "format" -> {
+                    if (file == null || format != null || ++i == args.length) {
+                        return -1;
+                    }
+                    format = args[i];
+                    if (!format.equals("raw") && !format.equals("c") && !format.equals("json")) {
+                        return -1;
+                    }
+                }
+                default -> {
+                    if (a.startsWith("-") || file != null || a.isEmpty()) {
+                        return -1;
+                    }
+                    file = Path.of(a);
+                }
+            }
+        }
+        if (file == null) {
+            return -1;
+        }
+        if (format == null || json && format.equals("raw")) {
+            format = json ? "json" : "raw";
+        }
+        try {
+            return run(file, format, base, stdout, err);
+        } catch (RuntimeException | IOException e) {
+            if (Main.isBrokenPipe(e)) {
+                return 141;
+            }
+            err.println("perfj: " + Main.describe(e));
+            err.flush();
+            return e instanceof io.perfj.io.FormatException ? 2 : 1;
+        }
+    }
+
+    static int run(Path file, String format, Path base, OutputStream out, PrintWriter err) throws IOException {
         Method c = format.equals("c") ? cDumper() : null;
         if (format.equals("c") && c == null) {
-            spec.commandLine().getErr().println("perfj: format c is not available in this build (no " + C_DUMPER + ")");
-            spec.commandLine().getErr().flush();
+            err.println("perfj: format c is not available in this build (no " + C_DUMPER + ")");
+            err.flush();
             return 1;
         }
         Btf baseBtf = null;
@@ -76,8 +140,6 @@ public final class BtfDumpCommand implements Callable<Integer> {
         }
         if (format.equals("c") && isRawOrElf(exists(file)) && (basePath == null || isRawOrElf(exists(basePath)))) {
             // A single BTF: straight from the file into the C dumper's type table, no object model.
-            spec.commandLine().getOut().flush();
-            OutputStream out = Main.stdout(spec);
             BtfCDumper.dumpFile(file, basePath, out);
             out.flush();
             return 0;
@@ -86,8 +148,6 @@ public final class BtfDumpCommand implements Callable<Integer> {
             baseBtf = BtfFiles.load(exists(basePath), null);
         }
         List<BtfFiles.Found> found = BtfFiles.loadAll(exists(file), baseBtf);
-        spec.commandLine().getOut().flush();
-        OutputStream out = Main.stdout(spec);
         boolean perfData = found.size() != 1 || found.getFirst().id() >= 0;
         if (format.equals("json") && perfData) {
             out.write('[');

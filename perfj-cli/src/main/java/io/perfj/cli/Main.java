@@ -46,8 +46,8 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         FileOutputStream fd1 = new FileOutputStream(FileDescriptor.out);
-        int fast = BtfCFastPath.tryRun(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
-        if (fast != BtfCFastPath.NOT_TAKEN) {
+        int fast = BtfDumpCommand.fast(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        if (fast >= 0) {
             System.exit(fast);
         }
         int rc = execute(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));

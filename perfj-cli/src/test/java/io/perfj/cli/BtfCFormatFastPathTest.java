@@ -14,15 +14,15 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The pre-picocli path for {@code btf dump FILE format c} prints what the picocli command prints. */
-class BtfCFastPathTest {
+/** The pre-picocli path ({@link BtfDumpCommand#fast}) for {@code format c} prints what the picocli command prints. */
+class BtfCFormatFastPathTest {
     record Run(int rc, String out, String err) {
     }
 
     static Run fast(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
-        int rc = BtfCFastPath.tryRun(args, out, new PrintWriter(err));
+        int rc = BtfDumpCommand.fast(args, out, new PrintWriter(err));
         return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString());
     }
 
@@ -55,14 +55,12 @@ class BtfCFastPathTest {
     }
 
     @Test
-    void leavesEverythingElseToPicocli(@TempDir Path tmp) {
-        String obj = BtfCDumpCommandTest.fixture("btf-c/obj/funcs.bpf.o").toString();
-        assertEquals(BtfCFastPath.NOT_TAKEN, fast("btf", "dump", obj).rc());
-        assertEquals(BtfCFastPath.NOT_TAKEN, fast("btf", "dump", obj, "format", "raw").rc());
-        assertEquals(BtfCFastPath.NOT_TAKEN, fast("btf", "dump", obj, "format", "c", "--debug").rc());
-        assertEquals(BtfCFastPath.NOT_TAKEN, fast("btf", "dump", tmp.resolve("missing").toString(), "format", "c").rc());
-        assertEquals(BtfCFastPath.NOT_TAKEN, fast("btf", "dump", CliFixtures.recording("bpf-sys").toString(), "format", "c").rc());
-        assertEquals(BtfCFastPath.NOT_TAKEN, fast("header", "-i", obj).rc());
+    void perfDataEntriesAndMissingFilesToo(@TempDir Path tmp) {
+        String data = CliFixtures.recording("bpf-sys").toString();
+        assertEquals(full("btf", "dump", data, "format", "c").out(), fast("btf", "dump", data, "format", "c").out());
+        Run missing = fast("btf", "dump", tmp.resolve("missing").toString(), "format", "c");
+        assertEquals(full("btf", "dump", tmp.resolve("missing").toString(), "format", "c").err(), missing.err());
+        assertEquals(1, missing.rc());
     }
 
     @Test
