@@ -55,54 +55,13 @@ final class CDeclWriter {
         emitState = new byte[n];
         fwdEmitted = new boolean[n];
         nameResolved = new boolean[n];
-        referenced = new boolean[n];
+        referenced = types.referenced();
         dupSuffix = new int[n];
         typeNames = new NameCounts(types.strings(), n / 2);
         identNames = new NameCounts(types.strings(), n);
         maxDepth = n + 64;
         orderState[0] = ORDERED;
         emitState[0] = EMITTED;
-        markReferenced();
-    }
-
-    /** Types referenced from another type; an anonymous enum nobody references is a top-level one. */
-    private void markReferenced() {
-        int n = t.count();
-        for (int id = 1; id < n; id++) {
-            int vlen = t.vlen(id);
-            switch (t.kind(id)) {
-                case INT, ENUM, ENUM64, FWD, FLOAT -> { }
-                case VOLATILE, CONST, RESTRICT, PTR, TYPEDEF, FUNC, VAR, DECL_TAG, TYPE_TAG -> mark(id, t.ref(id));
-                case ARRAY -> {
-                    mark(id, t.arrayIndexType(id));
-                    mark(id, t.arrayType(id));
-                }
-                case STRUCT, UNION -> {
-                    for (int i = 0; i < vlen; i++) {
-                        mark(id, t.memberType(id, i));
-                    }
-                }
-                case FUNC_PROTO -> {
-                    for (int i = 0; i < vlen; i++) {
-                        mark(id, t.paramType(id, i));
-                    }
-                }
-                case DATASEC -> {
-                    for (int i = 0; i < vlen; i++) {
-                        mark(id, t.datasecType(id, i));
-                    }
-                }
-                default -> throw new FormatException(t.source(), "BTF type [" + id + "]", -1,
-                        "unknown kind " + t.kind(id));
-            }
-        }
-    }
-
-    private void mark(int from, int to) {
-        if (to < 0 || to >= referenced.length) {
-            throw new FormatException(t.source(), "BTF type [" + from + "]", -1, "refers to missing type " + Integer.toUnsignedString(to));
-        }
-        referenced[to] = true;
     }
 
     /**

@@ -165,7 +165,7 @@ public final class RawTypes {
         data.get(strStart, strBytes);
         BtfStrings strings = new BtfStrings(strBytes, 0, strCount, base == null ? null : base.strings());
         TypeTable tt = new TypeTable(count, pos, words, strings, source);
-        tt.validate(baseCount);
+        tt.validate(baseCount, base == null ? null : base.referenced());
         return tt;
     }
 

@@ -27,6 +27,7 @@ public final class TypeTable {
     private final String source;
     private int ptrSize;
     private byte[] alignCache;
+    private boolean[] referenced;
 
     /**
      * @param count   number of type ids including void (id 0), so ids run from 0 to count-1
@@ -318,51 +319,61 @@ public final class TypeTable {
      * Every type id a type refers to exists and every name offset is inside the string sections,
      * as libbpf checks when it opens a BTF; anything else is a format error.
      */
-    void validate(int firstId) {
+    void validate(int firstId, boolean[] baseReferenced) {
         int strLen = strings.length();
+        boolean[] refd = new boolean[count];
+        if (baseReferenced != null) {
+            System.arraycopy(baseReferenced, 0, refd, 0, baseReferenced.length);
+        }
         for (int id = firstId; id < count; id++) {
             int vlen = vlen(id);
             checkName(id, nameOff(id), strLen);
             switch (kind(id)) {
-                case STRUCT, UNION, ENUM64 -> {
-                    for (int i = 0; i < vlen; i++) {
-                        checkName(id, extra(id, 3 * i), strLen);
-                    }
-                }
-                case ENUM, FUNC_PROTO -> {
-                    for (int i = 0; i < vlen; i++) {
-                        checkName(id, extra(id, 2 * i), strLen);
-                    }
-                }
-                default -> { }
-            }
-            switch (kind(id)) {
-                case PTR, TYPEDEF, VOLATILE, CONST, RESTRICT, FUNC, FUNC_PROTO, VAR, DECL_TAG, TYPE_TAG -> check(id, ref(id));
+                case PTR, TYPEDEF, VOLATILE, CONST, RESTRICT, FUNC, VAR, DECL_TAG, TYPE_TAG -> refd[check(id, ref(id))] = true;
                 case ARRAY -> {
-                    check(id, arrayType(id));
-                    check(id, arrayIndexType(id));
+                    refd[check(id, arrayType(id))] = true;
+                    refd[check(id, arrayIndexType(id))] = true;
                 }
-                default -> { }
-            }
-            switch (kind(id)) {
                 case STRUCT, UNION -> {
                     for (int i = 0; i < vlen; i++) {
-                        check(id, memberType(id, i));
+                        checkName(id, memberNameOff(id, i), strLen);
+                        refd[check(id, memberType(id, i))] = true;
                     }
                 }
                 case FUNC_PROTO -> {
+                    check(id, ref(id)); // libbpf does not count a return type as a reference
                     for (int i = 0; i < vlen; i++) {
-                        check(id, paramType(id, i));
+                        checkName(id, paramNameOff(id, i), strLen);
+                        refd[check(id, paramType(id, i))] = true;
                     }
                 }
                 case DATASEC -> {
                     for (int i = 0; i < vlen; i++) {
-                        check(id, datasecType(id, i));
+                        refd[check(id, datasecType(id, i))] = true;
+                    }
+                }
+                case ENUM -> {
+                    for (int i = 0; i < vlen; i++) {
+                        checkName(id, enumNameOff(id, i), strLen);
+                    }
+                }
+                case ENUM64 -> {
+                    for (int i = 0; i < vlen; i++) {
+                        checkName(id, enum64NameOff(id, i), strLen);
                     }
                 }
                 default -> { }
             }
         }
+        referenced = refd;
+    }
+
+    /**
+     * Whether another type refers to this one (libbpf's {@code btf_dump_mark_referenced}): an
+     * anonymous enum that nothing refers to is a top-level declaration of constants.
+     */
+    boolean[] referenced() {
+        return referenced;
     }
 
     private void checkName(int id, int off, int strLen) {
@@ -372,11 +383,12 @@ public final class TypeTable {
         }
     }
 
-    private void check(int id, int ref) {
+    private int check(int id, int ref) {
         if (Integer.compareUnsigned(ref, count) >= 0) {
             throw new FormatException(source, "BTF type [" + id + "]", -1,
                     "refers to type " + Integer.toUnsignedString(ref) + " of " + count);
         }
+        return ref;
     }
 
     FormatException cycle(int id) {
