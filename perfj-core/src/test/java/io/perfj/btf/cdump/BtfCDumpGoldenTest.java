@@ -113,6 +113,15 @@ class BtfCDumpGoldenTest {
         System.out.println("vmlinux format c: " + mine.length() + " bytes identical");
     }
 
+    /** The same BTF written big-endian reads the same and dumps the same C. */
+    @Test
+    void bigEndianVmlinuxDumpsTheSame() {
+        Btf le = Btf.parse(gunzip(vmlinuxBtf()), "vmlinux.btf");
+        byte[] be = io.perfj.btf.BtfWriter.write(le, java.nio.ByteOrder.BIG_ENDIAN);
+        String mine = new String(BtfCDumper.dump(RawTypes.parse(be, null, "vmlinux.be.btf")), StandardCharsets.UTF_8);
+        assertSameText("vmlinux big-endian", vmlinuxGolden(), mine);
+    }
+
     /** bpftool -B vmlinux: the base's types first, exactly as alone, then the split ones. */
     @Test
     void splitBtfMatchesBpftool() throws IOException {
