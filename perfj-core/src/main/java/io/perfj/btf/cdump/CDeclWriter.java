@@ -437,7 +437,7 @@ final class CDeclWriter {
 
     private void emitMissingAliases(int id) {
         resolve(id, typeNames);
-        BtfStrings s = t.strings();
+        StringSection s = t.strings();
         int off = t.nameOff(id);
         String alias = s.is(off, "__Poly8_t") ? "unsigned char"
                 : s.is(off, "__Poly16_t") ? "unsigned short"

@@ -6,12 +6,12 @@ package io.perfj.btf.cdump;
  * map for struct/union/enum names and one for typedef and enumerator names.
  */
 final class NameCounts {
-    private final BtfStrings strings;
+    private final StringSection strings;
     private int[] keys;
     private int[] counts;
     private int size;
 
-    NameCounts(BtfStrings strings, int expected) {
+    NameCounts(StringSection strings, int expected) {
         this.strings = strings;
         int cap = Integer.highestOneBit(Math.max(16, expected * 2) - 1) << 1;
         keys = new int[cap];

@@ -163,7 +163,7 @@ public final class RawTypes {
         int strCount = (int) strLen;
         byte[] strBytes = new byte[strCount];
         data.get(strStart, strBytes);
-        BtfStrings strings = new BtfStrings(strBytes, 0, strCount, base == null ? null : base.strings());
+        StringSection strings = new StringSection(strBytes, 0, strCount, base == null ? null : base.strings());
         TypeTable tt = new TypeTable(count, pos, words, strings, source);
         tt.validate(baseCount, base == null ? null : base.referenced());
         return tt;

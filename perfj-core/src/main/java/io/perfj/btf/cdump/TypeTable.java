@@ -23,7 +23,7 @@ public final class TypeTable {
     private final int count;
     private final int[] pos;
     private final int[] words;
-    private final BtfStrings strings;
+    private final StringSection strings;
     private final String source;
     private int ptrSize;
     private byte[] alignCache;
@@ -36,7 +36,7 @@ public final class TypeTable {
      * @param strings the name at a string offset (of the split string section when split)
      * @param source  the file, for error messages
      */
-    public TypeTable(int count, int[] pos, int[] words, BtfStrings strings, String source) {
+    public TypeTable(int count, int[] pos, int[] words, StringSection strings, String source) {
         this.count = count;
         this.pos = pos;
         this.words = words;
@@ -311,7 +311,7 @@ public final class TypeTable {
         System.arraycopy(pos, 0, dst, 0, count);
     }
 
-    BtfStrings strings() {
+    StringSection strings() {
         return strings;
     }
 

@@ -7,15 +7,15 @@ import java.nio.charset.StandardCharsets;
  * base's offsets: an offset below the base's length is the base's. A bad offset reads as the
  * empty name.
  */
-public final class BtfStrings {
+public final class StringSection {
     private final byte[] data;
     private final int start;
     private final int len;
-    private final BtfStrings base;
+    private final StringSection base;
     private final int baseLen;
 
     /** The {@code len} bytes of {@code data} from {@code start}, on top of {@code base} (or null). */
-    public BtfStrings(byte[] data, int start, int len, BtfStrings base) {
+    public StringSection(byte[] data, int start, int len, StringSection base) {
         if (start < 0 || len < 0 || start + len > data.length) {
             throw new IllegalArgumentException("string section outside its array");
         }
@@ -31,8 +31,8 @@ public final class BtfStrings {
         return baseLen + len;
     }
 
-    private BtfStrings owner(int off) {
-        BtfStrings s = this;
+    private StringSection owner(int off) {
+        StringSection s = this;
         while (off < s.baseLen && s.base != null) {
             s = s.base;
         }
@@ -41,7 +41,7 @@ public final class BtfStrings {
 
     /** The name at {@code off}. */
     public String get(int off) {
-        BtfStrings s = owner(off);
+        StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
             return "";
@@ -60,7 +60,7 @@ public final class BtfStrings {
 
     /** Hash of the name's bytes (31-polynomial, as String's). */
     int hash(int off) {
-        BtfStrings s = owner(off);
+        StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
             return 0;
@@ -79,8 +79,8 @@ public final class BtfStrings {
         if (a == b) {
             return true;
         }
-        BtfStrings sa = owner(a);
-        BtfStrings sb = owner(b);
+        StringSection sa = owner(a);
+        StringSection sb = owner(b);
         int oa = a - sa.baseLen;
         int ob = b - sb.baseLen;
         boolean va = oa >= 0 && oa < sa.len;
@@ -110,7 +110,7 @@ public final class BtfStrings {
 
     /** Whether the name at {@code off} is {@code ascii}. */
     boolean is(int off, String ascii) {
-        BtfStrings s = owner(off);
+        StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
             return ascii.isEmpty();
@@ -131,7 +131,7 @@ public final class BtfStrings {
 
     /** Length in bytes of the name at {@code off}. */
     int byteLength(int off) {
-        BtfStrings s = owner(off);
+        StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
             return 0;
@@ -146,13 +146,13 @@ public final class BtfStrings {
     }
 
     boolean isEmpty(int off) {
-        BtfStrings s = owner(off);
+        StringSection s = owner(off);
         int o = off - s.baseLen;
         return o < 0 || o >= s.len || s.data[s.start + o] == 0;
     }
 
     void appendTo(CText out, int off) {
-        BtfStrings s = owner(off);
+        StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
             return;
