@@ -113,6 +113,21 @@ class BtfCDumpGoldenTest {
         System.out.println("vmlinux format c: " + mine.length() + " bytes identical");
     }
 
+    /** Live: the running kernel's BTF against the installed bpftool (skipped without either). */
+    @Test
+    void runningKernelMatchesInstalledBpftool() throws Exception {
+        Path sys = Path.of("/sys/kernel/btf/vmlinux");
+        Assumptions.assumeTrue(Files.isReadable(sys), "no " + sys);
+        Assumptions.assumeTrue(BtfCDumpDifferentialTest.bpftoolAvailable(), "bpftool 7.1 is not installed");
+        Process p = new ProcessBuilder("bpftool", "btf", "dump", "file", sys.toString(), "format", "c")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String expected = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor());
+        ByteArrayOutputStream mine = new ByteArrayOutputStream();
+        BtfCDumper.dumpFile(sys, null, mine);
+        assertSameText("running kernel", expected, mine.toString(StandardCharsets.UTF_8));
+    }
+
     /** The same BTF written big-endian reads the same and dumps the same C. */
     @Test
     void bigEndianVmlinuxDumpsTheSame() {
