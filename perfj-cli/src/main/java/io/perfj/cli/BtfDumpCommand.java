@@ -2,6 +2,7 @@ package io.perfj.cli;
 
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfFiles;
+import io.perfj.btf.cdump.BtfCDumper;
 import io.perfj.btf.dump.BtfJsonDumper;
 import io.perfj.btf.dump.BtfRawDumper;
 import picocli.CommandLine;
@@ -137,6 +138,12 @@ public final class BtfDumpCommand implements Callable<Integer> {
                 && !file.getFileName().toString().equals("vmlinux")) {
             basePath = Path.of("/sys/kernel/btf/vmlinux");
         }
+        if (format.equals("c") && isRawOrElf(exists(file)) && (basePath == null || isRawOrElf(exists(basePath)))) {
+            // A single BTF: straight from the file into the C dumper's type table, no object model.
+            BtfCDumper.dumpFile(file, basePath, out);
+            out.flush();
+            return 0;
+        }
         if (basePath != null) {
             baseBtf = BtfFiles.load(exists(basePath), null);
         }
@@ -190,6 +197,11 @@ public final class BtfDumpCommand implements Callable<Integer> {
                     "unrecognized format specifier: '" + f + "', possible values: raw, c, json");
         }
         return json && f.equals("raw") ? "json" : f;
+    }
+
+    private static boolean isRawOrElf(Path p) {
+        BtfFiles.Kind k = BtfFiles.kind(p);
+        return k == BtfFiles.Kind.RAW || k == BtfFiles.Kind.ELF;
     }
 
     private static Path exists(Path p) {
