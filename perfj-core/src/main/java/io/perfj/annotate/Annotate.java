@@ -83,41 +83,85 @@ public final class Annotate {
         this.warn = warn;
     }
 
-    /** Reads the samples and prints every annotation to {@code out}; returns how many were printed. */
+    /**
+     * Reads the samples and prints every annotation to {@code out}; returns how many were printed.
+     * Samples are first counted per (event, DSO, address in the DSO) while the records stream by,
+     * without symbol lookups; then the symbol tables of the DSOs hit are loaded in parallel and the
+     * addresses bucketed into symbols. The result is what resolving each sample would give.
+     */
     public int run(StringBuilderSink out) {
-        List<Map<Key, Entry>> byEvsel = new ArrayList<>();
+        List<Map<Dso, Map<Long, long[]>>> hits = new ArrayList<>();
+        Map<Dso, Long> ipDelta = new HashMap<>();
         List<long[]> totals = new ArrayList<>();
+        // symbol tables load on a helper thread as soon as a DSO is first hit, while samples stream
+        java.util.concurrent.ExecutorService loader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            java.lang.Thread t = new java.lang.Thread(r, "perfj-symbols");
+            t.setDaemon(true);
+            return t;
+        });
+        java.util.Set<Dso> dsos = new java.util.LinkedHashSet<>();
         try (DecodedRecords in = new DecodedRecords(data)) {
             for (PerfRecord rec; (rec = in.next()) != null; ) {
                 if (!(rec instanceof Sample s)) {
                     resolver.process(rec);
                     continue;
                 }
-                Location loc = resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip());
-                Symbol sym = loc.symbol();
-                if (!opts.symbols().isEmpty() && (sym == null || !opts.symbols().contains(sym.name()))) {
-                    continue; // perf drops samples outside the symbol asked for
-                }
+                Location loc = resolver.locate(s.pid(), s.tid(), s.cpumode(), s.ip());
                 int ev = s.evsel().index();
                 while (totals.size() <= ev) {
                     totals.add(new long[2]);
+                    hits.add(new HashMap<>());
                 }
-                totals.get(ev)[0]++;
-                totals.get(ev)[1] += s.period();
-                if (sym == null || loc.dso() == null) {
+                if (opts.symbols().isEmpty()) {
+                    totals.get(ev)[0]++;
+                    totals.get(ev)[1] += s.period();
+                }
+                if (loc.dso() == null) {
                     continue;
                 }
-                while (byEvsel.size() <= ev) {
-                    byEvsel.add(new LinkedHashMap<>());
-                }
-                long off = loc.mapIp() - sym.start();
-                Entry e = byEvsel.get(ev).computeIfAbsent(new Key(ev, loc.dso(), sym),
-                        k -> new Entry(ev, loc.dso(), sym, loc.ip() - off));
-                e.period += s.period();
-                e.samples++;
-                long[] h = e.hist.computeIfAbsent(off, k -> new long[2]);
+                long[] h = hits.get(ev).computeIfAbsent(loc.dso(), k -> new HashMap<>())
+                        .computeIfAbsent(loc.mapIp(), k -> new long[2]);
                 h[0]++;
                 h[1] += s.period();
+                ipDelta.putIfAbsent(loc.dso(), loc.ip() - loc.mapIp());
+                if (dsos.add(loc.dso())) {
+                    Dso d = loc.dso();
+                    loader.execute(d::symbols);
+                }
+            }
+        } finally {
+            loader.shutdown();
+        }
+        // what the helper has not reached yet loads here too, in parallel
+        dsos.parallelStream().forEach(Dso::symbols);
+        List<Map<Key, Entry>> byEvsel = new ArrayList<>();
+        for (int ev = 0; ev < hits.size(); ev++) {
+            Map<Key, Entry> entries = new LinkedHashMap<>();
+            byEvsel.add(entries);
+            for (Map.Entry<Dso, Map<Long, long[]>> d : hits.get(ev).entrySet()) {
+                Dso dso = d.getKey();
+                for (Map.Entry<Long, long[]> a : d.getValue().entrySet()) {
+                    long mapIp = a.getKey();
+                    Symbol sym = dso.symbols().find(mapIp);
+                    if (!opts.symbols().isEmpty()) {
+                        if (sym == null || !opts.symbols().contains(sym.name())) {
+                            continue; // perf drops samples outside the symbols asked for
+                        }
+                        totals.get(ev)[0] += a.getValue()[0];
+                        totals.get(ev)[1] += a.getValue()[1];
+                    }
+                    if (sym == null) {
+                        continue;
+                    }
+                    int evIndex = ev;
+                    Entry e = entries.computeIfAbsent(new Key(ev, dso, sym),
+                            k -> new Entry(evIndex, dso, sym, sym.start() + ipDelta.get(dso)));
+                    e.period += a.getValue()[1];
+                    e.samples += a.getValue()[0];
+                    long[] h = e.hist.computeIfAbsent(mapIp - sym.start(), k -> new long[2]);
+                    h[0] += a.getValue()[0];
+                    h[1] += a.getValue()[1];
+                }
             }
         }
         List<String> names = EventNames.names(data);

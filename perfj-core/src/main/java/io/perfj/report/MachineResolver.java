@@ -44,6 +44,11 @@ public final class MachineResolver implements FrameResolver {
         return machine.resolve(thread(pid, tid), cpumode, ip);
     }
 
+    /** As {@link #resolve} without the symbol (nothing is loaded). */
+    public Location locate(int pid, int tid, int cpumode, long ip) {
+        return machine.locate(thread(pid, tid), cpumode, ip);
+    }
+
     @Override
     public String comm(int pid, int tid) {
         return thread(pid, tid).comm();

@@ -85,19 +85,24 @@ public final class DefaultSymbolLoader implements SymbolLoader {
 
     @Override
     public SymbolTable loadKallsyms(Path file) {
-        return Kallsyms.read(file).kernel();
+        return kallsyms(file).kernel();
     }
 
     private Path lastKallsymsPath;
     private Kallsyms lastKallsyms;
 
-    @Override
-    public synchronized SymbolTable loadKallsymsModule(Path file, String module) {
+    /** The kernel and its modules come from the same file: it is read once. */
+    private synchronized Kallsyms kallsyms(Path file) {
         if (!file.equals(lastKallsymsPath)) {
             lastKallsyms = Kallsyms.read(file);
             lastKallsymsPath = file;
         }
-        SymbolTable t = lastKallsyms.modules().get(module);
+        return lastKallsyms;
+    }
+
+    @Override
+    public SymbolTable loadKallsymsModule(Path file, String module) {
+        SymbolTable t = kallsyms(file).modules().get(module);
         return t == null ? SymbolTable.EMPTY : t;
     }
 
