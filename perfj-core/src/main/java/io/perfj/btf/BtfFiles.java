@@ -1,0 +1,116 @@
+package io.perfj.btf;
+
+import io.perfj.elf.ElfFile;
+import io.perfj.elf.SectionHeader;
+import io.perfj.io.FormatException;
+import io.perfj.perfdata.FeatureId;
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.feature.Feature;
+import io.perfj.perfdata.feature.Features;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Finds BTF in a file the way bpftool's {@code btf dump file} does: a raw BTF blob (e.g.
+ * {@code /sys/kernel/btf/vmlinux}), or the {@code .BTF} section of an ELF object; and, beyond
+ * bpftool, the BPF_BTF feature of a perf.data recording (one blob per BPF program BTF id).
+ */
+public final class BtfFiles {
+    private BtfFiles() {
+    }
+
+    /** One BTF found in a file; {@code id} is the BPF_BTF id for perf.data entries, else -1. */
+    public record Found(long id, Btf btf) {
+    }
+
+    /** What kind of file {@code path} is, from its first bytes. */
+    public enum Kind { RAW, ELF, PERF_DATA, UNKNOWN }
+
+    public static Kind kind(Path path) {
+        byte[] head = new byte[8];
+        int n;
+        try (var in = Files.newInputStream(path)) {
+            n = in.readNBytes(head, 0, 8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F') {
+            return Kind.ELF;
+        }
+        if (n >= 8 && (new String(head, 0, 8, java.nio.charset.StandardCharsets.ISO_8859_1).equals("PERFILE2")
+                || new String(head, 0, 8, java.nio.charset.StandardCharsets.ISO_8859_1).equals("2ELIFREP"))) {
+            return Kind.PERF_DATA;
+        }
+        if (n >= 2 && ((head[0] & 0xff) == 0x9f && (head[1] & 0xff) == 0xeb
+                || (head[0] & 0xff) == 0xeb && (head[1] & 0xff) == 0x9f)) {
+            return Kind.RAW;
+        }
+        return Kind.UNKNOWN;
+    }
+
+    /** The single BTF of a raw or ELF file, split on {@code base} when given. */
+    public static Btf load(Path path, Btf base) {
+        List<Found> all = loadAll(path, base);
+        if (all.size() != 1) {
+            throw new FormatException(path.toString(), "BTF", -1,
+                    "holds " + all.size() + " BTF blobs; expected one");
+        }
+        return all.getFirst().btf();
+    }
+
+    /** Every BTF in the file: one for raw and ELF input, one per BPF_BTF entry for perf.data. */
+    public static List<Found> loadAll(Path path, Btf base) {
+        String name = path.toString();
+        return switch (kind(path)) {
+            case RAW, UNKNOWN -> List.of(new Found(-1, Btf.parse(read(path), name, base)));
+            case ELF -> {
+                try (ElfFile elf = ElfFile.open(path)) {
+                    yield List.of(new Found(-1, fromElf(elf, base)));
+                }
+            }
+            case PERF_DATA -> fromPerfData(path, base);
+        };
+    }
+
+    /** The {@code .BTF} section of an ELF file. */
+    public static Btf fromElf(ElfFile elf, Btf base) {
+        SectionHeader s = elf.section(".BTF").orElseThrow(() -> new FormatException(elf.name(), "ELF", -1,
+                "no .BTF section"));
+        return Btf.parse(elf.sectionData(s), base);
+    }
+
+    /** The {@code .BTF.ext} section of an ELF file, read against its {@code .BTF}. */
+    public static Optional<BtfExt> extFromElf(ElfFile elf, Btf btf) {
+        return elf.section(".BTF.ext").map(s -> BtfExt.parse(elf.sectionData(s), btf));
+    }
+
+    private static List<Found> fromPerfData(Path path, Btf base) {
+        try (PerfData data = PerfData.open(path)) {
+            var p = data.features().get(FeatureId.BPF_BTF);
+            if (p == null) {
+                return List.of();
+            }
+            List<Found> out = new ArrayList<>();
+            if (Features.decode(FeatureId.BPF_BTF, p, data) instanceof Feature.BpfBtf b) {
+                for (Feature.BpfBtf.Btf e : b.entries()) {
+                    out.add(new Found(e.id(), Btf.parse(e.data(), path + " BPF_BTF id " + e.id(), base)));
+                }
+            }
+            return out;
+        }
+    }
+
+    private static byte[] read(Path path) {
+        try {
+            return Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
