@@ -31,6 +31,9 @@ final class CuModel {
     static final int K_UNSPEC = 13;
     static final int K_UNSUPPORTED = 14;
 
+    /** Deeper DIE nesting than this is taken for damage (compilers stay far below). */
+    private static final int MAX_DEPTH = 200;
+
     static final int F_DECLARATION = 1;
     static final int F_UNSPEC_PARAMS = 2;
 
@@ -217,7 +220,7 @@ final class CuModel {
 
     /** pahole's die__process_tag plus the caller's table insertion. */
     private void processTag(int t, boolean top) {
-        if (scratchDepth >= scratch.length - 2) {
+        if (scratchDepth >= scratch.length - 2 || c.depth() > MAX_DEPTH) {
             throw c.error("DIEs are nested too deeply");
         }
         switch (t) {
@@ -560,6 +563,9 @@ final class CuModel {
 
     /** pahole's die__process_function: the function's own children ({@code top}) or a lexical block's. */
     private void functionChildren(Fn fn, boolean top) {
+        if (c.depth() > MAX_DEPTH) {
+            throw c.error("DIEs are nested too deeply");
+        }
         int paramIdx = 0;
         int t;
         while ((t = c.next()) > 0) {
@@ -618,6 +624,9 @@ final class CuModel {
 
     /** pahole's die__process_inline_expansion: only nested types and blocks matter. */
     private void inlineChildren(Fn fn) {
+        if (c.depth() > MAX_DEPTH) {
+            throw c.error("DIEs are nested too deeply");
+        }
         int t;
         while ((t = c.next()) > 0) {
             switch (t) {

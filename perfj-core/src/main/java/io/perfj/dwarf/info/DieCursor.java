@@ -477,9 +477,6 @@ public final class DieCursor {
             if (t < 0 || (t == 0 && depth == d)) {
                 return;
             }
-            if (t > 0) {
-                skipChildren();
-            }
         }
     }
 
