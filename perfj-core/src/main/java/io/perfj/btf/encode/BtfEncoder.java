@@ -25,15 +25,22 @@ import static io.perfj.btf.encode.BtfWords.*;
  * the number of threads.
  */
 public final class BtfEncoder {
+    private static final boolean TIMING = Boolean.getBoolean("perfj.btf.timing");
+
     private BtfEncoder() {
     }
 
     /** Encodes {@code elf}'s DWARF and returns raw BTF (a {@code .BTF} section's contents). */
     public static byte[] encode(ElfFile elf, EncodeOptions options) {
+        long t0 = System.nanoTime();
         DwarfInfo dwarf = DwarfInfo.of(elf);
         StringPool pool = new StringPool();
         ElfContext ctx = new ElfContext(elf, pool, options.vars());
-        TypeTable table = new TypeTable(1 << 16, 1 << 12);
+        // About one word of BTF per five bytes of .debug_info (measured on vmlinux), so the table
+        // rarely has to grow.
+        long guess = dwarf.infoSize() / 5;
+        TypeTable table = new TypeTable((int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
+                (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 10)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
         List<UnitHeader> units = dwarf.units();
         int threads = Math.max(1, Math.min(options.threads(), units.size()));
@@ -77,11 +84,20 @@ public final class BtfEncoder {
             }
         }
         addDatasecs(table, pool, ctx, merger, options.vars());
+        long t1 = System.nanoTime();
         if (table.count == 0) {
             return RawBtf.write(table, pool, elf.order());
         }
+        int before = table.count;
         TypeTable deduped = new BtfDedup(table).run();
-        return RawBtf.write(deduped, pool, elf.order());
+        long t2 = System.nanoTime();
+        byte[] out = RawBtf.write(deduped, pool, elf.order());
+        if (TIMING) {
+            System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"
+                    + " dedup %d ms, write %d ms%n", units.size(), before, table.nw, deduped.count,
+                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
+        }
+        return out;
     }
 
     private static void addDatasecs(TypeTable t, StringPool pool, ElfContext ctx, Merger m, EncodeOptions.Vars vars) {
@@ -152,6 +168,38 @@ public final class BtfEncoder {
             this.intName = intName;
         }
 
+        /** Rewrites the type ids of the record at {@code p} from unit-local to global. */
+        private static void remap(int[] w, int p, int[] map, int index) {
+            int info = w[p + 1];
+            int kind = kind(info);
+            int vlen = vlen(info);
+            if (word2IsType(kind)) {
+                w[p + 2] = local(w[p + 2], map, index);
+            }
+            switch (kind) {
+                case ARRAY -> {
+                    w[p + 3] = local(w[p + 3], map, index);
+                    w[p + 4] = local(w[p + 4], map, index);
+                }
+                case STRUCT, UNION -> {
+                    for (int i = 0, q = p + 4; i < vlen; i++, q += 3) {
+                        w[q] = local(w[q], map, index);
+                    }
+                }
+                case FUNC_PROTO -> {
+                    for (int i = 0, q = p + 4; i < vlen; i++, q += 2) {
+                        w[q] = local(w[q], map, index);
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+
+        private static int local(int v, int[] map, int index) {
+            return v == CuBtf.INDEX_TYPE ? index : v <= 0 ? 0 : map[v];
+        }
+
         private void copy(CuBtf cu, int r, int[] map, int index) {
             int s = cu.starts[r];
             int len = length(cu.words[s + 1]);
@@ -159,10 +207,7 @@ public final class BtfEncoder {
             int p = t.start[id];
             int[] w = t.w;
             System.arraycopy(cu.words, s, w, p, len);
-            forEachTypeRef(w, p, at -> {
-                int v = w[at];
-                w[at] = v == CuBtf.INDEX_TYPE ? index : v <= 0 ? 0 : map[v];
-            });
+            remap(w, p, map, index);
         }
 
         void merge(CuBtf cu) {

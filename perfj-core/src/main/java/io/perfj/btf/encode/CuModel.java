@@ -42,7 +42,10 @@ final class CuModel {
     private static final String BTF_TYPE_TAG = "btf_type_tag";
 
     private final StringPool pool;
+    /** Strings in .debug_str/.debug_line_str, by packed reference: shared by all units of a thread. */
     private final LongIntMap strCache = new LongIntMap(1 << 14);
+    /** Strings inside the unit itself (DW_FORM_string): their references are unique per unit. */
+    private final LongIntMap inlineStrCache = new LongIntMap(1 << 10);
     DieCursor c;
 
     // Types table, indexed by id (1-based)
@@ -115,7 +118,6 @@ final class CuModel {
         boolean external;
         boolean unspecParams;
         final IntBuf params = new IntBuf(4);
-        IntBuf blockParams;
         IntBuf annots;
         int type;
     }
@@ -154,6 +156,7 @@ final class CuModel {
         vars.clear();
         unitVars.clear();
         typeByOff.clear();
+        inlineStrCache.clear();
         fnByOff.clear();
         paramByOff.clear();
         varByOff.clear();
@@ -170,10 +173,11 @@ final class CuModel {
         if (ref < 0) {
             return -1;
         }
-        int id = strCache.get(ref, -1);
+        LongIntMap cache = c.form(i) == Dw.FORM_string ? inlineStrCache : strCache;
+        int id = cache.get(ref, -1);
         if (id < 0) {
             id = pool.intern(c.dwarf().string(ref));
-            strCache.put(ref, id);
+            cache.put(ref, id);
         }
         return id;
     }
@@ -573,8 +577,8 @@ final class CuModel {
                 case Dw.TAG_call_site, 0x49 /* call_site_parameter */, Dw.TAG_GNU_call_site, 0x410a,
                      0x36 /* dwarf_procedure */, 0x2f, 0x30, 0x4107, 0x4108, 0x4106, Dw.TAG_label -> c.skipChildren();
                 case Dw.TAG_formal_parameter -> {
-                    int p = newParam(fn);
                     if (top) {
+                        int p = newParam(fn);
                         fn.params.add(p);
                         if (c.hasChildren()) {
                             int at;
@@ -587,14 +591,12 @@ final class CuModel {
                         }
                         paramIdx++;
                     } else {
-                        if (fn.blockParams == null) {
-                            fn.blockParams = new IntBuf(4);
-                        }
-                        fn.blockParams.add(p);
                         c.skipChildren();
                     }
                 }
-                case Dw.TAG_variable -> processVariable(false);
+                // Variables inside functions never reach BTF (pahole keeps them only for its own
+                // printing), so they are not decoded.
+                case Dw.TAG_variable -> c.skipChildren();
                 case Dw.TAG_unspecified_parameters -> {
                     if (top) {
                         fn.unspecParams = true;
@@ -725,11 +727,6 @@ final class CuModel {
                 }
                 if (o >= 0) {
                     fn.name = fns.get(o).name;
-                }
-            }
-            if (fn.blockParams != null) {
-                for (int i = 0; i < fn.blockParams.size(); i++) {
-                    resolveParam(fn.blockParams.get(i));
                 }
             }
             for (int i = 0; i < fn.params.size(); i++) {

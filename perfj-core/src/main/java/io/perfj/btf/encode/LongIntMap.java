@@ -1,10 +1,14 @@
 package io.perfj.btf.encode;
 
-/** An open-addressing map from long keys (never {@link Long#MIN_VALUE}) to int values. */
+/**
+ * An open-addressing map from long keys to int values. Slots carry the generation they were
+ * written in, so {@link #clear} is O(1) (the maps are cleared once per compile unit).
+ */
 final class LongIntMap {
-    private static final long EMPTY = Long.MIN_VALUE;
     private long[] keys;
     private int[] vals;
+    private int[] gens;
+    private int gen = 1;
     private int size;
     private int mask;
 
@@ -12,7 +16,7 @@ final class LongIntMap {
         int c = Integer.highestOneBit(Math.max(16, cap) * 2 - 1);
         keys = new long[c];
         vals = new int[c];
-        java.util.Arrays.fill(keys, EMPTY);
+        gens = new int[c];
         mask = c - 1;
     }
 
@@ -25,12 +29,11 @@ final class LongIntMap {
     int get(long key, int missing) {
         int i = mix(key) & mask;
         while (true) {
-            long k = keys[i];
-            if (k == key) {
-                return vals[i];
-            }
-            if (k == EMPTY) {
+            if (gens[i] != gen) {
                 return missing;
+            }
+            if (keys[i] == key) {
+                return vals[i];
             }
             i = (i + 1) & mask;
         }
@@ -42,15 +45,15 @@ final class LongIntMap {
         }
         int i = mix(key) & mask;
         while (true) {
-            long k = keys[i];
-            if (k == key) {
-                vals[i] = value;
-                return;
-            }
-            if (k == EMPTY) {
+            if (gens[i] != gen) {
+                gens[i] = gen;
                 keys[i] = key;
                 vals[i] = value;
                 size++;
+                return;
+            }
+            if (keys[i] == key) {
+                vals[i] = value;
                 return;
             }
             i = (i + 1) & mask;
@@ -75,25 +78,26 @@ final class LongIntMap {
         if (size == 0) {
             return;
         }
-        if (keys.length > 1 << 16 && size < keys.length >> 6) {
-            keys = new long[1 << 12];
-            vals = new int[1 << 12];
-            mask = keys.length - 1;
-        }
-        java.util.Arrays.fill(keys, EMPTY);
         size = 0;
+        if (++gen == Integer.MAX_VALUE) {
+            java.util.Arrays.fill(gens, 0);
+            gen = 1;
+        }
     }
 
     private void grow() {
         long[] ok = keys;
         int[] ov = vals;
+        int[] og = gens;
+        int old = gen;
         keys = new long[ok.length * 2];
         vals = new int[ok.length * 2];
-        java.util.Arrays.fill(keys, EMPTY);
+        gens = new int[ok.length * 2];
+        gen = 1;
         mask = keys.length - 1;
         size = 0;
         for (int i = 0; i < ok.length; i++) {
-            if (ok[i] != EMPTY) {
+            if (og[i] == old) {
                 put(ok[i], ov[i]);
             }
         }

@@ -2,8 +2,8 @@ package io.perfj.dwarf.info;
 
 import io.perfj.io.FormatException;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
@@ -16,12 +16,12 @@ import java.nio.ByteOrder;
  * undefined abbreviation or form fails with a {@link FormatException} naming the DIE's offset.
  */
 public final class DieCursor {
-    private static final ValueLayout.OfShort I16_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort I16_BE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt I32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt I32_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfLong I64_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong I64_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final VarHandle I16_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I16_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle I32_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I32_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle I64_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I64_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     /** Returned by address getters when there is no address. */
     public static final long NO_ADDRESS = Long.MIN_VALUE;
 
@@ -29,10 +29,9 @@ public final class DieCursor {
     private final UnitHeader unit;
     private final AbbrevTable abbrevs;
     private final DwarfSection section;
-    private final MemorySegment seg;
-    private final ValueLayout.OfShort i16;
-    private final ValueLayout.OfInt i32;
-    private final ValueLayout.OfLong i64;
+    private final byte[] buf;
+    private final int end;
+    private final boolean little;
     private final long strKind;
     private long pos;
     private int depth;
@@ -53,10 +52,9 @@ public final class DieCursor {
         this.unit = unit;
         this.abbrevs = abbrevs;
         this.section = unit.inTypes() ? dwarf.types : dwarf.info;
-        this.seg = section.data().asSlice(0, unit.end());
-        this.i16 = dwarf.little ? I16_LE : I16_BE;
-        this.i32 = dwarf.little ? I32_LE : I32_BE;
-        this.i64 = dwarf.little ? I64_LE : I64_BE;
+        this.buf = section.bytes();
+        this.end = (int) unit.end();
+        this.little = dwarf.little;
         this.strKind = unit.inTypes() ? DwarfInfo.STR_TYPES : DwarfInfo.STR_INFO;
         this.pos = unit.firstDie();
     }
@@ -106,6 +104,9 @@ public final class DieCursor {
             count = n;
             for (int i = 0; i < n; i++) {
                 readForm(i, a.forms[i], a.implicitConst[i]);
+            }
+            if (pos > end) {
+                throw new IndexOutOfBoundsException();
             }
             pendingChildren = a.hasChildren;
             if (dieOffset == unit.firstDie()) {
@@ -157,10 +158,12 @@ public final class DieCursor {
                  Dw.FORM_rnglistx, Dw.FORM_GNU_addr_index, Dw.FORM_GNU_str_index -> v = uleb();
             case Dw.FORM_string -> {
                 v = pos;
-                while (seg.get(ValueLayout.JAVA_BYTE, pos) != 0) {
-                    pos++;
+                int p = (int) pos;
+                byte[] b = buf;
+                while (b[p] != 0) {
+                    p++;
                 }
-                pos++;
+                pos = p + 1;
             }
             case Dw.FORM_strp, Dw.FORM_line_strp, Dw.FORM_sec_offset, Dw.FORM_strp_sup, Dw.FORM_GNU_strp_alt,
                  Dw.FORM_GNU_ref_alt -> v = readOffset();
@@ -187,7 +190,7 @@ public final class DieCursor {
     }
 
     private void block(int i, long len) {
-        if (len < 0 || len > seg.byteSize() - pos) {
+        if (len < 0 || len > end - pos) {
             throw error("block of " + Long.toUnsignedString(len) + " bytes runs past the end of its unit");
         }
         vals[i] = pos;
@@ -363,11 +366,11 @@ public final class DieCursor {
         int osz = unit.offsetSize();
         long base = strOffsetsBase >= 0 ? strOffsetsBase : (osz == 8 ? 16 : 8);
         long at = base + index * osz;
-        MemorySegment so = dwarf.strOffsets.data();
-        if (index < 0 || at < 0 || at > so.byteSize() - osz) {
+        byte[] so = dwarf.strOffsets.bytes();
+        if (index < 0 || at < 0 || at > so.length - osz) {
             throw error("string index " + index + " is outside .debug_str_offsets");
         }
-        return osz == 8 ? so.get(i64, at) : so.get(i32, at) & 0xffff_ffffL;
+        return osz == 8 ? get64(so, (int) at) : get32(so, (int) at) & 0xffff_ffffL;
     }
 
     /** An address attribute (addr or addrx forms), or {@link #NO_ADDRESS}. */
@@ -384,14 +387,14 @@ public final class DieCursor {
         int asz = unit.addressSize();
         long base = addrBase >= 0 ? addrBase : 8;
         long at = base + index * asz;
-        MemorySegment a = dwarf.addr.data();
-        if (index < 0 || at < 0 || at > a.byteSize() - asz) {
+        byte[] a = dwarf.addr.bytes();
+        if (index < 0 || at < 0 || at > a.length - asz) {
             throw error("address index " + index + " is outside .debug_addr");
         }
         return switch (asz) {
-            case 8 -> a.get(i64, at);
-            case 4 -> a.get(i32, at) & 0xffff_ffffL;
-            default -> a.get(i16, at) & 0xffff;
+            case 8 -> get64(a, (int) at);
+            case 4 -> get32(a, (int) at) & 0xffff_ffffL;
+            default -> get16(a, (int) at) & 0xffff;
         };
     }
 
@@ -405,7 +408,7 @@ public final class DieCursor {
         }
         long p = vals[i];
         long end = p + lens[i];
-        int op = seg.get(ValueLayout.JAVA_BYTE, p) & 0xff;
+        int op = buf[(int) p] & 0xff;
         long save = pos;
         try {
             pos = p + 1;
@@ -436,7 +439,7 @@ public final class DieCursor {
             return -1;
         }
         long p = vals[i];
-        int op = seg.get(ValueLayout.JAVA_BYTE, p) & 0xff;
+        int op = buf[(int) p] & 0xff;
         if (op != Dw.OP_plus_uconst && op != Dw.OP_constu) {
             return -1;
         }
@@ -451,7 +454,8 @@ public final class DieCursor {
 
     /** The bytes of a block attribute. */
     public byte[] block(int i) {
-        return lens[i] <= 0 ? new byte[0] : seg.asSlice(vals[i], lens[i]).toArray(ValueLayout.JAVA_BYTE);
+        return lens[i] <= 0 ? new byte[0]
+                : java.util.Arrays.copyOfRange(buf, (int) vals[i], (int) (vals[i] + lens[i]));
     }
 
     /**
@@ -487,24 +491,36 @@ public final class DieCursor {
                 abs, detail);
     }
 
+    private short get16(byte[] b, int at) {
+        return (short) (little ? I16_LE.get(b, at) : I16_BE.get(b, at));
+    }
+
+    private int get32(byte[] b, int at) {
+        return little ? (int) I32_LE.get(b, at) : (int) I32_BE.get(b, at);
+    }
+
+    private long get64(byte[] b, int at) {
+        return little ? (long) I64_LE.get(b, at) : (long) I64_BE.get(b, at);
+    }
+
     private int u8() {
-        return seg.get(ValueLayout.JAVA_BYTE, pos++) & 0xff;
+        return buf[(int) pos++] & 0xff;
     }
 
     private int u16() {
-        int v = seg.get(i16, pos) & 0xffff;
+        int v = get16(buf, (int) pos) & 0xffff;
         pos += 2;
         return v;
     }
 
     private long u32() {
-        long v = seg.get(i32, pos) & 0xffff_ffffL;
+        long v = get32(buf, (int) pos) & 0xffff_ffffL;
         pos += 4;
         return v;
     }
 
     private long u64() {
-        long v = seg.get(i64, pos);
+        long v = get64(buf, (int) pos);
         pos += 8;
         return v;
     }
@@ -523,7 +539,7 @@ public final class DieCursor {
     }
 
     private void skip(long n) {
-        if (n > seg.byteSize() - pos) {
+        if (n > end - pos) {
             throw new IndexOutOfBoundsException();
         }
         pos += n;
@@ -532,10 +548,10 @@ public final class DieCursor {
     private long uleb() {
         long result = 0;
         int shift = 0;
-        long p = pos;
-        MemorySegment s = seg;
+        int p = (int) pos;
+        byte[] s = buf;
         while (true) {
-            int b = s.get(ValueLayout.JAVA_BYTE, p++);
+            int b = s[p++];
             if (shift < 64) {
                 result |= (long) (b & 0x7f) << shift;
             }
@@ -550,10 +566,11 @@ public final class DieCursor {
     private long sleb() {
         long result = 0;
         int shift = 0;
-        long p = pos;
+        int p = (int) pos;
+        byte[] s = buf;
         int b;
         do {
-            b = seg.get(ValueLayout.JAVA_BYTE, p++);
+            b = s[p++];
             if (shift < 64) {
                 result |= (long) (b & 0x7f) << shift;
             }

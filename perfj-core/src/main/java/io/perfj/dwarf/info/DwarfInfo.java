@@ -77,6 +77,11 @@ public final class DwarfInfo {
         return order;
     }
 
+    /** Size of .debug_info plus .debug_types, a measure of the work ahead. */
+    public long infoSize() {
+        return info.size() + types.size();
+    }
+
     /** All units: those of {@code .debug_info} in section order, then those of {@code .debug_types}. */
     public List<UnitHeader> units() {
         return units;
@@ -104,18 +109,18 @@ public final class DwarfInfo {
         if (ref < 0) {
             return null;
         }
-        MemorySegment s = sectionOf(ref).data();
+        byte[] s = sectionOf(ref).bytes();
         long off = ref & OFFSET_MASK;
-        long end = off;
-        long size = s.byteSize();
-        while (end < size && s.get(ValueLayout.JAVA_BYTE, end) != 0) {
-            end++;
-        }
-        if (off > size) {
-            throw new FormatException(source, "string", off, "offset is outside the " + size + "-byte "
+        if (off > s.length) {
+            throw new FormatException(source, "string", off, "offset is outside the " + s.length + "-byte "
                     + sectionOf(ref).name());
         }
-        return new String(s.asSlice(off, end - off).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        int o = (int) off;
+        int end = o;
+        while (end < s.length && s[end] != 0) {
+            end++;
+        }
+        return new String(s, o, end - o, StandardCharsets.UTF_8);
     }
 
     /** Whether the string at {@code ref} equals the ASCII {@code text}, without building a String. */
@@ -123,18 +128,19 @@ public final class DwarfInfo {
         if (ref < 0) {
             return false;
         }
-        MemorySegment s = sectionOf(ref).data();
+        byte[] s = sectionOf(ref).bytes();
         long off = ref & OFFSET_MASK;
         int n = text.length();
-        if (off + n >= s.byteSize()) {
+        if (off + n >= s.length) {
             return false;
         }
+        int o = (int) off;
         for (int i = 0; i < n; i++) {
-            if (s.get(ValueLayout.JAVA_BYTE, off + i) != (byte) text.charAt(i)) {
+            if (s[o + i] != (byte) text.charAt(i)) {
                 return false;
             }
         }
-        return s.get(ValueLayout.JAVA_BYTE, off + n) == 0;
+        return s[o + n] == 0;
     }
 
     private DwarfSection sectionOf(long ref) {
@@ -236,10 +242,27 @@ public final class DwarfInfo {
             return DwarfSection.EMPTY;
         }
         Bytes raw = elf.sectionData(sh);
-        if ((sh.flags() & Elf.SHF_COMPRESSED) == 0) {
-            return new DwarfSection(name, raw.segment(), sh.offset());
+        if (raw.size() > Integer.MAX_VALUE - 16) {
+            throw raw.error(0, "sections over 2 GiB are not supported");
         }
-        return new DwarfSection(name, MemorySegment.ofArray(decompress(elf, sh, raw)), -1);
+        byte[] data;
+        long fileOffset = -1;
+        if ((sh.flags() & Elf.SHF_COMPRESSED) == 0) {
+            data = raw.bytes(0, raw.size());
+            fileOffset = sh.offset();
+        } else {
+            data = decompress(elf, sh, raw);
+        }
+        MemorySegment seg = raw.segment();
+        if (seg.isMapped() && seg.byteSize() > 0) {
+            // The heap copy is what gets read; let the mapping's pages go.
+            try {
+                seg.unload();
+            } catch (RuntimeException e) {
+                // only a hint
+            }
+        }
+        return new DwarfSection(name, data, fileOffset);
     }
 
     /** An SHF_COMPRESSED section (gABI "Section Compression"): Elf32/64_Chdr, then zlib or zstd data. */
