@@ -11,6 +11,15 @@ public final class DieDumper {
     private DieDumper() {
     }
 
+    /** readelf (binutils 2.40) has no name for LLVM's tags and prints their value. */
+    static String readelfTagName(int tag) {
+        String n = Dw.tagName(tag);
+        if (tag >= 0x4080 && (tag == Dw.TAG_LLVM_annotation || n.startsWith("DW_TAG_0x"))) {
+            return "User TAG value: 0x" + Integer.toHexString(tag);
+        }
+        return n;
+    }
+
     public static void dump(DwarfInfo dwarf, PrintWriter out) {
         for (UnitHeader u : dwarf.units()) {
             DieCursor c = dwarf.cursor(u);
@@ -20,7 +29,7 @@ public final class DieDumper {
                     continue;
                 }
                 out.printf(" <%d><%x>: Abbrev Number: %d (%s)%n", c.depth(), c.offset(), c.abbrevCode(),
-                        Dw.tagName(t));
+                        readelfTagName(t));
                 int n = c.find(Dw.AT_name);
                 if (n >= 0) {
                     String s = c.string(n);
