@@ -42,7 +42,9 @@ public final class BtfEncoder {
         TypeTable table = new TypeTable((int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 10)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
-        List<UnitHeader> units = dwarf.units();
+        // Type units first, so units referring to their types by signature find them numbered.
+        List<UnitHeader> units = new ArrayList<>(dwarf.units());
+        units.sort((a, b) -> Boolean.compare(!a.isTypeUnit(), !b.isTypeUnit()));
         int threads = Math.max(1, Math.min(options.threads(), units.size()));
         if (threads == 1) {
             CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars());
@@ -83,6 +85,7 @@ public final class BtfEncoder {
                 ex.shutdownNow();
             }
         }
+        merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
         long t1 = System.nanoTime();
         if (table.count == 0) {
@@ -169,6 +172,18 @@ public final class BtfEncoder {
         }
 
         /** Rewrites the type ids of the record at {@code p} from unit-local to global. */
+        private final java.util.HashMap<Long, Integer> bySignature = new java.util.HashMap<>();
+        private final IntBuf pendingPos = new IntBuf(16);
+        private final LongList pendingSig = new LongList();
+
+        /** Fills in references to type units that came later than the units using them. */
+        void finish() {
+            for (int i = 0; i < pendingPos.size(); i++) {
+                Integer g = bySignature.get(pendingSig.get(i));
+                t.w[pendingPos.get(i)] = g == null ? 0 : g;
+            }
+        }
+
         private static void remap(int[] w, int p, int[] map, int index) {
             int info = w[p + 1];
             int kind = kind(info);
@@ -197,7 +212,7 @@ public final class BtfEncoder {
         }
 
         private static int local(int v, int[] map, int index) {
-            return v == CuBtf.INDEX_TYPE ? index : v <= 0 ? 0 : map[v];
+            return v == CuBtf.INDEX_TYPE ? index : v <= 0 ? (v < CuBtf.INDEX_TYPE ? v : 0) : map[v];
         }
 
         private void copy(CuBtf cu, int r, int[] map, int index) {
@@ -208,6 +223,23 @@ public final class BtfEncoder {
             int[] w = t.w;
             System.arraycopy(cu.words, s, w, p, len);
             remap(w, p, map, index);
+            if (cu.signatures.length > 0) {
+                forEachTypeRef(w, p, at -> {
+                    int v = w[at];
+                    if (v < CuBtf.INDEX_TYPE) {
+                        long sig = cu.signatures[-3 - v];
+                        Integer g = bySignature.get(sig);
+                        if (g == null) {
+                            // a type unit not merged yet: patched at the end
+                            pendingPos.add(at);
+                            pendingSig.add(sig);
+                            w[at] = 0;
+                        } else {
+                            w[at] = g;
+                        }
+                    }
+                });
+            }
         }
 
         void merge(CuBtf cu) {
@@ -264,6 +296,9 @@ public final class BtfEncoder {
                 if (keep[r]) {
                     copy(cu, r, map, index);
                 }
+            }
+            if (cu.typeSignature != 0 && cu.typeLocal > 0) {
+                bySignature.putIfAbsent(cu.typeSignature, map[cu.typeLocal]);
             }
             for (int i = 0; i < cu.nVars; i++) {
                 int g = map[cu.varLocal[i]];

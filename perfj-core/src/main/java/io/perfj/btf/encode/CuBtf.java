@@ -29,4 +29,9 @@ final class CuBtf {
     long[] varOffset;
     int[] varSize;
     int nVars;
+    /** Signatures of the types in other units this unit refers to; id {@code -3 - i} stands for the i-th. */
+    long[] signatures;
+    /** For a type unit: its signature and the local id of its type (0 otherwise). */
+    long typeSignature;
+    int typeLocal;
 }

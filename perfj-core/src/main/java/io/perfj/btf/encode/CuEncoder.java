@@ -55,6 +55,11 @@ final class CuEncoder {
         emitTypeDeclTags(groupStart, groupKey);
         emitFunctions(groupStart, groupKey);
         emitVariables(out, groupStart, groupKey);
+        out.signatures = m.signatures.stream().mapToLong(Long::longValue).toArray();
+        if (unit.isTypeUnit()) {
+            out.typeSignature = unit.typeSignature();
+            out.typeLocal = ref(m.typeAt(unit.typeOffset()));
+        }
         out.words = words.toArray();
         out.starts = starts.toArray();
         out.nRecords = starts.size();
@@ -76,6 +81,9 @@ final class CuEncoder {
 
     /** A types-table id as an output-local id (0 for void and skipped types). */
     private int ref(int typeId) {
+        if (typeId < CuBtf.INDEX_TYPE) {
+            return typeId; // a type in another unit, by signature
+        }
         return typeId <= 0 ? 0 : outId[typeId];
     }
 

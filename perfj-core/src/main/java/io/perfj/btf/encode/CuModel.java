@@ -160,6 +160,8 @@ final class CuModel {
         fnByOff.clear();
         paramByOff.clear();
         varByOff.clear();
+        signatures.clear();
+        signatureIndex.clear();
         scratchDepth = 0;
     }
 
@@ -182,9 +184,36 @@ final class CuModel {
         return id;
     }
 
+    /** A reference by type signature is kept as this flag plus an index into {@link #signatures}. */
+    private static final long SIG_REF = 1L << 62;
+    /** Type signatures referenced by the unit (DW_FORM_ref_sig8), in order of first use. */
+    final java.util.ArrayList<Long> signatures = new java.util.ArrayList<>();
+    private final java.util.HashMap<Long, Integer> signatureIndex = new java.util.HashMap<>();
+
     private long typeRefOf(int at) {
         int i = c.find(at);
-        return i < 0 ? -1 : c.ref(i);
+        if (i < 0) {
+            return -1;
+        }
+        if (c.isSignatureRef(i)) {
+            long sig = c.value(i);
+            Integer k = signatureIndex.get(sig);
+            if (k == null) {
+                k = signatures.size();
+                signatures.add(sig);
+                signatureIndex.put(sig, k);
+            }
+            return SIG_REF | k;
+        }
+        return c.ref(i);
+    }
+
+    /**
+     * The id standing for a type in another unit, found by its signature: below
+     * {@link CuBtf#INDEX_TYPE}, resolved when units are merged.
+     */
+    static int foreignId(int signatureIndex) {
+        return -3 - signatureIndex;
     }
 
     private IntBuf scratch() {
@@ -679,6 +708,9 @@ final class CuModel {
     int typeAt(long ref) {
         if (ref < 0) {
             return 0;
+        }
+        if ((ref & SIG_REF) != 0) {
+            return foreignId((int) (ref & ~SIG_REF));
         }
         int id = typeByOff.get(ref, 0);
         return id > 0 && tKind[id] == K_UNSPEC ? 0 : id;
