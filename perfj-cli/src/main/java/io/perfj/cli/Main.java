@@ -16,7 +16,7 @@ import java.util.Arrays;
 /** The {@code perfj} command line. */
 @Command(name = "perfj", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Reads Linux perf.data recordings and BTF without perf.",
-        subcommands = {HeaderCommand.class, DumpCommand.class, ReportCommand.class, ScriptCommand.class,
+        subcommands = {HeaderCommand.class, DumpCommand.class, ReportCommand.class, ScriptCommand.class, BtfCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
@@ -46,6 +46,10 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         FileOutputStream fd1 = new FileOutputStream(FileDescriptor.out);
+        int fast = BtfDumpCommand.fast(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        if (fast >= 0) {
+            System.exit(fast);
+        }
         int rc = execute(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
         System.exit(rc);
     }

@@ -22,19 +22,21 @@ final class BtfReader {
     private final String source;
     private final long origin;
     private final ByteBuffer buf;
+    private final byte[] data;
+    private final boolean le;
     private final long typeBase;
     private final Btf base;
     private final int startId;
     private final int startStrOff;
     private final byte[] strings;
     private final String[] cache;
-    private int maxTypeRef;
-    private long maxTypeRefAt;
 
     private BtfReader(String source, long origin, ByteBuffer buf, long typeBase, Btf base, byte[] strings) {
         this.source = source;
         this.origin = origin;
         this.buf = buf;
+        this.data = buf.array();
+        this.le = buf.order() == ByteOrder.LITTLE_ENDIAN;
         this.typeBase = typeBase;
         this.base = base;
         this.startId = base == null ? 1 : base.typeCount();
@@ -104,7 +106,7 @@ final class BtfReader {
                 throw new FormatException(source, STR, strAt + strLen - 1, "string section does not end with NUL");
             }
             if (base == null && data[(int) (hdrLen + strOff)] != 0) {
-                throw new FormatException(source, STR, strAt, "string section does not start with NUL");
+                throw new FormatException(source, STR, strAt, "string section does not start with NUL (split BTF? it needs its base BTF)");
             }
         }
         if (base != null && (long) base.stringsEnd() + strLen > Integer.MAX_VALUE) {
@@ -115,32 +117,79 @@ final class BtfReader {
         return r.types(header, (int) typeLen);
     }
 
+    private BtfType[] out;
+    private int[] offs;
+    private int n;
+    private int count;
+    private int tb;
+
+    /** Types to decode before a second thread is worth starting. */
+    private static final int PARALLEL_MIN = 20_000;
+
     private Btf types(BtfHeader header, int typeLen) {
-        int cap = Math.max(16, typeLen / 24);
-        BtfType[] out = new BtfType[cap];
-        int[] offs = new int[cap];
-        int n = 0;
+        tb = (int) typeBase;
+        index(typeLen);
+        count = startId + n;
+        if (count < 0) {
+            throw err(offs[n - 1], "more than 2^31 type ids");
+        }
+        out = new BtfType[n];
+        if (n >= PARALLEL_MIN && Runtime.getRuntime().availableProcessors() > 1) {
+            int mid = n / 2;
+            RuntimeException[] second = new RuntimeException[1];
+            Thread t = Thread.ofPlatform().name("btf-parse").start(() -> {
+                try {
+                    decode(mid, n);
+                } catch (RuntimeException e) {
+                    second[0] = e;
+                }
+            });
+            RuntimeException first = null;
+            try {
+                decode(0, mid);
+            } catch (RuntimeException e) {
+                first = e;
+            }
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            if (first != null) {
+                throw first;
+            }
+            if (second[0] != null) {
+                throw second[0];
+            }
+        } else {
+            decode(0, n);
+        }
+        return new Btf(source, buf.order(), header, base, out, Arrays.copyOf(offs, n), strings, cache);
+    }
+
+    /** A 32-bit field; plain byte arithmetic, which the JIT's first tier compiles well. */
+    private int i32(int p) {
+        byte[] d = data;
+        return le ? (d[p] & 0xff) | (d[p + 1] & 0xff) << 8 | (d[p + 2] & 0xff) << 16 | d[p + 3] << 24
+                : d[p] << 24 | (d[p + 1] & 0xff) << 16 | (d[p + 2] & 0xff) << 8 | (d[p + 3] & 0xff);
+    }
+
+    /** Finds every record's offset, checking kinds and that each record fits. */
+    private void index(int typeLen) {
+        offs = new int[Math.max(16, typeLen / 24)];
         int pos = 0;
-        int tb = (int) typeBase;
         while (pos < typeLen) {
             if (typeLen - pos < 12) {
                 throw err(pos, "truncated type record: " + (typeLen - pos) + " bytes left, 12 needed");
             }
-            if (n == out.length) {
-                out = Arrays.copyOf(out, n * 2);
+            if (n == offs.length) {
                 offs = Arrays.copyOf(offs, n * 2);
             }
-            offs[n] = pos;
-            int at = tb + pos;
-            int nameOff = buf.getInt(at);
-            int info = buf.getInt(at + 4);
-            int sizeOrType = buf.getInt(at + 8);
+            offs[n++] = pos;
+            int info = i32(tb + pos + 4);
             int kind = (info >>> 24) & 0x1f;
             int vlen = info & 0xffff;
-            boolean kflag = info < 0;
-            if ((info & 0x60ff0000) != 0) {
-                throw err(pos + 4, "reserved bits set in info 0x" + Integer.toHexString(info));
-            }
             long extra = switch (kind) {
                 case 1, 14, 17 -> 4;
                 case 3 -> 12;
@@ -153,87 +202,100 @@ final class BtfReader {
                 throw err(pos, BtfKind.kindName(kind) + " record needs " + (12 + extra) + " bytes, only "
                         + (typeLen - pos) + " left in the type section");
             }
-            checkFlags(pos, kind, vlen, kflag, sizeOrType);
-            String name = name(nameOff, pos);
-            int p = at + 12;
-            BtfType t = switch (kind) {
-                case 1 -> {
-                    int v = buf.getInt(p);
-                    if ((v & 0xf000ff00) != 0) {
-                        throw err(pos + 12, "reserved bits set in INT data 0x" + Integer.toHexString(v));
-                    }
-                    yield new BtfType.Int(name, nameOff, sizeOrType, (v >>> 24) & 0xf, (v >>> 16) & 0xff, v & 0xff);
-                }
-                case 2 -> new BtfType.Ptr(name, nameOff, ref(sizeOrType, pos + 8));
-                case 3 -> new BtfType.Array(name, nameOff, ref(buf.getInt(p), pos + 12), ref(buf.getInt(p + 4), pos + 16),
-                        buf.getInt(p + 8));
-                case 4, 5 -> {
-                    BtfType.Member[] ms = new BtfType.Member[vlen];
-                    for (int i = 0; i < vlen; i++, p += 12) {
-                        int mo = buf.getInt(p);
-                        int off = buf.getInt(p + 8);
-                        ms[i] = new BtfType.Member(name(mo, p - tb), mo, ref(buf.getInt(p + 4), p + 4 - tb),
-                                kflag ? off & 0xffffff : off, kflag ? off >>> 24 : 0);
-                    }
-                    List<BtfType.Member> l = List.of(ms);
-                    yield kind == 4 ? new BtfType.Struct(name, nameOff, sizeOrType, kflag, l)
-                            : new BtfType.Union(name, nameOff, sizeOrType, kflag, l);
-                }
-                case 6 -> {
-                    BtfType.EnumValue[] vs = new BtfType.EnumValue[vlen];
-                    for (int i = 0; i < vlen; i++, p += 8) {
-                        int vo = buf.getInt(p);
-                        int v = buf.getInt(p + 4);
-                        vs[i] = new BtfType.EnumValue(name(vo, p - tb), vo, kflag ? v : Integer.toUnsignedLong(v));
-                    }
-                    yield new BtfType.Enum(name, nameOff, sizeOrType, kflag, List.of(vs));
-                }
-                case 19 -> {
-                    BtfType.EnumValue[] vs = new BtfType.EnumValue[vlen];
-                    for (int i = 0; i < vlen; i++, p += 12) {
-                        int vo = buf.getInt(p);
-                        long v = Integer.toUnsignedLong(buf.getInt(p + 4)) | ((long) buf.getInt(p + 8) << 32);
-                        vs[i] = new BtfType.EnumValue(name(vo, p - tb), vo, v);
-                    }
-                    yield new BtfType.Enum64(name, nameOff, sizeOrType, kflag, List.of(vs));
-                }
-                case 7 -> new BtfType.Fwd(name, nameOff, kflag);
-                case 8 -> new BtfType.Typedef(name, nameOff, ref(sizeOrType, pos + 8));
-                case 9 -> new BtfType.Volatile(name, nameOff, ref(sizeOrType, pos + 8));
-                case 10 -> new BtfType.Const(name, nameOff, ref(sizeOrType, pos + 8));
-                case 11 -> new BtfType.Restrict(name, nameOff, ref(sizeOrType, pos + 8));
-                case 12 -> new BtfType.Func(name, nameOff, ref(sizeOrType, pos + 8), vlen);
-                case 13 -> {
-                    BtfType.Param[] ps = new BtfType.Param[vlen];
-                    for (int i = 0; i < vlen; i++, p += 8) {
-                        int po = buf.getInt(p);
-                        ps[i] = new BtfType.Param(name(po, p - tb), po, ref(buf.getInt(p + 4), p + 4 - tb));
-                    }
-                    yield new BtfType.FuncProto(name, nameOff, ref(sizeOrType, pos + 8), List.of(ps));
-                }
-                case 14 -> new BtfType.Var(name, nameOff, ref(sizeOrType, pos + 8), buf.getInt(p));
-                case 15 -> {
-                    BtfType.VarSecinfo[] vs = new BtfType.VarSecinfo[vlen];
-                    for (int i = 0; i < vlen; i++, p += 12) {
-                        vs[i] = new BtfType.VarSecinfo(ref(buf.getInt(p), p - tb), buf.getInt(p + 4), buf.getInt(p + 8));
-                    }
-                    yield new BtfType.Datasec(name, nameOff, sizeOrType, List.of(vs));
-                }
-                case 16 -> new BtfType.Float(name, nameOff, sizeOrType);
-                case 17 -> new BtfType.DeclTag(name, nameOff, ref(sizeOrType, pos + 8), buf.getInt(p), kflag);
-                case 18 -> new BtfType.TypeTag(name, nameOff, ref(sizeOrType, pos + 8), kflag);
-                default -> throw new IllegalStateException();
-            };
-            out[n++] = t;
             pos += (int) (12 + extra);
         }
-        int count = startId + n;
-        if (count < 0 || Integer.compareUnsigned(maxTypeRef, count) >= 0) {
-            throw err((int) maxTypeRefAt, "type id " + Integer.toUnsignedString(maxTypeRef) + " is out of range (last id "
-                    + (count - 1) + ")");
+    }
+
+    private void decode(int from, int to) {
+        // One call per type (not one long loop) so the JIT compiles it after a few hundred types.
+        for (int i = from; i < to; i++) {
+            out[i] = decodeType(offs[i]);
         }
-        return new Btf(source, buf.order(), header, base, Arrays.copyOf(out, n), Arrays.copyOf(offs, n), strings,
-                cache);
+    }
+
+    private BtfType decodeType(int pos) {
+        int at = tb + pos;
+        int nameOff = i32(at);
+        int info = i32(at + 4);
+        int sizeOrType = i32(at + 8);
+        int kind = (info >>> 24) & 0x1f;
+        int vlen = info & 0xffff;
+        boolean kflag = info < 0;
+        if ((info & 0x60ff0000) != 0) {
+            throw err(pos + 4, "reserved bits set in info 0x" + Integer.toHexString(info));
+        }
+        checkFlags(pos, kind, vlen, kflag, sizeOrType);
+        String name = name(nameOff, pos);
+        int p = at + 12;
+        BtfType t = switch (kind) {
+            case 1 -> {
+                int v = i32(p);
+                if ((v & 0xf000ff00) != 0) {
+                    throw err(pos + 12, "reserved bits set in INT data 0x" + Integer.toHexString(v));
+                }
+                yield new BtfType.Int(name, nameOff, sizeOrType, (v >>> 24) & 0xf, (v >>> 16) & 0xff, v & 0xff);
+            }
+            case 2 -> new BtfType.Ptr(name, nameOff, ref(sizeOrType, pos + 8));
+            case 3 -> new BtfType.Array(name, nameOff, ref(i32(p), pos + 12), ref(i32(p + 4), pos + 16),
+                    i32(p + 8));
+            case 4, 5 -> {
+                BtfType.Member[] ms = new BtfType.Member[vlen];
+                for (int i = 0; i < vlen; i++, p += 12) {
+                    int mo = i32(p);
+                    int off = i32(p + 8);
+                    ms[i] = new BtfType.Member(name(mo, p - tb), mo, ref(i32(p + 4), p + 4 - tb),
+                            kflag ? off & 0xffffff : off, kflag ? off >>> 24 : 0);
+                }
+                List<BtfType.Member> l = List.of(ms);
+                yield kind == 4 ? new BtfType.Struct(name, nameOff, sizeOrType, kflag, l)
+                        : new BtfType.Union(name, nameOff, sizeOrType, kflag, l);
+            }
+            case 6 -> {
+                BtfType.EnumValue[] vs = new BtfType.EnumValue[vlen];
+                for (int i = 0; i < vlen; i++, p += 8) {
+                    int vo = i32(p);
+                    int v = i32(p + 4);
+                    vs[i] = new BtfType.EnumValue(name(vo, p - tb), vo, kflag ? v : Integer.toUnsignedLong(v));
+                }
+                yield new BtfType.Enum(name, nameOff, sizeOrType, kflag, List.of(vs));
+            }
+            case 19 -> {
+                BtfType.EnumValue[] vs = new BtfType.EnumValue[vlen];
+                for (int i = 0; i < vlen; i++, p += 12) {
+                    int vo = i32(p);
+                    long v = Integer.toUnsignedLong(i32(p + 4)) | ((long) i32(p + 8) << 32);
+                    vs[i] = new BtfType.EnumValue(name(vo, p - tb), vo, v);
+                }
+                yield new BtfType.Enum64(name, nameOff, sizeOrType, kflag, List.of(vs));
+            }
+            case 7 -> new BtfType.Fwd(name, nameOff, kflag);
+            case 8 -> new BtfType.Typedef(name, nameOff, ref(sizeOrType, pos + 8));
+            case 9 -> new BtfType.Volatile(name, nameOff, ref(sizeOrType, pos + 8));
+            case 10 -> new BtfType.Const(name, nameOff, ref(sizeOrType, pos + 8));
+            case 11 -> new BtfType.Restrict(name, nameOff, ref(sizeOrType, pos + 8));
+            case 12 -> new BtfType.Func(name, nameOff, ref(sizeOrType, pos + 8), vlen);
+            case 13 -> {
+                BtfType.Param[] ps = new BtfType.Param[vlen];
+                for (int i = 0; i < vlen; i++, p += 8) {
+                    int po = i32(p);
+                    ps[i] = new BtfType.Param(name(po, p - tb), po, ref(i32(p + 4), p + 4 - tb));
+                }
+                yield new BtfType.FuncProto(name, nameOff, ref(sizeOrType, pos + 8), List.of(ps));
+            }
+            case 14 -> new BtfType.Var(name, nameOff, ref(sizeOrType, pos + 8), i32(p));
+            case 15 -> {
+                BtfType.VarSecinfo[] vs = new BtfType.VarSecinfo[vlen];
+                for (int i = 0; i < vlen; i++, p += 12) {
+                    vs[i] = new BtfType.VarSecinfo(ref(i32(p), p - tb), i32(p + 4), i32(p + 8));
+                }
+                yield new BtfType.Datasec(name, nameOff, sizeOrType, List.of(vs));
+            }
+            case 16 -> new BtfType.Float(name, nameOff, sizeOrType);
+            case 17 -> new BtfType.DeclTag(name, nameOff, ref(sizeOrType, pos + 8), i32(p), kflag);
+            case 18 -> new BtfType.TypeTag(name, nameOff, ref(sizeOrType, pos + 8), kflag);
+            default -> throw new IllegalStateException();
+        };
+        return t;
     }
 
     private void checkFlags(int pos, int kind, int vlen, boolean kflag, int sizeOrType) {
@@ -259,11 +321,11 @@ final class BtfReader {
         }
     }
 
-    /** Records a type reference; the largest is checked against the type count at the end. */
+    /** A type reference, checked against the number of types. */
     private int ref(int id, long relPos) {
-        if (Integer.compareUnsigned(id, maxTypeRef) > 0) {
-            maxTypeRef = id;
-            maxTypeRefAt = relPos;
+        if (Integer.compareUnsigned(id, count) >= 0) {
+            throw err(relPos, "type id " + Integer.toUnsignedString(id) + " is out of range (last id "
+                    + (count - 1) + ")");
         }
         return id;
     }

@@ -1,0 +1,229 @@
+package io.perfj.cli;
+
+import io.perfj.btf.Btf;
+import io.perfj.btf.BtfFiles;
+import io.perfj.btf.dump.BtfJsonDumper;
+import io.perfj.btf.dump.BtfRawDumper;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code perfj btf dump FILE [format raw|c|json] [--base FILE]}: bpftool's
+ * {@code btf dump file FILE [format raw|c]} ({@code -j} for json, {@code -B} for the base).
+ */
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = {"Print the types of a BTF file like 'bpftool btf dump file FILE'.",
+                "FILE is raw BTF (/sys/kernel/btf/*), an ELF object with a .BTF section, or a perf.data "
+                        + "(each BPF_BTF entry, after a '# BPF_BTF id N' line)."})
+public final class BtfDumpCommand implements Callable<Integer> {
+    /** The C dumper, found at run time so this command builds without it. */
+    static final String C_DUMPER = "io.perfj.btf.cdump.BtfCDumper";
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "BTF, ELF or perf.data file.")
+    Path file;
+
+    @Parameters(index = "1..*", paramLabel = "format raw|c|json", arity = "0..2",
+            description = "Output format as in bpftool: 'format raw' (default), 'format c', 'format json' "
+                    + "(bpftool -j).")
+    List<String> formatWords = List.of();
+
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "FILE",
+            description = "Base BTF for split BTF (e.g. a module's): raw BTF or an ELF with .BTF. Files under "
+                    + "/sys/kernel/btf/ other than vmlinux get /sys/kernel/btf/vmlinux by default, as in bpftool.")
+    Path base;
+
+    @Option(names = {"-j", "--json"}, description = "Same as 'format json'.")
+    boolean json;
+
+    @Option(names = "--debug", description = "Print stack traces for errors.")
+    boolean debug;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        String format = format();
+        spec.commandLine().getOut().flush();
+        return run(file, format, base, Main.stdout(spec), spec.commandLine().getErr());
+    }
+
+    /**
+     * The usual forms ({@code btf dump FILE [format F] [-j] [-B|--base FILE]}) read without
+     * picocli, whose start-up costs more CPU than dumping a small BTF file; returns -1 for
+     * anything else (help, --debug, unknown words), which then goes through picocli.
+     */
+    static int fast(String[] args, OutputStream stdout, PrintWriter err) {
+        if (args.length < 3 || !args[0].equals("btf") || !args[1].equals("dump")) {
+            return -1;
+        }
+        Path file = null;
+        Path base = null;
+        String format = null;
+        boolean json = false;
+        for (int i = 2; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "-j", "--json" -> json = true;
+                case "-B", "--base", "--base-btf" -> {
+                    if (++i == args.length || base != null) {
+                        return -1;
+                    }
+                    base = Path.of(args[i]);
+                }
+                case "format" -> {
+                    if (file == null || format != null || ++i == args.length) {
+                        return -1;
+                    }
+                    format = args[i];
+                    if (!format.equals("raw") && !format.equals("c") && !format.equals("json")) {
+                        return -1;
+                    }
+                }
+                default -> {
+                    if (a.startsWith("-") || file != null || a.isEmpty()) {
+                        return -1;
+                    }
+                    file = Path.of(a);
+                }
+            }
+        }
+        if (file == null) {
+            return -1;
+        }
+        if (format == null || json && format.equals("raw")) {
+            format = json ? "json" : "raw";
+        }
+        try {
+            return run(file, format, base, stdout, err);
+        } catch (RuntimeException | IOException e) {
+            if (Main.isBrokenPipe(e)) {
+                return 141;
+            }
+            err.println("perfj: " + Main.describe(e));
+            err.flush();
+            return e instanceof io.perfj.io.FormatException ? 2 : 1;
+        }
+    }
+
+    static int run(Path file, String format, Path base, OutputStream out, PrintWriter err) throws IOException {
+        Method c = format.equals("c") ? cDumper() : null;
+        if (format.equals("c") && c == null) {
+            err.println("perfj: format c is not available in this build (no " + C_DUMPER + ")");
+            err.flush();
+            return 1;
+        }
+        Btf baseBtf = null;
+        Path basePath = base;
+        if (basePath == null && file.toAbsolutePath().startsWith("/sys/kernel/btf/")
+                && !file.getFileName().toString().equals("vmlinux")) {
+            basePath = Path.of("/sys/kernel/btf/vmlinux");
+        }
+        if (basePath != null) {
+            baseBtf = BtfFiles.load(exists(basePath), null);
+        }
+        List<BtfFiles.Found> found = BtfFiles.loadAll(exists(file), baseBtf);
+        boolean perfData = found.size() != 1 || found.getFirst().id() >= 0;
+        if (format.equals("json") && perfData) {
+            out.write('[');
+        }
+        for (int i = 0; i < found.size(); i++) {
+            BtfFiles.Found f = found.get(i);
+            if (format.equals("json")) {
+                if (perfData) {
+                    if (i > 0) {
+                        out.write(',');
+                    }
+                    BtfJsonDumper.dumpObject(f.btf(), out, "\"btf_id\":" + f.id());
+                } else {
+                    BtfJsonDumper.dump(f.btf(), out);
+                }
+                continue;
+            }
+            if (perfData) {
+                out.write(("# BPF_BTF id " + f.id() + "\n").getBytes(StandardCharsets.US_ASCII));
+            }
+            if (format.equals("c")) {
+                dumpC(c, f.btf(), out);
+            } else {
+                BtfRawDumper.dump(f.btf(), out);
+            }
+        }
+        if (format.equals("json") && perfData) {
+            out.write(']');
+            out.write('\n');
+        }
+        out.flush();
+        return 0;
+    }
+
+    private String format() {
+        String f = json ? "json" : "raw";
+        if (formatWords.isEmpty()) {
+            return f;
+        }
+        if (formatWords.size() != 2 || !formatWords.get(0).equals("format")) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "expected 'format raw|c|json' after FILE, got '" + String.join(" ", formatWords) + "'");
+        }
+        f = formatWords.get(1);
+        if (!List.of("raw", "c", "json").contains(f)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "unrecognized format specifier: '" + f + "', possible values: raw, c, json");
+        }
+        return json && f.equals("raw") ? "json" : f;
+    }
+
+    private static Path exists(Path p) {
+        if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+            throw new java.io.UncheckedIOException(new IOException("failed to open " + p + ": "
+                    + (Files.exists(p) ? "not a readable file" : "No such file or directory")));
+        }
+        return p;
+    }
+
+    /** {@code format c} through {@value #C_DUMPER}'s {@code dump(Btf, Appendable)} when the build has it. */
+    static Method cDumper() {
+        try {
+            return Class.forName(C_DUMPER).getMethod("dump", Btf.class, Appendable.class);
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    private static void dumpC(Method m, Btf btf, OutputStream out) throws IOException {
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        try {
+            m.invoke(null, btf, w);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+        w.flush();
+    }
+}
