@@ -38,7 +38,7 @@ final class BtfDedup {
             int k = t.kind(i);
             map[i] = k == VAR || k == DATASEC ? i : UNPROCESSED;
         }
-        this.table = new DedupTable(n);
+        this.table = new DedupTable(Math.max(1024, n / 8));
     }
 
     /** Runs all passes and returns the compacted table. */

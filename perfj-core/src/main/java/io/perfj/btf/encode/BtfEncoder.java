@@ -36,9 +36,9 @@ public final class BtfEncoder {
         DwarfInfo dwarf = DwarfInfo.of(elf);
         StringPool pool = new StringPool();
         ElfContext ctx = new ElfContext(elf, pool, options.vars());
-        // About one word of BTF per five bytes of .debug_info (measured on vmlinux), so the table
-        // rarely has to grow.
-        long guess = dwarf.infoSize() / 5;
+        // About one word of BTF per five bytes of .debug_info (measured on vmlinux); a little more,
+        // so the table rarely has to grow.
+        long guess = dwarf.infoSize() / 4;
         TypeTable table = new TypeTable((int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 10)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));

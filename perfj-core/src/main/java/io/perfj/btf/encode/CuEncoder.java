@@ -45,7 +45,7 @@ final class CuEncoder {
             return null;
         }
         m.resolve();
-        words = new IntBuf(Math.max(64, m.nTypes * 6));
+        words = new IntBuf(Math.max(64, m.nTypes * 10 + m.fns.size() * 8));
         starts = new IntBuf(m.nTypes + 16);
         CuBtf out = new CuBtf();
         emitTypes(out);
@@ -60,8 +60,9 @@ final class CuEncoder {
             out.typeSignature = unit.typeSignature();
             out.typeLocal = ref(m.typeAt(unit.typeOffset()));
         }
-        out.words = words.toArray();
-        out.starts = starts.toArray();
+        // handed over without copying; the arrays may be longer than what they hold
+        out.words = words.a;
+        out.starts = starts.a;
         out.nRecords = starts.size();
         out.groupStart = groupStart.toArray();
         out.groupKey = groupKey.toArray();
