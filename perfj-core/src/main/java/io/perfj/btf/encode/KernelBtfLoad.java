@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
 public final class KernelBtfLoad {
     private static final long SYS_BPF_X86_64 = 321;
     private static final int BPF_BTF_LOAD = 18;
-    private static final int LOG_SIZE = 1 << 20;
+    private static final int LOG_SIZE = 16 << 20;
 
     /** What the kernel said: success, or the errno and the verifier log. */
     public record Result(boolean loaded, int errno, String log) {
@@ -48,8 +48,21 @@ public final class KernelBtfLoad {
         }
     }
 
-    /** Loads {@code btf} into the kernel and closes the new BTF object again. */
+    /**
+     * Loads {@code btf} into the kernel and closes the new BTF object again. The first try asks
+     * for no log (the kernel's log of a large BTF lists every type and would overflow any small
+     * buffer, failing the load with ENOSPC); a failure is retried with the log, to explain it.
+     */
     public static Result load(byte[] btf) {
+        Result quiet = load(btf, 0, 0);
+        if (quiet.loaded()) {
+            return quiet;
+        }
+        Result told = load(btf, 1, LOG_SIZE);
+        return told.loaded() ? told : new Result(false, quiet.errno(), told.log());
+    }
+
+    private static Result load(byte[] btf, int logLevel, int logSize) {
         Linker linker = Linker.nativeLinker();
         SymbolLookup libc = linker.defaultLookup();
         StructLayout cs = Linker.Option.captureStateLayout();
@@ -63,15 +76,15 @@ public final class KernelBtfLoad {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment data = arena.allocate(btf.length, 8);
             MemorySegment.copy(btf, 0, data, ValueLayout.JAVA_BYTE, 0, btf.length);
-            MemorySegment log = arena.allocate(LOG_SIZE);
+            MemorySegment log = arena.allocate(Math.max(1, logSize));
             // union bpf_attr, BPF_BTF_LOAD part: btf, btf_log_buf, btf_size, btf_log_size,
             // btf_log_level, btf_log_true_size
             MemorySegment attr = arena.allocate(32, 8);
             attr.set(ValueLayout.JAVA_LONG, 0, data.address());
-            attr.set(ValueLayout.JAVA_LONG, 8, log.address());
+            attr.set(ValueLayout.JAVA_LONG, 8, logLevel == 0 ? 0 : log.address());
             attr.set(ValueLayout.JAVA_INT, 16, btf.length);
-            attr.set(ValueLayout.JAVA_INT, 20, LOG_SIZE);
-            attr.set(ValueLayout.JAVA_INT, 24, 1);
+            attr.set(ValueLayout.JAVA_INT, 20, logLevel == 0 ? 0 : logSize);
+            attr.set(ValueLayout.JAVA_INT, 24, logLevel);
             MemorySegment state = arena.allocate(cs);
             long fd = (long) syscall.invokeExact(state, SYS_BPF_X86_64, BPF_BTF_LOAD, attr, 32);
             String text = log.getString(0, StandardCharsets.UTF_8);
