@@ -69,17 +69,27 @@ final class BtfDedup {
     }
 
     private TypeTable passes() {
+        long t0 = System.nanoTime();
         for (int i = 1; i <= n; i++) {
             dedupPrim(i);
         }
+        long t1 = System.nanoTime();
         for (int i = 1; i <= n; i++) {
             dedupStruct(i);
         }
+        long t2 = System.nanoTime();
         resolveFwds();
         for (int i = 1; i <= n; i++) {
             dedupRef(i);
         }
-        return compactAndRemap();
+        long t3 = System.nanoTime();
+        TypeTable out = compactAndRemap();
+        if (Boolean.getBoolean("perfj.btf.timing")) {
+            System.err.printf("btf dedup: primitives %d ms, structs %d ms, references %d ms, compaction %d ms%n",
+                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+                    (System.nanoTime() - t3) / 1_000_000);
+        }
+        return out;
     }
 
     // ---- accessors ----

@@ -33,9 +33,30 @@ public final class BtfEncoder {
     /** Encodes {@code elf}'s DWARF and returns raw BTF (a {@code .BTF} section's contents). */
     public static byte[] encode(ElfFile elf, EncodeOptions options) {
         long t0 = System.nanoTime();
-        DwarfInfo dwarf = DwarfInfo.of(elf);
         StringPool pool = new StringPool();
-        ElfContext ctx = new ElfContext(elf, pool, options.vars());
+        // The symbol table is read while the DWARF sections are loaded.
+        java.util.concurrent.CompletableFuture<ElfContext> ctxFuture = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> {
+                    Thread t = new Thread(r, "btf-symbols");
+                    t.setDaemon(true);
+                    t.start();
+                });
+        DwarfInfo dwarf = DwarfInfo.of(elf);
+        long tDwarf = System.nanoTime();
+        ElfContext ctx;
+        try {
+            ctx = ctxFuture.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw e;
+        }
+        long tElf = System.nanoTime();
+        if (TIMING) {
+            System.err.printf("btf encode: sections %d ms, then symbols %d ms more%n", (tDwarf - t0) / 1_000_000,
+                    (tElf - tDwarf) / 1_000_000);
+        }
         // About one word of BTF per five bytes of .debug_info (measured on vmlinux); a little more,
         // so the table rarely has to grow.
         long guess = dwarf.infoSize() / 4;

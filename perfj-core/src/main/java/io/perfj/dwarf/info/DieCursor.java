@@ -477,10 +477,64 @@ public final class DieCursor {
         }
         int d = depth;
         while (true) {
-            int t = next();
+            int t = skipNext();
             if (t < 0 || (t == 0 && depth == d)) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Like {@link #next()} but without decoding attributes (they read as absent afterwards):
+     * DIEs whose forms all have fixed sizes are stepped over in one move.
+     */
+    private int skipNext() {
+        if (pendingChildren) {
+            depth++;
+            pendingChildren = false;
+        }
+        if (pos >= unit.end()) {
+            abbrev = null;
+            count = 0;
+            return -1;
+        }
+        dieOffset = pos;
+        try {
+            long code = uleb();
+            if (code == 0) {
+                abbrev = null;
+                count = 0;
+                depth--;
+                return 0;
+            }
+            Abbrev a = abbrevs.get(code);
+            if (a == null) {
+                throw error("abbreviation code " + Long.toUnsignedString(code) + " is not defined in the table at 0x"
+                        + Long.toHexString(unit.abbrevOffset()));
+            }
+            int fixed = a.fixedSize(unit.addressSize(), unit.offsetSize(), unit.version());
+            if (fixed >= 0) {
+                pos += fixed;
+            } else {
+                int n = a.forms.length;
+                if (n > forms.length) {
+                    forms = new int[n];
+                    vals = new long[n];
+                    lens = new long[n];
+                }
+                for (int i = 0; i < n; i++) {
+                    readForm(i, a.forms[i], a.implicitConst[i]);
+                }
+            }
+            if (pos > end) {
+                throw new IndexOutOfBoundsException();
+            }
+            abbrev = a;
+            count = 0;
+            pendingChildren = a.hasChildren;
+            return a.tag;
+        } catch (IndexOutOfBoundsException e) {
+            throw error("DIE runs past the end of its unit (0x" + Long.toHexString(unit.end()) + ")");
         }
     }
 

@@ -247,13 +247,13 @@ public final class DwarfInfo {
         }
         byte[] data;
         long fileOffset = -1;
+        MemorySegment seg = raw.segment();
         if ((sh.flags() & Elf.SHF_COMPRESSED) == 0) {
             data = raw.bytes(0, raw.size());
             fileOffset = sh.offset();
         } else {
             data = decompress(elf, sh, raw);
         }
-        MemorySegment seg = raw.segment();
         if (seg.isMapped() && seg.byteSize() > 0) {
             // The heap copy is what gets read; let the mapping's pages go.
             try {
