@@ -128,5 +128,8 @@ class BtfEncodeCommandTest {
         assertEquals(2, r.rc(), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().startsWith("perfj: "), r.err());
+        Run rel = run("btf", "encode", bin("gcc-second.o").toString(), "-o", out.toString());
+        assertEquals(1, rel.rc(), rel.err());
+        assertTrue(rel.err().contains("relocatable"), rel.err());
     }
 }

@@ -168,7 +168,7 @@ final class CuEncoder {
         }
         int start = m.tStart[id];
         int count = m.tCount[id];
-        int p = begin(name, 0, (int) m.tSize[id]);
+        begin(name, 0, (int) m.tSize[id]);
         int recPos = words.size() - 3;
         int vlen = 0;
         boolean kflag = false;
@@ -197,9 +197,6 @@ final class CuEncoder {
                     + "> has more members than BTF allows");
         }
         words.set(recPos + 1, info(union ? UNION : STRUCT, vlen, kflag));
-        if (p < 0) {
-            throw new IllegalStateException();
-        }
     }
 
     /** pahole's class_member__cache_byte_size: the member's offset in bits from the struct's start. */

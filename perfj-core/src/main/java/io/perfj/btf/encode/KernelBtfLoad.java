@@ -91,7 +91,8 @@ public final class KernelBtfLoad {
             if (fd < 0) {
                 return new Result(false, (int) errnoHandle.get(state, 0L), text);
             }
-            int rc = (int) close.invokeExact((int) fd);
+            int closed = (int) close.invokeExact((int) fd);
+            assert closed == 0;
             return new Result(true, 0, text);
         } catch (Throwable e) {
             if (e instanceof RuntimeException re) {
