@@ -111,4 +111,25 @@ class BtfDumpCommandTest {
             assertFalse(r.out().isEmpty());
         }
     }
+
+    @Test
+    void fastPathPrintsWhatPicocliPrints(@TempDir Path tmp) throws IOException {
+        for (String[] args : new String[][] {
+                {"btf", "dump", btf("obj/kinds.bpf.o").toString()},
+                {"btf", "dump", btf("obj/kinds.bpf.o").toString(), "format", "json"},
+                {"btf", "dump", "-j", btf("obj/maps.bpf.o").toString()},
+                {"btf", "dump", tmp.resolve("missing").toString()}}) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            StringWriter err = new StringWriter();
+            int rc = BtfDumpCommand.fast(args, out, new PrintWriter(err));
+            Run slow = run(args);
+            assertEquals(slow.rc(), rc, String.join(" ", args));
+            assertEquals(slow.out(), out.toString(StandardCharsets.UTF_8));
+            assertEquals(slow.err(), err.toString());
+        }
+        for (String[] args : new String[][] {{"btf", "dump"}, {"btf", "dump", "--help"}, {"btf", "dump", "f", "--debug"},
+                {"btf", "dump", "f", "format", "yaml"}, {"btf", "dump", "f", "g"}, {"header", "x", "y"}}) {
+            assertEquals(-1, BtfDumpCommand.fast(args, new ByteArrayOutputStream(), new PrintWriter(new StringWriter())));
+        }
+    }
 }

@@ -22,6 +22,9 @@ import java.util.OptionalInt;
  * version, section bounds, no overlap), every type record's size and kind, that every type id
  * is below {@link #typeCount()} and every string offset inside the string sections. Any failure
  * is a {@link FormatException} naming the offset of the bad field in the source.
+ *
+ * <p>Two {@code Btf}s are equal when they define the same types from the same first id with the
+ * same string section, whatever their byte order, source name or header layout.
  */
 public final class Btf {
     private static final int MAX_RESOLVE_DEPTH = 32;

@@ -134,7 +134,7 @@ final class BtfReader {
             throw err(offs[n - 1], "more than 2^31 type ids");
         }
         out = new BtfType[n];
-        if (n >= PARALLEL_MIN && Runtime.getRuntime().availableProcessors() > 1) {
+        if (n >= PARALLEL_MIN && Integer.getInteger("perfj.btf.threads", Runtime.getRuntime().availableProcessors()) > 1) {
             int mid = n / 2;
             RuntimeException[] second = new RuntimeException[1];
             Thread t = Thread.ofPlatform().name("btf-parse").start(() -> {

@@ -74,6 +74,29 @@ class BtfDumpGoldenTest {
         assertSameText(read(btfDir().resolve("vmlinux.raw.txt.xz")), raw(btf), "vmlinux raw");
     }
 
+    /** bpftool prints big-endian BTF exactly as the little-endian original; so must perfj. */
+    @Test
+    void vmlinuxBigEndianDumpsTheSame() {
+        Btf le = Btf.parse(BtfSamples.vmlinux(), "vmlinux");
+        Btf be = Btf.parse(BtfWriter.write(le, java.nio.ByteOrder.BIG_ENDIAN), "vmlinux.be");
+        assertSameText(read(btfDir().resolve("vmlinux.raw.txt.xz")), raw(be), "big-endian vmlinux raw");
+    }
+
+    /** Every BTF the running kernel exposes parses (modules on their vmlinux base) and writes back. */
+    @Test
+    void sysKernelBtfCorpus() throws IOException {
+        Path dir = Path.of("/sys/kernel/btf");
+        Assumptions.assumeTrue(Files.isReadable(dir.resolve("vmlinux")), "no /sys/kernel/btf/vmlinux");
+        Btf vmlinux = Btf.parse(Files.readAllBytes(dir.resolve("vmlinux")), "vmlinux");
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                byte[] raw = Files.readAllBytes(f);
+                Btf btf = f.getFileName().toString().equals("vmlinux") ? vmlinux : Btf.parse(raw, f.toString(), vmlinux);
+                assertArrayEquals(raw, BtfWriter.write(btf), f.toString());
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"kinds.bpf", "kinds.linked", "maps.bpf"})
     void bpfObjects(String name) {

@@ -29,7 +29,7 @@ public final class BtfRawDumper {
     public static void dump(Btf btf, OutputStream os) {
         int start = btf.startId();
         int end = btf.typeCount();
-        if (end - start < PARALLEL_MIN || Runtime.getRuntime().availableProcessors() < 2) {
+        if (end - start < PARALLEL_MIN || Integer.getInteger("perfj.btf.threads", Runtime.getRuntime().availableProcessors()) < 2) {
             new BtfRawDumper(btf, os).range(start, end);
             return;
         }
