@@ -1,0 +1,135 @@
+package io.perfj.cli;
+
+import io.perfj.btf.Btf;
+import io.perfj.btf.BtfFiles;
+import io.perfj.btf.BtfType;
+import io.perfj.btf.encode.BtfEncoder;
+import io.perfj.btf.encode.EncodeOptions;
+import io.perfj.elf.ElfFile;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code perfj btf encode}: raw output, --into-elf copies, --vars all, errors. */
+class BtfEncodeCommandTest {
+    record Run(int rc, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        int rc = Main.execute(args, out, new PrintWriter(err));
+        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString());
+    }
+
+    static Path bin(String name) {
+        Path p = CliFixtures.dir().resolve("btf-encode/bin").resolve(name);
+        Assumptions.assumeTrue(Files.isRegularFile(p), "no " + p);
+        return p;
+    }
+
+    @Test
+    void writesRawBtf(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("x.btf");
+        Run r = run("btf", "encode", bin("gcc-dwarf5").toString(), "-o", out.toString(), "-j", "2");
+        assertEquals(0, r.rc(), r.err());
+        byte[] expected;
+        try (ElfFile elf = ElfFile.open(bin("gcc-dwarf5"))) {
+            expected = BtfEncoder.encode(elf, new EncodeOptions(EncodeOptions.Vars.PERCPU, 1));
+        }
+        assertArrayEquals(expected, Files.readAllBytes(out));
+    }
+
+    @Test
+    void intoElfWritesACopyWithABtfSection(@TempDir Path tmp) throws Exception {
+        Path in = tmp.resolve("in");
+        Files.copy(bin("clang-dwarf5"), in);
+        byte[] before = Files.readAllBytes(in);
+        Path out = tmp.resolve("out");
+        Run r = run("btf", "encode", in.toString(), "-o", out.toString(), "--into-elf");
+        assertEquals(0, r.rc(), r.err());
+        assertArrayEquals(before, Files.readAllBytes(in), "the input stays untouched");
+        byte[] raw;
+        try (ElfFile elf = ElfFile.open(in)) {
+            raw = BtfEncoder.encode(elf, EncodeOptions.defaults());
+        }
+        try (ElfFile copy = ElfFile.open(out)) {
+            assertArrayEquals(raw, copy.sectionData(copy.section(".BTF").orElseThrow()).bytes(0, raw.length));
+            assertEquals(raw.length, copy.section(".BTF").orElseThrow().size());
+            Btf btf = BtfFiles.fromElf(copy, null);
+            assertTrue(btf.findByName("tagged").isPresent());
+            // encoding the copy again replaces its .BTF in place of adding a second one
+            Path again = tmp.resolve("again");
+            assertEquals(0, run("btf", "encode", out.toString(), "-o", again.toString(), "--into-elf").rc());
+            try (ElfFile twice = ElfFile.open(again)) {
+                assertEquals(1, twice.sections().stream().filter(s -> s.name().equals(".BTF")).count());
+                assertEquals(copy.sections().size(), twice.sections().size());
+            }
+        }
+    }
+
+    @Test
+    void varsAllGivesOneSortedDatasecPerSection(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("all.btf");
+        assertEquals(0, run("btf", "encode", bin("gcc-dwarf5").toString(), "-o", out.toString(), "--vars", "all").rc());
+        Btf btf = Btf.parse(Files.readAllBytes(out), "all");
+        Map<String, Map<String, Integer>> vars = new HashMap<>();
+        try (ElfFile elf = ElfFile.open(bin("gcc-dwarf5"))) {
+            for (int id : btf.ownIds()) {
+                if (!(btf.type(id) instanceof BtfType.Datasec d)) {
+                    continue;
+                }
+                long secSize = elf.section(d.name()).orElseThrow().size();
+                long end = 0;
+                Map<String, Integer> names = new HashMap<>();
+                for (BtfType.VarSecinfo v : d.vars()) {
+                    assertTrue(v.offset() >= end, d.name() + ": sorted, no overlap");
+                    end = (long) v.offset() + v.size();
+                    assertTrue(end <= secSize, d.name() + ": inside the section");
+                    BtfType.Var var = (BtfType.Var) btf.type(v.type());
+                    names.put(var.name(), var.linkage());
+                }
+                vars.put(d.name(), names);
+            }
+        }
+        assertEquals(1, vars.get(".data").get("global_counter"));
+        assertEquals(0, vars.get(".data..percpu").get("cpu_local_static"), "static linkage");
+        assertTrue(vars.get(".bss").containsKey("global_bss"));
+        assertTrue(vars.get(".rodata").containsKey("global_ro"));
+        assertTrue(vars.get(".data..percpu").keySet().containsAll(java.util.List.of("cpu_stats", "cpu_counter")));
+        for (Map<String, Integer> m : vars.values()) {
+            for (String n : m.keySet()) {
+                assertTrue(!n.contains(".") && !n.startsWith("__UNIQUE_ID") && !n.equals("__func__"), n);
+            }
+        }
+    }
+
+    @Test
+    void errors(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("x");
+        Run bad = run("btf", "encode", bin("gcc-dwarf5").toString(), "-o", out.toString(), "--vars", "some");
+        assertEquals(2, bad.rc());
+        Path notElf = tmp.resolve("not-elf");
+        Files.writeString(notElf, "hello, not an ELF file at all, but long enough for a header....");
+        Run r = run("btf", "encode", notElf.toString(), "-o", out.toString());
+        assertEquals(2, r.rc(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("perfj: "), r.err());
+        Run rel = run("btf", "encode", bin("gcc-second.o").toString(), "-o", out.toString());
+        assertEquals(1, rel.rc(), rel.err());
+        assertTrue(rel.err().contains("relocatable"), rel.err());
+    }
+}

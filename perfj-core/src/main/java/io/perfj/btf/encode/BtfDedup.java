@@ -1,0 +1,622 @@
+package io.perfj.btf.encode;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+import static io.perfj.btf.encode.BtfWords.*;
+
+/**
+ * Type deduplication as libbpf's {@code btf__dedup} (libbpf 1.1, {@code src/btf.c}) does it, in
+ * its passes: primitive types by signature (with enum forward declarations resolved to full
+ * enums), structs and unions by a side-by-side walk of both type graphs with a hypothetical
+ * canonical-to-candidate map (resolving FWDs to full definitions on the way), remaining FWDs by
+ * unique name, reference types bottom-up once what they point to is canonical, then compaction
+ * into a new table and remapping of every type id. Strings are already unique (names are
+ * {@link StringPool} ids), which is what libbpf's string pass establishes.
+ */
+final class BtfDedup {
+    private static final int UNPROCESSED = -1;
+    private static final int IN_PROGRESS = -2;
+
+    private final TypeTable t;
+    private final int[] w;
+    private final int n;
+    private final int[] map;
+    private final int[] hypot;
+    private final IntBuf hypotList = new IntBuf(64);
+    private final DedupTable table;
+
+    BtfDedup(TypeTable t) {
+        this.t = t;
+        this.w = t.w;
+        this.n = t.count;
+        this.map = new int[n + 1];
+        this.hypot = new int[n + 1];
+        Arrays.fill(hypot, UNPROCESSED);
+        for (int i = 1; i <= n; i++) {
+            int k = t.kind(i);
+            map[i] = k == VAR || k == DATASEC ? i : UNPROCESSED;
+        }
+        this.table = new DedupTable(Math.max(1024, n / 8));
+    }
+
+    /** Runs all passes and returns the compacted table. */
+    TypeTable run() {
+        TypeTable[] out = new TypeTable[1];
+        RuntimeException[] err = new RuntimeException[1];
+        // The graph walks recurse as deep as type chains go; give them a large stack.
+        Thread th = new Thread(null, () -> {
+            try {
+                out[0] = passes();
+            } catch (RuntimeException e) {
+                err[0] = e;
+            } catch (StackOverflowError e) {
+                err[0] = new EncodeException("type graph too deep to deduplicate");
+            }
+        }, "btf-dedup", 1L << 30);
+        th.start();
+        try {
+            th.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        if (err[0] != null) {
+            throw err[0];
+        }
+        return out[0];
+    }
+
+    private TypeTable passes() {
+        long t0 = System.nanoTime();
+        for (int i = 1; i <= n; i++) {
+            dedupPrim(i);
+        }
+        long t1 = System.nanoTime();
+        for (int i = 1; i <= n; i++) {
+            dedupStruct(i);
+        }
+        long t2 = System.nanoTime();
+        resolveFwds();
+        for (int i = 1; i <= n; i++) {
+            dedupRef(i);
+        }
+        long t3 = System.nanoTime();
+        TypeTable out = compactAndRemap();
+        if (Boolean.getBoolean("perfj.btf.timing")) {
+            System.err.printf("btf dedup: primitives %d ms, structs %d ms, references %d ms, compaction %d ms%n",
+                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+                    (System.nanoTime() - t3) / 1_000_000);
+        }
+        return out;
+    }
+
+    // ---- accessors ----
+
+    private int p(int id) {
+        return t.start[id];
+    }
+
+    private int name(int id) {
+        return w[p(id)];
+    }
+
+    private int info(int id) {
+        return w[p(id) + 1];
+    }
+
+    private int word2(int id) {
+        return w[p(id) + 2];
+    }
+
+    private int kindOf(int id) {
+        return kind(w[p(id) + 1]);
+    }
+
+    private boolean mapped(int id) {
+        return map[id] >= 0;
+    }
+
+    private int resolve(int id) {
+        while (mapped(id) && map[id] != id) {
+            id = map[id];
+        }
+        return id;
+    }
+
+    private int resolveFwd(int id) {
+        if (kindOf(id) != FWD) {
+            return id;
+        }
+        int orig = id;
+        while (mapped(id) && map[id] != id) {
+            id = map[id];
+        }
+        return kindOf(id) != FWD ? id : orig;
+    }
+
+    // ---- signatures ----
+
+    private static long combine(long h, long v) {
+        return h * 31 + v;
+    }
+
+    private static long u(int v) {
+        return v & 0xffff_ffffL;
+    }
+
+    private long hashCommon(int id) {
+        long h = combine(0, u(name(id)));
+        h = combine(h, u(info(id)));
+        return combine(h, u(word2(id)));
+    }
+
+    private boolean equalCommon(int a, int b) {
+        return name(a) == name(b) && info(a) == info(b) && word2(a) == word2(b);
+    }
+
+    private long hashIntTag(int id) {
+        return combine(hashCommon(id), u(w[p(id) + 3]));
+    }
+
+    private boolean equalIntTag(int a, int b) {
+        return equalCommon(a, b) && w[p(a) + 3] == w[p(b) + 3];
+    }
+
+    private long hashEnum(int id) {
+        return combine(0, u(name(id)));
+    }
+
+    private boolean equalEnum(int a, int b) {
+        if (!equalCommon(a, b)) {
+            return false;
+        }
+        int stride = kindOf(a) == ENUM ? 2 : 3;
+        int len = vlen(info(a)) * stride;
+        return Arrays.equals(w, p(a) + 3, p(a) + 3 + len, w, p(b) + 3, p(b) + 3 + len);
+    }
+
+    private boolean isAnyEnum(int id) {
+        int k = kindOf(id);
+        return k == ENUM || k == ENUM64;
+    }
+
+    private boolean isEnumFwd(int id) {
+        return isAnyEnum(id) && vlen(info(id)) == 0;
+    }
+
+    private boolean compatEnum(int a, int b) {
+        if (!isEnumFwd(a) && !isEnumFwd(b)) {
+            return equalEnum(a, b);
+        }
+        return name(a) == name(b) && isAnyEnum(a) && isAnyEnum(b);
+    }
+
+    private long hashStruct(int id) {
+        long h = hashCommon(id);
+        int q = p(id) + 3;
+        for (int i = 0, v = vlen(info(id)); i < v; i++, q += 3) {
+            h = combine(h, u(w[q]));
+            h = combine(h, u(w[q + 2]));
+        }
+        return h;
+    }
+
+    private boolean shallowEqualStruct(int a, int b) {
+        if (!equalCommon(a, b)) {
+            return false;
+        }
+        int qa = p(a) + 3;
+        int qb = p(b) + 3;
+        for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 3, qb += 3) {
+            if (w[qa] != w[qb] || w[qa + 2] != w[qb + 2]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long hashArray(int id) {
+        int q = p(id);
+        long h = hashCommon(id);
+        h = combine(h, u(w[q + 3]));
+        h = combine(h, u(w[q + 4]));
+        return combine(h, u(w[q + 5]));
+    }
+
+    private boolean equalArray(int a, int b) {
+        if (!equalCommon(a, b)) {
+            return false;
+        }
+        int qa = p(a);
+        int qb = p(b);
+        return w[qa + 3] == w[qb + 3] && w[qa + 4] == w[qb + 4] && w[qa + 5] == w[qb + 5];
+    }
+
+    private boolean compatArray(int a, int b) {
+        return equalCommon(a, b) && w[p(a) + 5] == w[p(b) + 5];
+    }
+
+    private long hashFnProto(int id) {
+        long h = hashCommon(id);
+        int q = p(id) + 3;
+        for (int i = 0, v = vlen(info(id)); i < v; i++, q += 2) {
+            h = combine(h, u(w[q]));
+            h = combine(h, u(w[q + 1]));
+        }
+        return h;
+    }
+
+    private boolean equalFnProto(int a, int b) {
+        if (!equalCommon(a, b)) {
+            return false;
+        }
+        int len = 2 * vlen(info(a));
+        return Arrays.equals(w, p(a) + 3, p(a) + 3 + len, w, p(b) + 3, p(b) + 3 + len);
+    }
+
+    private boolean compatFnProto(int a, int b) {
+        if (name(a) != name(b) || info(a) != info(b)) {
+            return false;
+        }
+        int qa = p(a) + 3;
+        int qb = p(b) + 3;
+        for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 2, qb += 2) {
+            if (w[qa] != w[qb]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- primitive types ----
+
+    private void dedupPrim(int id) {
+        int k = kindOf(id);
+        int newId = id;
+        long h;
+        switch (k) {
+            case INT -> {
+                h = hashIntTag(id);
+                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+                    int cand = table.value(e);
+                    if (equalIntTag(id, cand)) {
+                        newId = cand;
+                        break;
+                    }
+                }
+            }
+            case ENUM, ENUM64 -> {
+                h = hashEnum(id);
+                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+                    int cand = table.value(e);
+                    if (equalEnum(id, cand)) {
+                        newId = cand;
+                        break;
+                    }
+                    if (compatEnum(id, cand)) {
+                        if (isEnumFwd(id)) {
+                            newId = cand;
+                            break;
+                        }
+                        map[cand] = id;
+                    }
+                }
+            }
+            case FWD, FLOAT -> {
+                h = hashCommon(id);
+                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+                    int cand = table.value(e);
+                    if (equalCommon(id, cand)) {
+                        newId = cand;
+                        break;
+                    }
+                }
+            }
+            default -> {
+                return;
+            }
+        }
+        map[id] = newId;
+        if (newId == id) {
+            table.add(h, id);
+        }
+    }
+
+    // ---- structs and unions ----
+
+    private void dedupStruct(int id) {
+        if (mapped(id)) {
+            return;
+        }
+        int k = kindOf(id);
+        if (k != STRUCT && k != UNION) {
+            return;
+        }
+        long h = hashStruct(id);
+        int newId = id;
+        for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+            int cand = table.value(e);
+            if (!shallowEqualStruct(id, cand)) {
+                continue;
+            }
+            clearHypot();
+            if (!isEquiv(id, cand)) {
+                continue;
+            }
+            mergeHypot();
+            newId = cand;
+            break;
+        }
+        map[id] = newId;
+        if (newId == id) {
+            table.add(h, id);
+        }
+    }
+
+    private void clearHypot() {
+        for (int i = 0; i < hypotList.size(); i++) {
+            hypot[hypotList.get(i)] = UNPROCESSED;
+        }
+        hypotList.clear();
+    }
+
+    private boolean identicalArrays(int a, int b) {
+        return kindOf(a) == ARRAY && kindOf(b) == ARRAY && equalArray(a, b);
+    }
+
+    private boolean identicalStructs(int a, int b) {
+        int ka = kindOf(a);
+        if ((ka != STRUCT && ka != UNION) || ka != kindOf(b) || !shallowEqualStruct(a, b)) {
+            return false;
+        }
+        int qa = p(a) + 3;
+        int qb = p(b) + 3;
+        for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 3, qb += 3) {
+            int ta = w[qa + 1];
+            int tb = w[qb + 1];
+            if (ta != tb && !identicalArrays(ta, tb) && !identicalStructs(ta, tb)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** libbpf's btf_dedup_is_equiv: whether candidate graph {@code cand} matches canonical graph {@code canon}. */
+    private boolean isEquiv(int cand, int canon) {
+        if (resolve(cand) == resolve(canon)) {
+            return true;
+        }
+        canon = resolveFwd(canon);
+        int h = hypot[canon];
+        if (h >= 0) {
+            return h == cand || identicalArrays(h, cand) || identicalStructs(h, cand);
+        }
+        hypot[canon] = cand;
+        hypotList.add(canon);
+        if (name(cand) != name(canon)) {
+            return false;
+        }
+        int ck = kindOf(cand);
+        int nk = kindOf(canon);
+        if ((ck == FWD || nk == FWD) && ck != nk) {
+            int real;
+            int fwd;
+            if (ck == FWD) {
+                real = nk;
+                fwd = kflag(info(cand)) ? UNION : STRUCT;
+            } else {
+                real = ck;
+                fwd = kflag(info(canon)) ? UNION : STRUCT;
+            }
+            return fwd == real;
+        }
+        if (ck != nk) {
+            return false;
+        }
+        switch (ck) {
+            case INT:
+                return equalIntTag(cand, canon);
+            case ENUM, ENUM64:
+                return compatEnum(cand, canon);
+            case FWD, FLOAT:
+                return equalCommon(cand, canon);
+            case CONST, VOLATILE, RESTRICT, PTR, TYPEDEF, FUNC, TYPE_TAG:
+                if (info(cand) != info(canon)) {
+                    return false;
+                }
+                return isEquiv(word2(cand), word2(canon));
+            case ARRAY: {
+                if (!compatArray(cand, canon)) {
+                    return false;
+                }
+                int qa = p(cand);
+                int qb = p(canon);
+                return isEquiv(w[qa + 4], w[qb + 4]) && isEquiv(w[qa + 3], w[qb + 3]);
+            }
+            case STRUCT, UNION: {
+                if (!shallowEqualStruct(cand, canon)) {
+                    return false;
+                }
+                int qa = p(cand) + 3;
+                int qb = p(canon) + 3;
+                for (int i = 0, v = vlen(info(cand)); i < v; i++, qa += 3, qb += 3) {
+                    if (!isEquiv(w[qa + 1], w[qb + 1])) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            case FUNC_PROTO: {
+                if (!compatFnProto(cand, canon)) {
+                    return false;
+                }
+                if (!isEquiv(word2(cand), word2(canon))) {
+                    return false;
+                }
+                int qa = p(cand) + 3;
+                int qb = p(canon) + 3;
+                for (int i = 0, v = vlen(info(cand)); i < v; i++, qa += 2, qb += 2) {
+                    if (!isEquiv(w[qa + 1], w[qb + 1])) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            default:
+                throw new EncodeException("type [" + cand + "] of kind " + ck + " inside a struct cannot be deduplicated");
+        }
+    }
+
+    private void mergeHypot() {
+        for (int i = 0; i < hypotList.size(); i++) {
+            int canonId = hypotList.get(i);
+            int targId = hypot[canonId];
+            int tId = resolve(targId);
+            int cId = resolve(canonId);
+            int tk = kindOf(tId);
+            int ck = kindOf(cId);
+            if (tk != FWD && ck == FWD) {
+                map[cId] = tId;
+            }
+            if (tk == FWD && ck != FWD) {
+                map[tId] = cId;
+            }
+            if ((tk == STRUCT || tk == UNION) && ck != FWD && mapped(cId) && !mapped(tId)) {
+                map[tId] = cId;
+            }
+        }
+    }
+
+    // ---- forward declarations left over ----
+
+    private void resolveFwds() {
+        Map<Integer, Integer> names = new HashMap<>();
+        for (int i = 1; i <= n; i++) {
+            int k = kindOf(i);
+            if ((k != STRUCT && k != UNION) || map[i] != i) {
+                continue;
+            }
+            names.merge(name(i), i, (a, b) -> 0);
+        }
+        for (int i = 1; i <= n; i++) {
+            if (kindOf(i) != FWD || map[i] != i) {
+                continue;
+            }
+            Integer cand = names.get(name(i));
+            if (cand == null || cand == 0) {
+                continue;
+            }
+            int ck = kindOf(cand);
+            boolean union = kflag(info(i));
+            if ((ck == STRUCT && union) || (ck == UNION && !union)) {
+                continue;
+            }
+            map[i] = cand;
+        }
+    }
+
+    // ---- reference types ----
+
+    private int dedupRef(int id) {
+        if (map[id] == IN_PROGRESS) {
+            throw new EncodeException("type [" + id + "] refers to itself through reference types only");
+        }
+        if (mapped(id)) {
+            return resolve(id);
+        }
+        map[id] = IN_PROGRESS;
+        int q = p(id);
+        int k = kind(w[q + 1]);
+        int newId = id;
+        long h;
+        switch (k) {
+            case CONST, VOLATILE, RESTRICT, PTR, TYPEDEF, FUNC, TYPE_TAG -> {
+                w[q + 2] = dedupRef(w[q + 2]);
+                h = hashCommon(id);
+                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+                    int cand = table.value(e);
+                    if (equalCommon(id, cand)) {
+                        newId = cand;
+                        break;
+                    }
+                }
+            }
+            case DECL_TAG -> {
+                w[q + 2] = dedupRef(w[q + 2]);
+                h = hashIntTag(id);
+                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+                    int cand = table.value(e);
+                    if (equalIntTag(id, cand)) {
+                        newId = cand;
+                        break;
+                    }
+                }
+            }
+            case ARRAY -> {
+                w[q + 3] = dedupRef(w[q + 3]);
+                w[q + 4] = dedupRef(w[q + 4]);
+                h = hashArray(id);
+                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+                    int cand = table.value(e);
+                    if (equalArray(id, cand)) {
+                        newId = cand;
+                        break;
+                    }
+                }
+            }
+            case FUNC_PROTO -> {
+                w[q + 2] = dedupRef(w[q + 2]);
+                int v = vlen(w[q + 1]);
+                for (int i = 0; i < v; i++) {
+                    w[q + 4 + 2 * i] = dedupRef(w[q + 4 + 2 * i]);
+                }
+                h = hashFnProto(id);
+                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+                    int cand = table.value(e);
+                    if (equalFnProto(id, cand)) {
+                        newId = cand;
+                        break;
+                    }
+                }
+            }
+            default -> throw new EncodeException("type [" + id + "] of kind " + k + " was not deduplicated");
+        }
+        map[id] = newId;
+        if (newId == id) {
+            table.add(h, id);
+        }
+        return newId;
+    }
+
+    // ---- compaction ----
+
+    private TypeTable compactAndRemap() {
+        int[] newId = new int[n + 1];
+        int count = 0;
+        long words = 0;
+        for (int i = 1; i <= n; i++) {
+            if (map[i] == i) {
+                newId[i] = ++count;
+                words += length(info(i));
+            }
+        }
+        TypeTable out = new TypeTable((int) words, count);
+        for (int i = 1; i <= n; i++) {
+            if (map[i] != i) {
+                continue;
+            }
+            int len = length(info(i));
+            int id = out.add(len);
+            int q = out.start[id];
+            System.arraycopy(w, p(i), out.w, q, len);
+            int[] ow = out.w;
+            forEachTypeRef(ow, q, at -> {
+                int v = ow[at];
+                ow[at] = v == 0 ? 0 : newId[resolve(v)];
+            });
+        }
+        return out;
+    }
+}

@@ -1,0 +1,315 @@
+package io.perfj.dwarf.info;
+
+import io.perfj.elf.Elf;
+import io.perfj.elf.ElfFile;
+import io.perfj.elf.SectionHeader;
+import io.perfj.io.Bytes;
+import io.perfj.io.FormatException;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+/**
+ * The debugging information of an ELF file: the sections DIEs are read from and the list of
+ * units in {@code .debug_info} and {@code .debug_types}. Units are independent, so callers may
+ * walk them on several threads at once, each with its own {@link DieCursor}; abbreviation tables
+ * are parsed once and shared.
+ */
+public final class DwarfInfo {
+    /** Packed string references: the section in the top bits, the offset below. */
+    static final long STR_INFO = 1L << 56;
+    static final long STR_TYPES = 2L << 56;
+    static final long STR_STR = 3L << 56;
+    static final long STR_LINE_STR = 4L << 56;
+    private static final long OFFSET_MASK = (1L << 56) - 1;
+
+    private final String source;
+    private final ByteOrder order;
+    final boolean little;
+    final DwarfSection info;
+    final DwarfSection types;
+    final DwarfSection abbrev;
+    final DwarfSection str;
+    final DwarfSection lineStr;
+    final DwarfSection strOffsets;
+    final DwarfSection addr;
+    private final List<UnitHeader> units;
+    private final ConcurrentHashMap<Long, AbbrevTable> abbrevs = new ConcurrentHashMap<>();
+
+    private DwarfInfo(String source, ByteOrder order, DwarfSection info, DwarfSection types, DwarfSection abbrev,
+                      DwarfSection str, DwarfSection lineStr, DwarfSection strOffsets, DwarfSection addr) {
+        this.source = source;
+        this.order = order;
+        this.little = order == ByteOrder.LITTLE_ENDIAN;
+        this.info = info;
+        this.types = types;
+        this.abbrev = abbrev;
+        this.str = str;
+        this.lineStr = lineStr;
+        this.strOffsets = strOffsets;
+        this.addr = addr;
+        List<UnitHeader> all = new ArrayList<>();
+        readUnits(info, false, all);
+        readUnits(types, true, all);
+        this.units = Collections.unmodifiableList(all);
+    }
+
+    /** The DWARF sections of {@code elf}; an ELF without {@code .debug_info} has no units. */
+    public static DwarfInfo of(ElfFile elf) {
+        return new DwarfInfo(elf.name(), elf.order(), section(elf, ".debug_info"), section(elf, ".debug_types"),
+                section(elf, ".debug_abbrev"), section(elf, ".debug_str"), section(elf, ".debug_line_str"),
+                section(elf, ".debug_str_offsets"), section(elf, ".debug_addr"));
+    }
+
+    public String source() {
+        return source;
+    }
+
+    public ByteOrder order() {
+        return order;
+    }
+
+    /** Size of .debug_info plus .debug_types, a measure of the work ahead. */
+    public long infoSize() {
+        return info.size() + types.size();
+    }
+
+    /** All units: those of {@code .debug_info} in section order, then those of {@code .debug_types}. */
+    public List<UnitHeader> units() {
+        return units;
+    }
+
+    /** A cursor over {@code unit}'s DIEs, positioned before its first DIE. */
+    public DieCursor cursor(UnitHeader unit) {
+        return new DieCursor(this, unit, abbrevTable(unit));
+    }
+
+    AbbrevTable abbrevTable(UnitHeader unit) {
+        AbbrevTable t = abbrevs.get(unit.abbrevOffset());
+        if (t == null) {
+            t = AbbrevTable.read(abbrev, unit.abbrevOffset(), source);
+            AbbrevTable prev = abbrevs.putIfAbsent(unit.abbrevOffset(), t);
+            if (prev != null) {
+                t = prev;
+            }
+        }
+        return t;
+    }
+
+    /** The string a packed reference (from {@link DieCursor#stringRef}) stands for. */
+    public String string(long ref) {
+        if (ref < 0) {
+            return null;
+        }
+        byte[] s = sectionOf(ref).bytes();
+        long off = ref & OFFSET_MASK;
+        if (off > s.length) {
+            throw new FormatException(source, "string", off, "offset is outside the " + s.length + "-byte "
+                    + sectionOf(ref).name());
+        }
+        int o = (int) off;
+        int end = o;
+        while (end < s.length && s[end] != 0) {
+            end++;
+        }
+        return new String(s, o, end - o, StandardCharsets.UTF_8);
+    }
+
+    /** Whether the string at {@code ref} equals the ASCII {@code text}, without building a String. */
+    public boolean stringEquals(long ref, String text) {
+        if (ref < 0) {
+            return false;
+        }
+        byte[] s = sectionOf(ref).bytes();
+        long off = ref & OFFSET_MASK;
+        int n = text.length();
+        if (off + n >= s.length) {
+            return false;
+        }
+        int o = (int) off;
+        for (int i = 0; i < n; i++) {
+            if (s[o + i] != (byte) text.charAt(i)) {
+                return false;
+            }
+        }
+        return s[o + n] == 0;
+    }
+
+    private DwarfSection sectionOf(long ref) {
+        long kind = ref & ~OFFSET_MASK;
+        if (kind == STR_INFO) {
+            return info;
+        } else if (kind == STR_TYPES) {
+            return types;
+        } else if (kind == STR_STR) {
+            return str;
+        } else {
+            return lineStr;
+        }
+    }
+
+    private void readUnits(DwarfSection sec, boolean inTypes, List<UnitHeader> out) {
+        MemorySegment s = sec.data();
+        long size = s.byteSize();
+        long pos = 0;
+        Bytes b = Bytes.of(s, order, source, "unit header in " + sec.name(), 0);
+        while (pos < size) {
+            long start = pos;
+            long len = b.u32(pos);
+            pos += 4;
+            int offsetSize = 4;
+            if (len == 0xffff_ffffL) {
+                len = b.u64(pos);
+                pos += 8;
+                offsetSize = 8;
+            } else if (len >= 0xffff_fff0L) {
+                throw b.error(start, "reserved unit length 0x" + Long.toHexString(len));
+            }
+            if (len < 0 || len > size - pos) {
+                throw b.error(start, "unit length 0x" + Long.toHexString(len) + " runs past the end of the "
+                        + size + "-byte section");
+            }
+            long end = pos + len;
+            Bytes u = b.slice(0, end);
+            int version = u.u16(pos);
+            pos += 2;
+            if (version < 2 || version > 5) {
+                throw b.error(start, "unsupported DWARF version " + version);
+            }
+            int unitType = inTypes ? Dw.UT_type : Dw.UT_compile;
+            long abbrevOffset;
+            int addressSize;
+            long sig = 0;
+            long typeOffset = 0;
+            if (version >= 5) {
+                unitType = u.u8(pos++);
+                addressSize = u.u8(pos++);
+                abbrevOffset = offsetSize == 8 ? u.u64(pos) : u.u32(pos);
+                pos += offsetSize;
+                switch (unitType) {
+                    case Dw.UT_type, Dw.UT_split_type -> {
+                        sig = u.u64(pos);
+                        pos += 8;
+                        typeOffset = start + (offsetSize == 8 ? u.u64(pos) : u.u32(pos));
+                        pos += offsetSize;
+                    }
+                    case Dw.UT_skeleton, Dw.UT_split_compile -> {
+                        sig = u.u64(pos);
+                        pos += 8;
+                    }
+                    case Dw.UT_compile, Dw.UT_partial -> {
+                    }
+                    default -> throw b.error(start, "unknown unit type 0x" + Integer.toHexString(unitType));
+                }
+            } else {
+                abbrevOffset = offsetSize == 8 ? u.u64(pos) : u.u32(pos);
+                pos += offsetSize;
+                addressSize = u.u8(pos++);
+                if (inTypes) {
+                    sig = u.u64(pos);
+                    pos += 8;
+                    typeOffset = start + (offsetSize == 8 ? u.u64(pos) : u.u32(pos));
+                    pos += offsetSize;
+                }
+            }
+            if (addressSize != 2 && addressSize != 4 && addressSize != 8) {
+                throw b.error(start, "unsupported address size " + addressSize);
+            }
+            if (abbrevOffset < 0 || abbrevOffset >= abbrev.size()) {
+                throw b.error(start, "abbreviation offset 0x" + Long.toHexString(abbrevOffset)
+                        + " is outside the " + abbrev.size() + "-byte .debug_abbrev");
+            }
+            if (typeOffset != 0 && (typeOffset < pos || typeOffset >= end)) {
+                throw b.error(start, "type offset 0x" + Long.toHexString(typeOffset - start) + " is outside the unit");
+            }
+            out.add(new UnitHeader(start, end, version, unitType, abbrevOffset, addressSize, offsetSize, sig,
+                    typeOffset, pos, inTypes));
+            pos = end;
+        }
+    }
+
+    static DwarfSection section(ElfFile elf, String name) {
+        SectionHeader sh = elf.section(name).orElse(null);
+        if (sh == null || !sh.hasFileData() || sh.size() == 0) {
+            return DwarfSection.EMPTY;
+        }
+        Bytes raw = elf.sectionData(sh);
+        if (raw.size() > Integer.MAX_VALUE - 16) {
+            throw raw.error(0, "sections over 2 GiB are not supported");
+        }
+        byte[] data;
+        long fileOffset = -1;
+        MemorySegment seg = raw.segment();
+        if ((sh.flags() & Elf.SHF_COMPRESSED) == 0) {
+            data = raw.bytes(0, raw.size());
+            fileOffset = sh.offset();
+        } else {
+            data = decompress(elf, sh, raw);
+        }
+        if (seg.isMapped() && seg.byteSize() > 0) {
+            // The heap copy is what gets read; let the mapping's pages go.
+            try {
+                seg.unload();
+            } catch (RuntimeException e) {
+                // only a hint
+            }
+        }
+        return new DwarfSection(name, data, fileOffset);
+    }
+
+    /** An SHF_COMPRESSED section (gABI "Section Compression"): Elf32/64_Chdr, then zlib or zstd data. */
+    private static byte[] decompress(ElfFile elf, SectionHeader sh, Bytes raw) {
+        int chdr = elf.is64() ? 24 : 12;
+        int type = raw.s32(0);
+        long size = elf.is64() ? raw.u64(8) : raw.u32(4);
+        if (size < 0 || size > Integer.MAX_VALUE - 16 || size > raw.size() * 1100L + 1024) {
+            throw raw.error(0, "compressed section claims an absurd size of " + Long.toUnsignedString(size));
+        }
+        byte[] in = raw.bytes(chdr, raw.size() - chdr);
+        byte[] out = new byte[(int) size];
+        if (type == 1) {
+            Inflater inf = new Inflater();
+            try {
+                inf.setInput(in);
+                int n = 0;
+                while (n < out.length && !inf.finished()) {
+                    int k = inf.inflate(out, n, out.length - n);
+                    if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
+                        break;
+                    }
+                    n += k;
+                }
+                if (n != out.length) {
+                    throw raw.error(chdr, "zlib data inflates to " + n + " bytes, not " + size);
+                }
+            } catch (DataFormatException e) {
+                throw raw.error(chdr, "bad zlib data: " + e.getMessage());
+            } finally {
+                inf.end();
+            }
+        } else if (type == 2) {
+            try {
+                long n = com.github.luben.zstd.Zstd.decompressByteArray(out, 0, out.length, in, 0, in.length);
+                if (n != out.length) {
+                    throw raw.error(chdr, "zstd data decompresses to " + n + " bytes, not " + size);
+                }
+            } catch (RuntimeException e) {
+                if (e instanceof FormatException fe) {
+                    throw fe;
+                }
+                throw raw.error(chdr, "bad zstd data: " + e.getMessage());
+            }
+        } else {
+            throw raw.error(0, "unknown compression type " + type);
+        }
+        return out;
+    }
+}
