@@ -266,7 +266,7 @@ public final class DwarfInfo {
     }
 
     /** An SHF_COMPRESSED section (gABI "Section Compression"): Elf32/64_Chdr, then zlib or zstd data. */
-    private static byte[] decompress(ElfFile elf, SectionHeader sh, Bytes raw) {
+    public static byte[] decompress(ElfFile elf, SectionHeader sh, Bytes raw) {
         int chdr = elf.is64() ? 24 : 12;
         int type = raw.s32(0);
         long size = elf.is64() ? raw.u64(8) : raw.u32(4);
