@@ -104,7 +104,8 @@ public final class Main implements Runnable {
     }
 
     static String describe(Throwable ex) {
-        if (ex instanceof FormatException || ex instanceof io.perfj.annotate.Disassembler.MissingException) {
+        if (ex instanceof FormatException || ex instanceof io.perfj.annotate.Disassembler.MissingException
+                || ex instanceof io.perfj.btf.encode.EncodeException) {
             return ex.getMessage();
         }
         if (ex instanceof UncheckedIOException u) {
