@@ -51,6 +51,9 @@ public final class AnnotateCommand implements Callable<Integer> {
     @Option(names = "--stdio2", description = "perf's browser layout as text (the default).")
     boolean stdio2;
 
+    @Option(names = "--json", description = "JSON: one object per symbol with its lines, samples and percentages.")
+    boolean json;
+
     @Option(names = "--hide-src", description = "Hide source lines and listing text (the browser's 's' key).")
     boolean hideSrc;
 
@@ -147,7 +150,7 @@ public final class AnnotateCommand implements Callable<Integer> {
                 ksyms = io.perfj.bpf.KernelSymbols.readKallsyms(k);
             }
         }
-        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms);
+        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms, json);
         OutputStream os = output != null ? Files.newOutputStream(output) : Main.stdout(spec);
         Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8);
         List<String> warnings = new ArrayList<>();

@@ -346,6 +346,43 @@ class AnnotateGoldenTest {
         assertTrue(r.out().contains("\u2191 jne"), r.out());
     }
 
+    /** --json: one object per annotated symbol, hottest first, with the instructions' counts and percentages. */
+    @Test
+    void jsonCarriesTheSameNumbers() {
+        assumeLibcDebug();
+        CliFixtures.Run r = annotate("c-fp", "--json", "-n");
+        String out = r.out();
+        assertTrue(out.startsWith("[\n{\"symbol\":\"compute_a\",\"dso\":"), out.substring(0, 80));
+        assertTrue(out.endsWith("]}\n]\n"));
+        List<Block> text = blocks(CliFixtures.golden("c-fp", "annotate-nr-samples"));
+        String[] objects = out.split("\n\\{\"symbol\":");
+        assertEquals(text.size() + 1, objects.length);
+        Pattern insn = Pattern.compile("\\{\"offset\":(\\d+),\"text\":\"[^\n]*\",\"samples\":(\\d+),\"period\":(\\d+),\"percent\":([0-9.]+)\\}");
+        for (int i = 1; i < objects.length; i++) {
+            long samples = 0;
+            double pct = 0;
+            Matcher m = insn.matcher(objects[i]);
+            List<Long> counts = new ArrayList<>();
+            while (m.find()) {
+                samples += Long.parseLong(m.group(2));
+                pct += Double.parseDouble(m.group(4));
+                if (!m.group(2).equals("0")) {
+                    counts.add(Long.parseLong(m.group(2)));
+                }
+            }
+            assertEquals(100.0, pct, 0.01, objects[i].substring(0, 40));
+            List<Long> want = new ArrayList<>();
+            for (String l : text.get(i - 1).lines().subList(2, text.get(i - 1).lines().size())) {
+                String c = l.substring(0, 7).trim();
+                if (!c.isEmpty() && !c.equals("Samples")) {
+                    want.add(Long.parseLong(c));
+                }
+            }
+            assertEquals(want, counts, "per-instruction samples as in perf's -n output");
+            assertTrue(objects[i].contains("\"samples\":" + samples + ","), "symbol total");
+        }
+    }
+
     @Test
     void outputFileHoldsWhatStdoutWouldShow() throws IOException {
         assumeLibcDebug();

@@ -44,7 +44,7 @@ public final class Annotate {
     /** What to annotate and how. */
     public record Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
                           AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
-                          io.perfj.bpf.KernelSymbols kernelSymbols) {
+                          io.perfj.bpf.KernelSymbols kernelSymbols, boolean json) {
     }
 
     /** One symbol's samples: offsets into it with their hits and period. */
@@ -181,8 +181,13 @@ public final class Annotate {
                 printed++;
             }
         }
+        if (opts.json()) {
+            out.accept(new StringBuilder(jsonCount == 0 ? "[]\n" : "\n]\n"));
+        }
         return printed;
     }
+
+    private int jsonCount;
 
     /** Where text goes; a StringBuilder per annotation keeps memory flat. */
     public interface StringBuilderSink {
@@ -191,7 +196,10 @@ public final class Annotate {
 
     private void print(Annotation a, Entry e, Evsel evsel, String event, long[] total, StringBuilderSink out) {
         StringBuilder sb = new StringBuilder();
-        if (opts.stdio()) {
+        if (opts.json()) {
+            sb.append(jsonCount++ == 0 ? "[\n" : ",\n");
+            AnnotationPrinter.json(a, opts.print(), e.sym.name(), e.dso.longName(), event, sb);
+        } else if (opts.stdio()) {
             AnnotationPrinter.stdio(a, opts.print(), e.dso.longName(), event, sb);
         } else {
             sb.append(title(evsel, event, total[0], total[1])).append(", [percent: ")

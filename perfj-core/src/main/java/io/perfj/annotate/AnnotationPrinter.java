@@ -141,6 +141,42 @@ public final class AnnotationPrinter {
         }
     }
 
+    /**
+     * One annotation as a JSON object: the symbol, its DSO and event, its samples and period, and
+     * every line (text lines with {@code "offset": null}) with the instruction's samples, period
+     * and percentage of the chosen type.
+     */
+    public static void json(Annotation a, Options o, String symbol, String dso, String event, StringBuilder out) {
+        out.append("{\"symbol\":").append(io.perfj.io.Json.quote(symbol))
+                .append(",\"dso\":").append(io.perfj.io.Json.quote(dso))
+                .append(",\"event\":").append(io.perfj.io.Json.quote(event))
+                .append(",\"start\":").append(Long.toUnsignedString(a.start()))
+                .append(",\"size\":").append(a.size())
+                .append(",\"samples\":").append(a.symbolSamples())
+                .append(",\"period\":").append(Long.toUnsignedString(a.symbolPeriod()))
+                .append(",\"percent_type\":").append(io.perfj.io.Json.quote(o.percentType().option()))
+                .append(",\"lines\":[");
+        boolean first = true;
+        for (AnnotationLine al : a.lines()) {
+            if (o.hideSource() && al.offset < 0) {
+                continue;
+            }
+            out.append(first ? "\n  " : ",\n  ");
+            first = false;
+            if (al.offset < 0) {
+                out.append("{\"offset\":null,\"text\":").append(io.perfj.io.Json.quote(al.line)).append('}');
+            } else {
+                out.append("{\"offset\":").append(al.offset)
+                        .append(",\"text\":").append(io.perfj.io.Json.quote(Instruction.format(al, 0, false)))
+                        .append(",\"samples\":").append(al.samples)
+                        .append(",\"period\":").append(Long.toUnsignedString(al.period))
+                        .append(",\"percent\":").append(fixed(al.percent(o.percentType()), 4))
+                        .append('}');
+            }
+        }
+        out.append("]}");
+    }
+
     static String baseName(String path) {
         int s = path.lastIndexOf('/');
         return s < 0 ? path : path.substring(s + 1);
