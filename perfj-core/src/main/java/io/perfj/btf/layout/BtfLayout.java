@@ -64,6 +64,7 @@ public final class BtfLayout {
         Conf c = new Conf();
         c.indent = 0;
         c.typeSpacing = TYPE_SPACING;
+        c.nameSpacing = t instanceof BtfType.Union ? 21 : NAME_SPACING;
         c.emitStats = true;
         if (t instanceof BtfType.Struct) {
             l.printStruct(id, c, sb);
@@ -101,6 +102,66 @@ public final class BtfLayout {
         int alignment;
         boolean isStruct;
         long size;
+        boolean packed;
+        boolean packedInferred;
+    }
+
+    /** pahole's guess that a struct is __packed__ (members at unnatural offsets, odd sizes). */
+    private boolean inferPacked(int id) {
+        if (!(btf.type(id) instanceof BtfType.Struct)) {
+            return false;
+        }
+        Info in = info(id);
+        if (in.packedInferred) {
+            return in.packed;
+        }
+        if (in.padding != 0 || in.nrHoles != 0) {
+            for (Mem m : in.members) {
+                int st = btf.skipModsAndTypedefs(m.type);
+                if (btf.type(st) instanceof BtfType.Struct && m.byteOffset % naturalAlignment(st) != 0) {
+                    Info mi = info(st);
+                    mi.packed = true;
+                    mi.packedInferred = true;
+                }
+            }
+            in.packed = false;
+            in.packedInferred = true;
+            return false;
+        }
+        long max = 1;
+        for (Mem m : in.members) {
+            long nat = naturalAlignment(btf.skipModsAndTypedefs(m.type));
+            if (nat == 1) {
+                continue;
+            }
+            max = Math.max(max, nat);
+            if (m.byteOffset % nat != 0) {
+                in.packed = true;
+                in.packedInferred = true;
+                return true;
+            }
+        }
+        if ((max != 1 && in.alignment == 1) || in.size % max != 0) {
+            in.packed = true;
+        }
+        in.packedInferred = true;
+        return in.packed;
+    }
+
+    private void inferUnionPacked(int id) {
+        Info in = info(id);
+        if (in.packedInferred) {
+            return;
+        }
+        for (Mem m : in.members) {
+            int st = btf.skipModsAndTypedefs(m.type);
+            if (btf.type(st) instanceof BtfType.Struct && in.size % naturalAlignment(st) != 0) {
+                Info mi = info(st);
+                mi.packed = true;
+                mi.packedInferred = true;
+            }
+        }
+        in.packedInferred = true;
     }
 
     private Info info(int id) {
@@ -274,6 +335,7 @@ public final class BtfLayout {
     private static final class Conf implements Cloneable {
         int indent;
         int typeSpacing;
+        int nameSpacing;
         boolean emitStats;
         String suffix;
         long baseOffset;
@@ -296,7 +358,9 @@ public final class BtfLayout {
         }
     }
 
+    /** C's {@code %-*s}: a negative width left-justifies too. */
     private static String pad(String s, int width) {
+        width = Math.abs(width);
         if (s.length() >= width) {
             return s;
         }
@@ -330,6 +394,7 @@ public final class BtfLayout {
         Conf c = conf.copy();
         c.indent = Math.min(conf.indent, 15) + 1;
         int indent = Math.min(conf.indent, 15);
+        inferPacked(id);
         sb.append(" {\n");
         boolean newline = false;
         long sumBytes = 0;
@@ -419,6 +484,7 @@ public final class BtfLayout {
             BtfType pt = btf.type(pos.type);
             if (pt instanceof BtfType.Struct) {
                 Info ti = info(pos.type);
+                inferPacked(pos.type);
                 if (ti.padding > 0) {
                     nrPaddings++;
                     sumPaddings += ti.padding;
@@ -530,10 +596,13 @@ public final class BtfLayout {
         }
         tabs(sb, indent);
         sb.append('}');
+        if (in.packed) {
+            sb.append(" __attribute__((__packed__))");
+        }
         if (conf.suffix != null) {
             sb.append(' ').append(conf.suffix);
         }
-        if (in.alignment != 0) {
+        if (in.alignment != 0 && !in.packed) {
             sb.append(" __attribute__((__aligned__(").append(in.alignment).append(")))");
         }
     }
@@ -547,6 +616,7 @@ public final class BtfLayout {
             sb.append(' ').append(ct.name());
         }
         sb.append(" {\n");
+        inferUnionPacked(id);
         Conf u = conf.copy();
         u.indent = indent + 1;
         int initial = cacheline;
@@ -601,11 +671,15 @@ public final class BtfLayout {
         int sizeSpacing = 5;
         if (isCompositeOrEnum(t) && t.anonymous()) {
             int slen = alignPrinted + (m.name != null ? m.name.length() : -1);
-            int spacing = s.typeSpacing + NAME_SPACING - slen - 3;
-            sb.append(" ".repeat(Math.max(spacing, 1)));
+            if (t instanceof BtfType.Struct && info(m.type).packed) {
+                slen += "__attribute__((__packed__))".length() + 1;
+            }
+            int spacing = s.typeSpacing + s.nameSpacing - slen - 3;
+            // C's %*s of " ": a negative width left-justifies
+            sb.append(" ".repeat(Math.max(Math.abs(spacing), 1)));
         } else {
             int printed = sb.length() - start;
-            int spacing = s.typeSpacing + NAME_SPACING - printed;
+            int spacing = s.typeSpacing + s.nameSpacing - printed;
             sb.append(" ".repeat(Math.max(spacing, 1)));
         }
         sb.append("/* ").append(String.format("%5d", offset));
@@ -696,11 +770,8 @@ public final class BtfLayout {
         for (BtfType.EnumValue v : e.values()) {
             tabs(sb, indent);
             sb.append('\t').append(pad(v.name(), max)).append(" = ");
-            if (e.signed()) {
-                sb.append(v.value());
-            } else {
-                sb.append(Long.toUnsignedString(e.size() < 8 ? v.value() & 0xffffffffL : v.value()));
-            }
+            // pahole 1.24 reads BTF enumerators as unsigned
+            sb.append(Long.toUnsignedString(e instanceof BtfType.Enum ? v.value() & 0xffffffffL : v.value()));
             sb.append(",\n");
         }
         tabs(sb, indent);
