@@ -342,6 +342,7 @@ public final class BtfLayout {
         boolean unionMember;
         boolean firstMember;
         boolean lastMember;
+        boolean relOffset;
 
         Conf copy() {
             try {
@@ -640,9 +641,12 @@ public final class BtfLayout {
 
     private void memberFprintf(Mem m, boolean unionMember, Conf conf, StringBuilder sb) {
         Conf s = conf.copy();
-        long offset = m.byteOffset + s.baseOffset;
-        if (!unionMember) {
-            s.baseOffset = offset;
+        long offset = m.byteOffset;
+        if (!s.relOffset) {
+            offset += s.baseOffset;
+            if (!unionMember) {
+                s.baseOffset = offset;
+            }
         }
         cachelineBoundary(conf, offset, sb);
         int start = sb.length();
@@ -700,6 +704,27 @@ public final class BtfLayout {
         }
         while (true) {
             switch (type) {
+                case BtfType.TypeTag tt -> {
+                    // pahole 1.24 does not know TYPE_TAG: the type is "not found"
+                    sb.append(pad("<ERROR", t.typeSpacing)).append("> ").append(name == null ? "" : name);
+                    return;
+                }
+                case BtfType.Ptr p when p.type() != 0 && btf.type(p.type()) instanceof BtfType.TypeTag -> {
+                    sb.append(pad("<ERROR", t.typeSpacing)).append("> ").append(name == null ? "" : name);
+                    return;
+                }
+                case BtfType.Ptr p when p.type() != 0 && btf.type(p.type()) instanceof BtfType.Composite c
+                        && c.anonymous() -> {
+                    // a pointer to an anonymous struct or union: pahole prints the type inline
+                    name = "* " + name;
+                    t.relOffset = true;
+                    t.typeSpacing -= 8;
+                    t.suffix = name;
+                    t.emitStats = false;
+                    id = p.type();
+                    type = btf.type(id);
+                    continue;
+                }
                 case BtfType.Ptr p when p.type() != 0 && btf.type(p.type()) instanceof BtfType.FuncProto fp -> {
                     funcProto(fp, name, true, t.typeSpacing, sb);
                     return;
@@ -868,7 +893,7 @@ public final class BtfLayout {
         return switch (t) {
             case BtfType.Void v -> "void";
             case BtfType.Int i -> i.name();
-            case BtfType.Float f -> f.name();
+            case BtfType.Float f -> "single " + f.name(); // pahole 1.24's spelling of BTF floats
             case BtfType.Ptr p -> {
                 if (p.type() == 0) {
                     yield "void *";
