@@ -3,6 +3,7 @@ package io.perfj.btf.layout;
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfKind;
 import io.perfj.btf.BtfType;
+import io.perfj.io.FormatException;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,12 +24,19 @@ public final class BtfLayout {
     private static final int CACHELINE = 64;
     private static final int TYPE_SPACING = 26;
     private static final int NAME_SPACING = 23;
+    /** How deep types may nest (arrays of arrays, inline structs, qualifiers) before it is a loop. */
+    private static final int MAX_DEPTH = 64;
 
     private final Btf btf;
     private final int ptrSize;
     private final Map<Integer, Info> infos = new HashMap<>();
     private final Map<Integer, Integer> natural = new HashMap<>();
     private int cacheline;
+
+    private FormatException tooDeep(int id) {
+        return new FormatException(btf.source(), "btf type " + id, -1,
+                "types nest more than " + MAX_DEPTH + " deep (a reference loop?)");
+    }
 
     private BtfLayout(Btf btf) {
         this.btf = btf;
@@ -209,6 +217,13 @@ public final class BtfLayout {
     }
 
     private long tagSize(int id) {
+        return tagSize(id, 0);
+    }
+
+    private long tagSize(int id, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw tooDeep(id);
+        }
         BtfType t = btf.type(id);
         if (t instanceof BtfType.Composite c && c.size() == 1 && c.members().isEmpty()) {
             return 0;
@@ -218,7 +233,7 @@ public final class BtfLayout {
             return 0;
         }
         if (t instanceof BtfType.Array a) {
-            return a.count() * tagSize(btf.skipModsAndTypedefs(a.type()));
+            return a.count() * tagSize(btf.skipModsAndTypedefs(a.type()), depth + 1);
         }
         return btf.resolveSize(id);
     }
@@ -229,7 +244,7 @@ public final class BtfLayout {
         if (delta > 0 && delta < (1L << 31) && byteOffset % 2 == 0) {
             alignment = Long.highestOneBit(delta) << 1;
         }
-        if (alignment <= naturalAlignment || alignment == 1) {
+        if (alignment == 0 || alignment <= naturalAlignment || alignment == 1) {
             return 0;
         }
         if (alignment < CACHELINE && CACHELINE % alignment == 0 && byteOffset % CACHELINE == 0) {
@@ -239,6 +254,13 @@ public final class BtfLayout {
     }
 
     private int naturalAlignment(int id) {
+        return naturalAlignment(id, 0);
+    }
+
+    private int naturalAlignment(int id, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw tooDeep(id);
+        }
         BtfType t = btf.type(id);
         int a = 1;
         switch (t) {
@@ -253,14 +275,14 @@ public final class BtfLayout {
                 }
                 natural.put(id, 1);
                 for (BtfType.Member m : c.members()) {
-                    a = Math.max(a, naturalAlignment(btf.skipModsAndTypedefs(m.type())));
+                    a = Math.max(a, naturalAlignment(btf.skipModsAndTypedefs(m.type()), depth + 1));
                 }
                 natural.put(id, a);
             }
-            case BtfType.Array arr -> a = naturalAlignment(btf.skipModsAndTypedefs(arr.type()));
+            case BtfType.Array arr -> a = naturalAlignment(btf.skipModsAndTypedefs(arr.type()), depth + 1);
             default -> a = 1;
         }
-        return a == 0 ? 1 : a;
+        return a <= 0 ? 1 : a;
     }
 
     private static void findHoles(Info in) {
@@ -386,6 +408,9 @@ public final class BtfLayout {
     }
 
     private void printStruct(int id, Conf conf, StringBuilder sb) {
+        if (conf.indent > MAX_DEPTH) {
+            throw tooDeep(id);
+        }
         BtfType.Composite ct = (BtfType.Composite) btf.type(id);
         Info in = info(id);
         sb.append("struct");
@@ -609,6 +634,9 @@ public final class BtfLayout {
     }
 
     private void printUnion(int id, Conf conf, StringBuilder sb) {
+        if (conf.indent > MAX_DEPTH) {
+            throw tooDeep(id);
+        }
         BtfType.Composite ct = (BtfType.Composite) btf.type(id);
         Info in = info(id);
         int indent = Math.min(conf.indent, 15);
@@ -702,7 +730,10 @@ public final class BtfLayout {
             t.suffix = name;
             t.emitStats = false;
         }
-        while (true) {
+        for (int depth = 0; ; depth++) {
+            if (depth > MAX_DEPTH) {
+                throw tooDeep(id);
+            }
             switch (type) {
                 case BtfType.TypeTag tt -> {
                     // pahole 1.24 does not know TYPE_TAG: the type is "not found"
@@ -814,6 +845,9 @@ public final class BtfLayout {
         BtfType.Array cur = a;
         int elem;
         while (true) {
+            if (dims.size() > MAX_DEPTH) {
+                throw tooDeep(elem0(a));
+            }
             dims.add(cur.count());
             elem = cur.type();
             if (btf.type(elem) instanceof BtfType.Array inner) {
@@ -838,7 +872,24 @@ public final class BtfLayout {
         }
     }
 
+    private static int elem0(BtfType.Array a) {
+        return a.type();
+    }
+
+    private int protoDepth;
+
     private void funcProto(BtfType.FuncProto fp, String name, boolean pointer, int spacing, StringBuilder sb) {
+        if (++protoDepth > MAX_DEPTH) {
+            throw tooDeep(fp.returnType());
+        }
+        try {
+            funcProto0(fp, name, pointer, spacing, sb);
+        } finally {
+            protoDepth--;
+        }
+    }
+
+    private void funcProto0(BtfType.FuncProto fp, String name, boolean pointer, int spacing, StringBuilder sb) {
         sb.append(pad(tagName(fp.returnType()), spacing)).append(" (");
         if (pointer) {
             sb.append('*');
@@ -887,7 +938,7 @@ public final class BtfLayout {
 
     private String tagName(int id, int depth) {
         if (depth > 64) {
-            return "<ERROR: type loop>";
+            throw tooDeep(id);
         }
         BtfType t = btf.type(id);
         return switch (t) {
