@@ -87,7 +87,11 @@ class BtfLayoutCommandTest {
                 String file = stem.substring(0, dot);
                 String type = stem.substring(dot + 1);
                 tests.add(DynamicTest.dynamicTest(stem, () -> {
-                    Btf btf = file.equals("vmlinux") ? kernel : BtfFiles.load(object(file), null);
+                    Btf btf = switch (file) {
+                        case "vmlinux" -> kernel;
+                        case "kmod.split" -> BtfFiles.load(CliFixtures.dir().resolve("btf-c/obj/kmod.split.btf"), kernel);
+                        default -> BtfFiles.load(object(file), null);
+                    };
                     String expected = Files.readString(g, StandardCharsets.UTF_8);
                     assertEquals(expected, BtfLayout.layout(btf, BtfLayout.find(btf, type)));
                 }));
@@ -106,6 +110,15 @@ class BtfLayoutCommandTest {
         Run o = run("btf", "layout", object("packed.bpf").toString(), "pk_outer");
         assertEquals(0, o.rc(), o.err());
         assertEquals(Files.readString(goldenDir().resolve("packed.bpf.pk_outer.txt")), o.out());
+    }
+
+    @Test
+    void splitBtfWithBase() throws IOException {
+        Assumptions.assumeTrue(vmlinux != null, "no vmlinux fixture");
+        Run r = run("btf", "layout", CliFixtures.dir().resolve("btf-c/obj/kmod.split.btf").toString(), "kmod_state",
+                "--base", vmlinux.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(Files.readString(goldenDir().resolve("kmod.split.kmod_state.txt")), r.out());
     }
 
     @Test
