@@ -326,7 +326,6 @@ public final class BtfLayout {
                 curBitfieldSize = 0;
                 curBitfieldEnd = bitEnd;
             }
-            // pahole keeps these in unsigned 8/16/32-bit fields; overlapping members give wrapped values
             if (last != null) {
                 last.hole = byteHoles;
                 last.bitHole = bitHoles;
@@ -846,7 +845,7 @@ public final class BtfLayout {
         int elem;
         while (true) {
             if (dims.size() > MAX_DEPTH) {
-                throw tooDeep(elem0(a));
+                throw tooDeep(a.type());
             }
             dims.add(cur.count());
             elem = cur.type();
@@ -870,10 +869,6 @@ public final class BtfLayout {
                 sb.append("[]");
             }
         }
-    }
-
-    private static int elem0(BtfType.Array a) {
-        return a.type();
     }
 
     private int protoDepth;
