@@ -62,7 +62,16 @@ public final class BtfEncodeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-j must be at least 1");
         }
         try (ElfFile file = ElfFile.open(elf)) {
-            byte[] btf = BtfEncoder.encode(file, new EncodeOptions(mode, n));
+            java.util.List<String> skipped = new java.util.ArrayList<>();
+            byte[] btf = BtfEncoder.encode(file, new EncodeOptions(mode, n), skipped::add);
+            java.io.PrintWriter err = spec.commandLine().getErr();
+            for (int i = 0; i < skipped.size() && i < 20; i++) {
+                err.println("perfj: warning: " + skipped.get(i));
+            }
+            if (skipped.size() > 20) {
+                err.println("perfj: warning: ... and " + (skipped.size() - 20) + " more DWARF entries skipped");
+            }
+            err.flush();
             if (intoElf) {
                 ElfBtfSection.write(file, elf, btf, output);
             } else {

@@ -30,8 +30,25 @@ public final class BtfEncoder {
     private BtfEncoder() {
     }
 
+    private static void report(CuBtf cu, ElfFile elf, java.util.function.Consumer<String> warn) {
+        if (cu != null) {
+            for (String s : cu.skipped) {
+                warn.accept(elf.name() + ": " + s);
+            }
+        }
+    }
+
     /** Encodes {@code elf}'s DWARF and returns raw BTF (a {@code .BTF} section's contents). */
     public static byte[] encode(ElfFile elf, EncodeOptions options) {
+        return encode(elf, options, w -> { });
+    }
+
+    /**
+     * As {@link #encode(ElfFile, EncodeOptions)}, telling {@code warn} about each piece of DWARF
+     * skipped because BTF cannot express it (as pahole warns), in unit order whatever the thread
+     * count.
+     */
+    public static byte[] encode(ElfFile elf, EncodeOptions options, java.util.function.Consumer<String> warn) {
         if (elf.type() == io.perfj.elf.Elf.ET_REL
                 && (elf.section(".rela.debug_info").isPresent() || elf.section(".rel.debug_info").isPresent())) {
             throw new EncodeException(elf.name() + ": a relocatable object (ET_REL, e.g. a kernel module) whose DWARF "
@@ -75,7 +92,9 @@ public final class BtfEncoder {
         if (threads == 1) {
             CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars());
             for (UnitHeader u : units) {
-                merger.merge(enc.encode(u));
+                CuBtf cu = enc.encode(u);
+                report(cu, elf, warn);
+                merger.merge(cu);
             }
         } else {
             ExecutorService ex = Executors.newFixedThreadPool(threads, r -> {
@@ -97,6 +116,7 @@ public final class BtfEncoder {
                     }
                     CuBtf cu = inFlight.get(i).get();
                     inFlight.set(i, null);
+                    report(cu, elf, warn);
                     merger.merge(cu);
                 }
             } catch (InterruptedException e) {

@@ -10,6 +10,8 @@ package io.perfj.btf.encode;
 final class CuBtf {
     static final int INDEX_TYPE = -2;
 
+    /** What the unit's DWARF had that BTF cannot say (skipped with a warning). */
+    String[] skipped = new String[0];
     int[] words;
     int[] starts;
     int nRecords;

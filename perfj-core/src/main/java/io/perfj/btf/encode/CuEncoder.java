@@ -48,6 +48,7 @@ final class CuEncoder {
         words = new IntBuf(Math.max(64, m.nTypes * 10 + m.fns.size() * 8));
         starts = new IntBuf(m.nTypes + 16);
         CuBtf out = new CuBtf();
+        out.skipped = m.skipped.toArray(new String[0]);
         emitTypes(out);
         out.nTypes = starts.size();
         IntBuf groupStart = new IntBuf(16);

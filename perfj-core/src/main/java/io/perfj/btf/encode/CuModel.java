@@ -142,7 +142,16 @@ final class CuModel {
         this.pool = pool;
     }
 
+    /** DWARF this encoder does not turn into BTF, skipped (what pahole warns about), in DIE order. */
+    final java.util.List<String> skipped = new java.util.ArrayList<>();
+
+    private void skipUnsupported(String where, int tag) {
+        String name = tag == 0x2f ? "template_type_parameter" : tag == 0x30 ? "template_value_parameter" : "?";
+        skipped.add(String.format("%s: tag not supported 0x%x (%s) at <0x%x>, skipped", where, tag, name, c.offset()));
+    }
+
     void reset(DieCursor cursor) {
+        skipped.clear();
         this.c = cursor;
         nTypes = 0;
         typeAnnots.clear();
@@ -476,8 +485,11 @@ final class CuModel {
                         annots = addAnnotation(annots, -1);
                         c.skipChildren();
                     }
-                    case Dw.TAG_subrange_type, 0x33 /* variant_part */, 0x2f /* template_type_param */,
-                         0x30 /* template_value_param */, 0x4107, 0x4108, 0x4106 -> c.skipChildren();
+                    case 0x2f /* template_type_param */, 0x30 /* template_value_param */ -> {
+                        skipUnsupported("class", ct);
+                        c.skipChildren();
+                    }
+                    case Dw.TAG_subrange_type, 0x33 /* variant_part */, 0x4107, 0x4108, 0x4106 -> c.skipChildren();
                     default -> processTag(ct, false);
                 }
             }
