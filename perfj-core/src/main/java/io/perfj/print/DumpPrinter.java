@@ -1,5 +1,7 @@
 package io.perfj.print;
 
+import io.perfj.io.TextOut;
+
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
 import io.perfj.io.FormatException;

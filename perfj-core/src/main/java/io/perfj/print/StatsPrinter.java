@@ -1,5 +1,7 @@
 package io.perfj.print;
 
+import io.perfj.io.TextOut;
+
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordInput;

@@ -1,5 +1,7 @@
 package io.perfj.btf.dump;
 
+import io.perfj.io.TextOut;
+
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfType;
 
@@ -15,11 +17,11 @@ import java.io.OutputStream;
  * signed 32-bit field to its unsigned 64-bit writer.
  */
 public final class BtfJsonDumper {
-    private final ByteText out;
+    private final TextOut out;
     private boolean first;
 
     private BtfJsonDumper(OutputStream os) {
-        this.out = new ByteText(os);
+        this.out = new TextOut(os, 1 << 16);
     }
 
     /** The whole document, with bpftool's trailing newline. */
@@ -176,9 +178,9 @@ public final class BtfJsonDumper {
                     name("name", v.nameOff(), v.name());
                     key("val");
                     if (e.signed()) {
-                        out.s64(wide ? v.value() : (int) v.value());
+                        out.dec(wide ? v.value() : (int) v.value());
                     } else {
-                        out.u64(wide ? v.value() : (int) v.value());
+                        out.udec(wide ? v.value() : (int) v.value());
                     }
                     close();
                 }
@@ -224,7 +226,7 @@ public final class BtfJsonDumper {
             case BtfType.DeclTag d -> {
                 uint("type_id", d.type());
                 key("component_idx");
-                out.s32(d.componentIdx());
+                out.dec(d.componentIdx());
             }
             case BtfType.Void v -> {
             }

@@ -1,5 +1,7 @@
 package io.perfj.btf.dump;
 
+import io.perfj.io.TextOut;
+
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfType;
 
@@ -12,11 +14,11 @@ import java.io.OutputStream;
  */
 public final class BtfRawDumper {
     private final Btf btf;
-    private final ByteText out;
+    private final TextOut out;
 
     private BtfRawDumper(Btf btf, OutputStream os) {
         this.btf = btf;
-        this.out = new ByteText(os);
+        this.out = new TextOut(os, 1 << 16);
     }
 
     /** Types to print before a second thread is worth starting. */
@@ -89,7 +91,7 @@ public final class BtfRawDumper {
         };
     }
 
-    private ByteText name(int nameOff, String name) {
+    private TextOut name(int nameOff, String name) {
         return nameOff == 0 ? out.str("(anon)") : out.str(name);
     }
 
@@ -132,7 +134,7 @@ public final class BtfRawDumper {
             case 16 -> out.str(" size=").u32(((BtfType.Float) t).size());
             case 17 -> {
                 BtfType.DeclTag d = (BtfType.DeclTag) t;
-                out.str(" type_id=").u32(d.type()).str(" component_idx=").s32(d.componentIdx());
+                out.str(" type_id=").u32(d.type()).str(" component_idx=").dec(d.componentIdx());
             }
             default -> {
             }
@@ -160,14 +162,14 @@ public final class BtfRawDumper {
             name(v.nameOff(), v.name()).str("' val=");
             if (!wide) {
                 if (e.signed()) {
-                    out.s32((int) v.value());
+                    out.dec((int) v.value());
                 } else {
                     out.u32((int) v.value());
                 }
             } else if (e.signed()) {
-                out.s64(v.value()).str("LL");
+                out.dec(v.value()).str("LL");
             } else {
-                out.u64(v.value()).str("ULL");
+                out.udec(v.value()).str("ULL");
             }
         }
     }

@@ -1,4 +1,4 @@
-package io.perfj.print;
+package io.perfj.io;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,14 +12,14 @@ import java.nio.charset.StandardCharsets;
  * {@code %016x}) because {@code String.format} and char encoding are far too slow for the
  * millions of lines a dump prints.
  */
-final class TextOut {
+public final class TextOut {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private final OutputStream out;
     private final byte[] buf;
     private int pos;
 
-    TextOut(OutputStream out, int size) {
+    public TextOut(OutputStream out, int size) {
         this.out = out;
         this.buf = new byte[Math.max(size, 256)];
     }
@@ -30,7 +30,7 @@ final class TextOut {
         }
     }
 
-    void flushBuffer() {
+    public void flushBuffer() {
         try {
             out.write(buf, 0, pos);
         } catch (IOException e) {
@@ -39,7 +39,7 @@ final class TextOut {
         pos = 0;
     }
 
-    void flush() {
+    public void flush() {
         flushBuffer();
         try {
             out.flush();
@@ -49,17 +49,17 @@ final class TextOut {
     }
 
     /** An ASCII character. */
-    TextOut ch(char c) {
+    public TextOut ch(char c) {
         room(1);
         buf[pos++] = (byte) c;
         return this;
     }
 
-    TextOut nl() {
+    public TextOut nl() {
         return ch('\n');
     }
 
-    TextOut str(String s) {
+    public TextOut str(String s) {
         int n = s.length();
         room(n);
         if (n <= buf.length - pos) {
@@ -77,7 +77,7 @@ final class TextOut {
         return bytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    TextOut bytes(byte[] b) {
+    public TextOut bytes(byte[] b) {
         if (b.length > buf.length - pos) {
             flushBuffer();
             if (b.length > buf.length) {
@@ -95,7 +95,7 @@ final class TextOut {
     }
 
     /** {@code %d} of a signed 64-bit value. */
-    TextOut dec(long v) {
+    public TextOut dec(long v) {
         room(20);
         if (v < 0) {
             if (v == Long.MIN_VALUE) {
@@ -108,7 +108,7 @@ final class TextOut {
     }
 
     /** {@code %u} / {@code PRIu64} of an unsigned 64-bit value. */
-    TextOut udec(long v) {
+    public TextOut udec(long v) {
         if (v < 0) {
             return str(Long.toUnsignedString(v));
         }
@@ -138,12 +138,12 @@ final class TextOut {
     }
 
     /** {@code %u} of a 32-bit value held in an int. */
-    TextOut u32(int v) {
+    public TextOut u32(int v) {
         return udec(v & 0xffff_ffffL);
     }
 
     /** {@code %d} right-aligned in {@code width} columns (C's {@code %Nd}). */
-    TextOut decPad(long v, int width) {
+    public TextOut decPad(long v, int width) {
         String s = Long.toString(v);
         for (int i = s.length(); i < width; i++) {
             ch(' ');
@@ -152,7 +152,7 @@ final class TextOut {
     }
 
     /** {@code %x}: lowercase hex without prefix or padding. */
-    TextOut hex(long v) {
+    public TextOut hex(long v) {
         room(16);
         int digits = v == 0 ? 1 : (67 - Long.numberOfLeadingZeros(v)) / 4;
         int p = pos + digits;
@@ -165,7 +165,7 @@ final class TextOut {
     }
 
     /** C's {@code %#x}: "0x" and hex digits, but plain "0" for zero. */
-    TextOut hexAlt(long v) {
+    public TextOut hexAlt(long v) {
         if (v == 0) {
             return ch('0');
         }
@@ -176,7 +176,7 @@ final class TextOut {
     }
 
     /** {@code %0Nx}: hex zero-padded to {@code width} digits. */
-    TextOut hexPad(long v, int width) {
+    public TextOut hexPad(long v, int width) {
         int digits = v == 0 ? 1 : (67 - Long.numberOfLeadingZeros(v)) / 4;
         for (int i = digits; i < width; i++) {
             ch('0');
@@ -185,7 +185,7 @@ final class TextOut {
     }
 
     /** Two hex digits of a byte. */
-    TextOut hex2(int b) {
+    public TextOut hex2(int b) {
         room(2);
         buf[pos++] = HEX[(b >>> 4) & 15];
         buf[pos++] = HEX[b & 15];
@@ -193,16 +193,16 @@ final class TextOut {
     }
 
     /** Raw access for tight loops: ensures {@code n} chars of room and returns the buffer. */
-    byte[] reserve(int n) {
+    public byte[] reserve(int n) {
         room(n);
         return buf;
     }
 
-    int pos() {
+    public int pos() {
         return pos;
     }
 
-    void pos(int p) {
+    public void pos(int p) {
         pos = p;
     }
 }
