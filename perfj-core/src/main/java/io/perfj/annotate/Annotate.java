@@ -5,17 +5,20 @@ import io.perfj.elf.SectionHeader;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.FeatureId;
 import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.RecordScan;
 import io.perfj.perfdata.feature.BpfProg;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.feature.Feature;
 import io.perfj.perfdata.feature.Features;
 import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.report.DecodedRecords;
 import io.perfj.report.MachineResolver;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.DsoKind;
 import io.perfj.symbols.Location;
+import io.perfj.symbols.Machine;
 import io.perfj.symbols.Symbol;
 
 import java.io.IOException;
@@ -90,80 +93,73 @@ public final class Annotate {
      * addresses bucketed into symbols. The result is what resolving each sample would give.
      */
     public int run(StringBuilderSink out) {
-        List<Map<Dso, Map<Long, long[]>>> hits = new ArrayList<>();
-        Map<Dso, Long> ipDelta = new HashMap<>();
-        List<long[]> totals = new ArrayList<>();
+        Counts counts = new Counts();
         // symbol tables load on a helper thread as soon as a DSO is first hit, while samples stream
         java.util.concurrent.ExecutorService loader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
             java.lang.Thread t = new java.lang.Thread(r, "perfj-symbols");
             t.setDaemon(true);
             return t;
         });
-        java.util.Set<Dso> dsos = new java.util.LinkedHashSet<>();
-        try (DecodedRecords in = new DecodedRecords(data)) {
-            for (PerfRecord rec; (rec = in.next()) != null; ) {
-                if (!(rec instanceof Sample s)) {
-                    resolver.process(rec);
-                    continue;
+        counts.loader = loader;
+        try {
+            RecordScan scan = data.scan();
+            if (scan != null) {
+                while (scan.next()) {
+                    if (scan.isSample()) {
+                        counts.add(scan.evsel().index(), scan.pid(), scan.tid(), scan.cpumode(), scan.ip(), scan.period());
+                    } else {
+                        take(RecordDecoder.decode(scan.record(), data.evlist()), counts);
+                    }
                 }
-                Location loc = resolver.locate(s.pid(), s.tid(), s.cpumode(), s.ip());
-                int ev = s.evsel().index();
-                while (totals.size() <= ev) {
-                    totals.add(new long[2]);
-                    hits.add(new HashMap<>());
-                }
-                if (opts.symbols().isEmpty()) {
-                    totals.get(ev)[0]++;
-                    totals.get(ev)[1] += s.period();
-                }
-                if (loc.dso() == null) {
-                    continue;
-                }
-                long[] h = hits.get(ev).computeIfAbsent(loc.dso(), k -> new HashMap<>())
-                        .computeIfAbsent(loc.mapIp(), k -> new long[2]);
-                h[0]++;
-                h[1] += s.period();
-                ipDelta.putIfAbsent(loc.dso(), loc.ip() - loc.mapIp());
-                if (dsos.add(loc.dso())) {
-                    Dso d = loc.dso();
-                    loader.execute(d::symbols);
+                scan.warnings().forEach(warn);
+            } else {
+                try (DecodedRecords in = new DecodedRecords(data)) {
+                    for (PerfRecord rec; (rec = in.next()) != null; ) {
+                        take(rec, counts);
+                    }
+                    in.warnings().forEach(warn);
                 }
             }
+            counts.drainKernel();
         } finally {
             loader.shutdown();
         }
         // what the helper has not reached yet loads here too, in parallel
-        dsos.parallelStream().forEach(Dso::symbols);
+        counts.dsos.parallelStream().forEach(Dso::symbols);
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
-        for (int ev = 0; ev < hits.size(); ev++) {
+        for (int ev = 0; ev < counts.hits.size(); ev++) {
             Map<Key, Entry> entries = new LinkedHashMap<>();
             byEvsel.add(entries);
-            for (Map.Entry<Dso, Map<Long, long[]>> d : hits.get(ev).entrySet()) {
+            for (Map.Entry<Dso, AddrCounts> d : counts.hits.get(ev).entrySet()) {
                 Dso dso = d.getKey();
-                for (Map.Entry<Long, long[]> a : d.getValue().entrySet()) {
-                    long mapIp = a.getKey();
+                AddrCounts ac = d.getValue();
+                for (int i = 0; i < ac.size; i++) {
+                    long mapIp = ac.addrs[i];
+                    long n = ac.samples[i];
+                    long period = ac.periods[i];
                     Symbol sym = dso.symbols().find(mapIp);
                     if (!opts.symbols().isEmpty()) {
                         if (sym == null || !opts.symbols().contains(sym.name())) {
                             continue; // perf drops samples outside the symbols asked for
                         }
-                        totals.get(ev)[0] += a.getValue()[0];
-                        totals.get(ev)[1] += a.getValue()[1];
+                        counts.totals.get(ev)[0] += n;
+                        counts.totals.get(ev)[1] += period;
                     }
                     if (sym == null) {
                         continue;
                     }
                     int evIndex = ev;
                     Entry e = entries.computeIfAbsent(new Key(ev, dso, sym),
-                            k -> new Entry(evIndex, dso, sym, sym.start() + ipDelta.get(dso)));
-                    e.period += a.getValue()[1];
-                    e.samples += a.getValue()[0];
+                            k -> new Entry(evIndex, dso, sym, sym.start() + counts.ipDelta.get(dso)));
+                    e.period += period;
+                    e.samples += n;
                     long[] h = e.hist.computeIfAbsent(mapIp - sym.start(), k -> new long[2]);
-                    h[0] += a.getValue()[0];
-                    h[1] += a.getValue()[1];
+                    h[0] += n;
+                    h[1] += period;
                 }
             }
         }
+        List<long[]> totals = counts.totals;
         List<String> names = EventNames.names(data);
         int printed = 0;
         for (int ev = 0; ev < byEvsel.size(); ev++) {
@@ -185,6 +181,150 @@ public final class Annotate {
             out.accept(new StringBuilder(jsonCount == 0 ? "[]\n" : "\n]\n"));
         }
         return printed;
+    }
+
+    private void take(PerfRecord rec, Counts counts) {
+        if (rec instanceof Sample s) {
+            counts.add(s.evsel().index(), s.pid(), s.tid(), s.cpumode(), s.ip(), s.period());
+            return;
+        }
+        if (changesKernelMaps(rec)) {
+            counts.drainKernel();
+        }
+        resolver.process(rec);
+    }
+
+    private static boolean kernelMode(int misc) {
+        int cpumode = misc & io.perfj.perfdata.record.KernelRecord.MISC_CPUMODE_MASK;
+        return cpumode == Machine.CPUMODE_KERNEL || cpumode == Machine.CPUMODE_GUEST_KERNEL;
+    }
+
+    private static boolean changesKernelMaps(PerfRecord rec) {
+        return switch (rec) {
+            case io.perfj.perfdata.record.KernelRecord.Ksymbol k -> true;
+            case io.perfj.perfdata.record.KernelRecord.Mmap m -> kernelMode(m.misc());
+            case io.perfj.perfdata.record.KernelRecord.Mmap2 m -> kernelMode(m.misc());
+            default -> false;
+        };
+    }
+
+    /** Samples per event, DSO and address in the DSO, counted while the records stream by. */
+    private final class Counts {
+        final List<Map<Dso, AddrCounts>> hits = new ArrayList<>();
+        final Map<Dso, Long> ipDelta = new HashMap<>();
+        final List<long[]> totals = new ArrayList<>();
+        final Set<Dso> dsos = new java.util.LinkedHashSet<>();
+        java.util.concurrent.ExecutorService loader;
+        private Dso lastDso;
+        private AddrCounts last;
+        private int lastEv = -1;
+
+        /**
+         * Kernel samples wait here until the kernel's symbols have loaded on the helper thread
+         * (loading them sets the kernel map's extent, so locating a kernel address needs them);
+         * they are located before anything changes the kernel's maps, so the answer is the same.
+         */
+        private boolean kernelPending = true;
+        private long[] deferred = new long[0];
+        private int deferredCount;
+        private java.util.concurrent.Future<?> kernelLoad;
+
+        void add(int ev, int pid, int tid, int cpumode, long ip, long period) {
+            if (cpumode == Machine.CPUMODE_KERNEL && kernelPending) {
+                if (kernelLoad == null) {
+                    Dso k = resolver.machine().kernelDso();
+                    kernelLoad = loader.submit(k::symbols);
+                } else if (kernelLoad.isDone()) {
+                    drainKernel();
+                    add(ev, pid, tid, cpumode, ip, period);
+                    return;
+                }
+                resolver.seen(pid, tid); // the thread exists from here on, as when located now
+                if (deferredCount * 3 + 3 > deferred.length) {
+                    deferred = java.util.Arrays.copyOf(deferred, Math.max(3 * 1024, deferred.length * 2));
+                }
+                deferred[deferredCount * 3] = ev;
+                deferred[deferredCount * 3 + 1] = ip;
+                deferred[deferredCount * 3 + 2] = period;
+                deferredCount++;
+                return;
+            }
+            count(ev, resolver.locate(pid, tid, cpumode, ip), period);
+        }
+
+        /** Locates the kernel samples held back so far (waiting for the kernel's symbols if need be). */
+        void drainKernel() {
+            if (deferredCount == 0) {
+                return;
+            }
+            kernelPending = false;
+            int n = deferredCount;
+            deferredCount = 0;
+            for (int i = 0; i < n; i++) {
+                Location loc = resolver.machine().locate(null, Machine.CPUMODE_KERNEL, deferred[i * 3 + 1]);
+                count((int) deferred[i * 3], loc, deferred[i * 3 + 2]);
+            }
+            deferred = new long[0];
+        }
+
+        private void count(int ev, Location loc, long period) {
+            while (totals.size() <= ev) {
+                totals.add(new long[2]);
+                hits.add(new HashMap<>());
+            }
+            if (opts.symbols().isEmpty()) {
+                totals.get(ev)[0]++;
+                totals.get(ev)[1] += period;
+            }
+            Dso dso = loc.dso();
+            if (dso == null) {
+                return;
+            }
+            AddrCounts ac;
+            if (dso == lastDso && ev == lastEv) {
+                ac = last;
+            } else {
+                ac = hits.get(ev).computeIfAbsent(dso, k -> new AddrCounts());
+                lastDso = dso;
+                lastEv = ev;
+                last = ac;
+                if (dsos.add(dso)) {
+                    ipDelta.put(dso, loc.ip() - loc.mapIp());
+                    loader.execute(dso::symbols);
+                }
+            }
+            ac.add(loc.mapIp(), period);
+        }
+    }
+
+    /** Hits and period per address, in first-hit order. */
+    private static final class AddrCounts {
+        private final io.perfj.report.LongIntMap index = new io.perfj.report.LongIntMap(64);
+        long[] addrs = new long[16];
+        long[] samples = new long[16];
+        long[] periods = new long[16];
+        int size;
+        private int minValueSlot = -1;
+
+        void add(long addr, long period) {
+            int i = addr == Long.MIN_VALUE ? minValueSlot : index.get(addr);
+            if (i < 0) {
+                if (size == addrs.length) {
+                    addrs = java.util.Arrays.copyOf(addrs, size * 2);
+                    samples = java.util.Arrays.copyOf(samples, size * 2);
+                    periods = java.util.Arrays.copyOf(periods, size * 2);
+                }
+                i = size++;
+                addrs[i] = addr;
+                if (addr == Long.MIN_VALUE) {
+                    minValueSlot = i;
+                } else {
+                    index.put(addr, i);
+                }
+            }
+            samples[i]++;
+            periods[i] += period;
+        }
     }
 
     private int jsonCount;

@@ -44,42 +44,62 @@ final class MappedRecordInput implements RecordInput {
 
     @Override
     public RawRecord next() {
-        if (done) {
+        long at = advance();
+        if (at < 0) {
             return null;
+        }
+        int type = data.s32(at);
+        return new RawRecord(data.base() + at, type, data.u16(at + 4),
+                data.slice(at, data.u16(at + 6), RecordType.structure(type)), false);
+    }
+
+    /**
+     * Steps over the next record without making objects and returns its position in the view, or
+     * -1 at the end (with a warning when the data was cut short). The record's header has been
+     * checked: its size is at least 8 and fits the data.
+     */
+    long advance() {
+        if (done) {
+            return -1;
         }
         long remaining = data.size() - pos;
         if (remaining == 0) {
             done = true;
-            return null;
+            return -1;
         }
         long abs = data.base() + pos;
         if (remaining < RawRecord.HEADER_SIZE) {
             done = true;
             warnings.add(data.source() + ": data ends inside a record header at offset 0x" + Long.toHexString(abs)
                     + " (" + remaining + " bytes left); the recording was cut short");
-            return null;
+            return -1;
         }
-        int type = data.s32(pos);
-        int misc = data.u16(pos + 4);
         int size = data.u16(pos + 6);
         if (size < RawRecord.HEADER_SIZE) {
             done = true;
+            int type = data.s32(pos);
             throw new FormatException(data.source(), "perf_event_header", abs,
                     "record of type " + RecordType.name(type) + " (" + type + ") has size " + size
                             + ", less than its 8-byte header");
         }
         if (size > remaining) {
             done = true;
+            int type = data.s32(pos);
             warnings.add(data.source() + ": record " + RecordType.name(type) + " at offset 0x" + Long.toHexString(abs)
                     + " needs " + size + " bytes but only " + remaining + " remain; the recording was cut short");
-            return null;
+            return -1;
         }
-        Bytes b = data.slice(pos, size, RecordType.structure(type));
+        long at = pos;
         pos += size;
         if (mapped) {
             releaseBehind();
         }
-        return new RawRecord(abs, type, misc, b, false);
+        return at;
+    }
+
+    /** The data this input walks. */
+    Bytes data() {
+        return data;
     }
 
     @Override

@@ -294,6 +294,18 @@ public final class PerfData implements AutoCloseable {
         return new UnpackingRecordInput(base, this);
     }
 
+    /**
+     * The records in delivery order with samples read in place ({@link RecordScan}), or null when
+     * this recording's records cannot be read in place (a stream, pipe mode, compressed records):
+     * then use {@link #orderedRecords()}.
+     */
+    public RecordScan scan() {
+        if (stream != null || header.pipe() || features.containsKey(FeatureId.COMPRESSED)) {
+            return null;
+        }
+        return new RecordScan(this, file.slice(dataSection.offset(), dataSection.size(), "data"));
+    }
+
     /** Records in perf's delivery order: time-sorted within FINISHED_ROUND windows. */
     public RecordInput orderedRecords() {
         return new OrderedRecords(records(), evlist);

@@ -3,7 +3,7 @@ package io.perfj.report;
 import java.util.Arrays;
 
 /** An open-addressing map from long keys to non-negative int values; -1 means absent. */
-final class LongIntMap {
+public final class LongIntMap {
     private static final long EMPTY = Long.MIN_VALUE;
 
     private long[] keys;
@@ -11,7 +11,7 @@ final class LongIntMap {
     private int size;
     private int mask;
 
-    LongIntMap(int capacity) {
+    public LongIntMap(int capacity) {
         int cap = Integer.highestOneBit(Math.max(16, capacity) * 2 - 1);
         keys = new long[cap];
         values = new int[cap];
@@ -24,7 +24,7 @@ final class LongIntMap {
         return (int) (h ^ (h >>> 29));
     }
 
-    int get(long key) {
+    public int get(long key) {
         int i = hash(key) & mask;
         while (true) {
             long k = keys[i];
@@ -38,7 +38,7 @@ final class LongIntMap {
         }
     }
 
-    void put(long key, int value) {
+    public void put(long key, int value) {
         if (key == EMPTY) {
             throw new IllegalArgumentException("reserved key");
         }
@@ -62,12 +62,12 @@ final class LongIntMap {
         }
     }
 
-    void clear() {
+    public void clear() {
         Arrays.fill(keys, EMPTY);
         size = 0;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 

@@ -44,6 +44,11 @@ public final class MachineResolver implements FrameResolver {
         return machine.resolve(thread(pid, tid), cpumode, ip);
     }
 
+    /** Makes sure the sample's thread exists, as locating or resolving the sample would. */
+    public void seen(int pid, int tid) {
+        thread(pid, tid);
+    }
+
     /** As {@link #resolve} without the symbol (nothing is loaded). */
     public Location locate(int pid, int tid, int cpumode, long ip) {
         return machine.locate(thread(pid, tid), cpumode, ip);

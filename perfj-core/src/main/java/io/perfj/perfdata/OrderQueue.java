@@ -1,0 +1,251 @@
+package io.perfj.perfdata;
+
+import java.util.Arrays;
+
+/**
+ * perf's ordered-events queue (tools/perf/util/ordered-events.c) on primitive handles: the
+ * ordering rules of {@link OrderedRecords} without any record objects, so that a reader can
+ * order records it keeps only as positions.
+ *
+ * <p>A caller feeds records in file order: {@link #pass} for records delivered at once (perf's own
+ * records, records without a timestamp), {@link #enqueue} for timed kernel records, {@link #round}
+ * after a FINISHED_ROUND has been passed, {@link #end} at the end. Handles come out of
+ * {@link #take} in delivery order: at each round the queue releases, sorted by time (stable for
+ * equal times), every record not later than the largest timestamp seen up to the previous round.
+ */
+final class OrderQueue {
+    private long[] handles = new long[1024];
+    private long[] times = new long[1024];
+    private int queued;
+    private long[] ready = new long[1024];
+    private int readyHead;
+    private int readyTail;
+    private long maxTimestamp;
+    private long nextFlush;
+    private boolean anyTime;
+    private long unordered;
+    private long lastFlushed;
+    private long halfFlushes;
+    private final int maxQueued;
+
+    OrderQueue(int maxQueued) {
+        this.maxQueued = Math.max(2, maxQueued);
+    }
+
+    boolean hasReady() {
+        return readyHead != readyTail;
+    }
+
+    /** The next handle in delivery order; only when {@link #hasReady()}. */
+    long take() {
+        long h = ready[readyHead++];
+        if (readyHead == readyTail) {
+            readyHead = 0;
+            readyTail = 0;
+        }
+        return h;
+    }
+
+    /** A record delivered at once, after everything released before it. */
+    void pass(long handle) {
+        if (readyTail == ready.length) {
+            if (readyHead > 0) {
+                System.arraycopy(ready, readyHead, ready, 0, readyTail - readyHead);
+                readyTail -= readyHead;
+                readyHead = 0;
+            } else {
+                ready = Arrays.copyOf(ready, ready.length * 2);
+            }
+        }
+        ready[readyTail++] = handle;
+    }
+
+    void enqueue(long handle, long t) {
+        if (anyTime && Long.compareUnsigned(t, lastFlushed) < 0) {
+            unordered++;
+        }
+        if (!anyTime || Long.compareUnsigned(t, maxTimestamp) > 0) {
+            maxTimestamp = t;
+        }
+        anyTime = true;
+        if (queued == handles.length) {
+            handles = Arrays.copyOf(handles, queued * 2);
+            times = Arrays.copyOf(times, queued * 2);
+        }
+        handles[queued] = handle;
+        times[queued] = t;
+        queued++;
+        if (queued >= maxQueued) {
+            flushHalf();
+        }
+    }
+
+    /** A FINISHED_ROUND was passed: release what the previous round allows. */
+    void round() {
+        if (!anyTime) {
+            return;
+        }
+        flush(nextFlush, false);
+        nextFlush = maxTimestamp;
+    }
+
+    /** The input ended: release everything. */
+    void end() {
+        flush(-1L, true);
+    }
+
+    /**
+     * Keeps memory bounded when rounds are huge or missing (perf's OE_FLUSH__HALF, which perf
+     * uses when its queue reaches its size limit): releases the records in the earlier half of
+     * the queued time span.
+     */
+    private void flushHalf() {
+        long first = -1;
+        long last = 0;
+        for (int i = 0; i < queued; i++) {
+            if (first == -1 || Long.compareUnsigned(times[i], first) < 0) {
+                first = times[i];
+            }
+            if (Long.compareUnsigned(times[i], last) > 0) {
+                last = times[i];
+            }
+        }
+        long mid = first + (last - first) / 2;
+        int before = queued;
+        flush(mid, false);
+        if (queued == before || queued >= maxQueued) {
+            flush(-1L, true);
+        }
+        halfFlushes++;
+    }
+
+    /** Releases queued records with time &lt;= limit (all when {@code all}), sorted, stable. */
+    private void flush(long limit, boolean all) {
+        if (queued == 0) {
+            return;
+        }
+        int[] idx = sortedByTime(times, queued);
+        int kept = 0;
+        int[] keep = null;
+        for (int i : idx) {
+            if (all || Long.compareUnsigned(times[i], limit) <= 0) {
+                pass(handles[i]);
+                lastFlushed = times[i];
+            } else {
+                if (keep == null) {
+                    keep = new int[queued];
+                }
+                keep[kept++] = i;
+            }
+        }
+        if (kept == 0) {
+            queued = 0;
+            return;
+        }
+        // what stays keeps its arrival order (ties then still go in arrival order)
+        Arrays.sort(keep, 0, kept);
+        long[] nh = new long[Math.max(1024, kept * 2)];
+        long[] nt = new long[nh.length];
+        for (int k = 0; k < kept; k++) {
+            nh[k] = handles[keep[k]];
+            nt[k] = times[keep[k]];
+        }
+        handles = nh;
+        times = nt;
+        queued = kept;
+    }
+
+    /**
+     * Indexes 0..n-1 ordered by unsigned time, ties in index order (a stable sort). Records arrive
+     * as a few runs already in time order (one per CPU buffer perf drained), so this finds those
+     * runs and merges neighbouring runs until one is left: one pass when the input is sorted.
+     */
+    static int[] sortedByTime(long[] times, int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i;
+        }
+        // run boundaries: runs[r] is where run r starts, runs[count] == n
+        int[] runs = new int[16];
+        int count = 0;
+        runs[count++] = 0;
+        for (int i = 1; i < n; i++) {
+            if (Long.compareUnsigned(times[i - 1], times[i]) > 0) {
+                if (count + 1 >= runs.length) {
+                    runs = Arrays.copyOf(runs, runs.length * 2);
+                }
+                runs[count++] = i;
+            }
+        }
+        if (count == 1) {
+            return a;
+        }
+        runs[count] = n;
+        int[] b = new int[n];
+        while (count > 1) {
+            int out = 0;
+            for (int r = 0; r < count; r += 2) {
+                int lo = runs[r];
+                if (r + 1 == count) {
+                    System.arraycopy(a, lo, b, lo, n - lo);
+                    runs[out++] = lo;
+                    break;
+                }
+                int mid = runs[r + 1];
+                int hi = runs[r + 2];
+                merge(times, a, b, lo, mid, hi);
+                runs[out++] = lo;
+            }
+            runs[out] = n;
+            count = out;
+            int[] t = a;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    /** Stable merge of the sorted index runs a[lo..mid) and a[mid..hi) into b[lo..hi). */
+    private static void merge(long[] times, int[] a, int[] b, int lo, int mid, int hi) {
+        int i = lo;
+        int j = mid;
+        int k = lo;
+        if (Long.compareUnsigned(times[a[mid - 1]], times[a[mid]]) <= 0) {
+            System.arraycopy(a, lo, b, lo, hi - lo);
+            return;
+        }
+        long ti = times[a[i]];
+        long tj = times[a[j]];
+        while (true) {
+            if (Long.compareUnsigned(tj, ti) < 0) {
+                b[k++] = a[j++];
+                if (j == hi) {
+                    break;
+                }
+                tj = times[a[j]];
+            } else {
+                b[k++] = a[i++];
+                if (i == mid) {
+                    break;
+                }
+                ti = times[a[i]];
+            }
+        }
+        while (i < mid) {
+            b[k++] = a[i++];
+        }
+        while (j < hi) {
+            b[k++] = a[j++];
+        }
+    }
+
+    /** How many records arrived with a time earlier than what had already been released. */
+    long unorderedCount() {
+        return unordered;
+    }
+
+    /** How many times the queue limit forced a partial release (0 for well-formed recordings). */
+    long halfFlushes() {
+        return halfFlushes;
+    }
+}

@@ -1,0 +1,220 @@
+package io.perfj.perfdata;
+
+import io.perfj.io.Bytes;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/**
+ * The records of a mapped recording in perf's delivery order (the same order as
+ * {@link OrderedRecords}) for tools that need only a sample's fixed fields: no object is made for
+ * a sample. A sample's event, ip, pid, tid, time, cpu and period are read in place at offsets
+ * computed once per event; every other record is handed out as a {@link RawRecord}.
+ *
+ * <p>Walking, truncation warnings and header errors are those of the ordinary reader. The fields
+ * after a sample's fixed part (read values, callchain and later) are not looked at, so a sample
+ * damaged only there is counted rather than refused. Only for files whose records can be read in
+ * place: not pipe mode, not compressed ({@link PerfData#scan()} says).
+ */
+public final class RecordScan {
+    private final PerfData data;
+    private final Evlist evlist;
+    private final MappedRecordInput in;
+    private final MemorySegment seg;
+    private final Bytes bytes;
+    private final ValueLayout.OfLong i64;
+    private final ValueLayout.OfInt i32;
+    private final ValueLayout.OfShort i16;
+    private final OrderQueue order = new OrderQueue(OrderedRecords.DEFAULT_MAX_QUEUED);
+    private final Layout[] layouts;
+    private final int idPos;
+    private final java.util.Map<Long, Layout> byId = new java.util.HashMap<>();
+    private final RecordSlots slots = new RecordSlots();
+    private boolean ended;
+    private boolean warnedCompressed;
+    private final List<String> warnings = new java.util.ArrayList<>();
+
+    // the current record
+    private long pos;
+    private RawRecord record;
+    private Layout layout;
+
+    /** Where a sample's fixed fields are, for one event; -1 when not sampled. */
+    private record Layout(Evsel evsel, int ip, int tid, int time, int cpu, int period, int end, long defaultPeriod) {
+        static Layout of(Evsel e) {
+            long st = e.attr().sampleType();
+            int p = RawRecord.HEADER_SIZE;
+            if ((st & SampleFormat.IDENTIFIER) != 0) p += 8;
+            int ip = (st & SampleFormat.IP) != 0 ? p : -1;
+            if (ip >= 0) p += 8;
+            int tid = (st & SampleFormat.TID) != 0 ? p : -1;
+            if (tid >= 0) p += 8;
+            int time = (st & SampleFormat.TIME) != 0 ? p : -1;
+            if (time >= 0) p += 8;
+            if ((st & SampleFormat.ADDR) != 0) p += 8;
+            if ((st & SampleFormat.ID) != 0) p += 8;
+            if ((st & SampleFormat.STREAM_ID) != 0) p += 8;
+            int cpu = (st & SampleFormat.CPU) != 0 ? p : -1;
+            if (cpu >= 0) p += 8;
+            int period = (st & SampleFormat.PERIOD) != 0 ? p : -1;
+            if (period >= 0) p += 8;
+            return new Layout(e, ip, tid, time, cpu, period, p, e.attr().samplePeriod());
+        }
+    }
+
+    RecordScan(PerfData data, Bytes section) {
+        this.data = data;
+        this.evlist = data.evlist();
+        this.in = new MappedRecordInput(section);
+        this.bytes = section;
+        this.seg = section.segment();
+        ByteOrder bo = section.order();
+        this.i64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(bo);
+        this.i32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(bo);
+        this.i16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(bo);
+        List<Evsel> evsels = evlist.evsels();
+        layouts = new Layout[evsels.size()];
+        for (int i = 0; i < layouts.length; i++) {
+            layouts[i] = Layout.of(evsels.get(i));
+            for (long id : evsels.get(i).ids()) {
+                byId.putIfAbsent(id, layouts[i]);
+            }
+        }
+        idPos = evsels.size() <= 1 ? -1 : Evlist.sampleIdPos(evsels.getFirst().attr().sampleType());
+    }
+
+    /** Moves to the next record in delivery order; false at the end. */
+    public boolean next() {
+        while (!order.hasReady()) {
+            if (ended) {
+                record = null;
+                layout = null;
+                return false;
+            }
+            long at = in.advance();
+            if (at < 0) {
+                ended = true;
+                order.end();
+                continue;
+            }
+            int type = seg.get(i32, at);
+            if (type == RecordType.SAMPLE) {
+                Layout l = layoutOf(at);
+                int size = Short.toUnsignedInt(seg.get(i16, at + 6));
+                if (l != null && size >= l.end) {
+                    long t = l.time < 0 ? Evlist.NO_TIME : seg.get(i64, at + l.time);
+                    if (t == Evlist.NO_TIME || t == 0) {
+                        order.pass(at);
+                    } else {
+                        order.enqueue(at, t);
+                    }
+                    continue;
+                }
+            }
+            // anything else (and a sample too short for its fixed fields) goes as a record
+            RawRecord r = recordAt(at);
+            if (!warnedCompressed && (type == RecordType.COMPRESSED || type == RecordType.COMPRESSED2)) {
+                warnedCompressed = true;
+                warnings.add(data.name() + ": compressed records without the COMPRESSED header feature were not unpacked");
+            }
+            if (r.isUser()) {
+                order.pass(~slot(r));
+                if (type == RecordType.FINISHED_ROUND) {
+                    order.round();
+                }
+                continue;
+            }
+            long t = evlist.timeOf(r);
+            if (t == Evlist.NO_TIME || t == 0) {
+                order.pass(~slot(r));
+            } else {
+                order.enqueue(~slot(r), t);
+            }
+        }
+        long h = order.take();
+        if (h >= 0) {
+            pos = h;
+            record = null;
+            layout = layoutOf(h);
+        } else {
+            record = slots.take((int) ~h);
+            layout = null;
+        }
+        return true;
+    }
+
+    private Layout layoutOf(long at) {
+        if (layouts.length == 0) {
+            return null;
+        }
+        if (idPos < 0 || Short.toUnsignedInt(seg.get(i16, at + 6))
+                < RawRecord.HEADER_SIZE + idPos + 8) {
+            return layouts[0];
+        }
+        Layout l = byId.get(seg.get(i64, at + RawRecord.HEADER_SIZE + idPos));
+        return l == null ? layouts[0] : l;
+    }
+
+    private RawRecord recordAt(long at) {
+        int type = seg.get(i32, at);
+        int misc = Short.toUnsignedInt(seg.get(i16, at + 4));
+        int size = Short.toUnsignedInt(seg.get(i16, at + 6));
+        return new RawRecord(bytes.base() + at, type, misc, bytes.slice(at, size, RecordType.structure(type)), false);
+    }
+
+    private int slot(RawRecord r) {
+        return slots.put(r);
+    }
+
+    /** Whether the current record is a sample read in place (the accessors below apply). */
+    public boolean isSample() {
+        return layout != null;
+    }
+
+    /** The current record when it is not a sample read in place. */
+    public RawRecord record() {
+        return record != null ? record : recordAt(pos);
+    }
+
+    public Evsel evsel() {
+        return layout.evsel;
+    }
+
+    public long ip() {
+        return layout.ip < 0 ? 0 : seg.get(i64, pos + layout.ip);
+    }
+
+    public int pid() {
+        return layout.tid < 0 ? -1 : seg.get(i32, pos + layout.tid);
+    }
+
+    public int tid() {
+        return layout.tid < 0 ? -1 : seg.get(i32, pos + layout.tid + 4);
+    }
+
+    public long time() {
+        return layout.time < 0 ? -1 : seg.get(i64, pos + layout.time);
+    }
+
+    public int cpu() {
+        return layout.cpu < 0 ? -1 : seg.get(i32, pos + layout.cpu);
+    }
+
+    public long period() {
+        return layout.period < 0 ? layout.defaultPeriod : seg.get(i64, pos + layout.period);
+    }
+
+    /** {@code PERF_RECORD_MISC_CPUMODE_MASK} bits of the sample's misc. */
+    public int cpumode() {
+        return seg.get(i16, pos + 4) & 7;
+    }
+
+    /** Warnings about the data (a recording cut short), once the end was reached. */
+    public List<String> warnings() {
+        List<String> all = new java.util.ArrayList<>(in.warnings());
+        all.addAll(warnings);
+        return all;
+    }
+}
