@@ -49,24 +49,33 @@ public final class RustV0Demangler {
         }
         String inner = s.substring(start, end);
         try {
-            V0Printer check = new V0Printer(inner, 0, null, true);
-            check.printPath(false);
-            if (check.status() != V0Printer.OK) {
-                return null;
-            }
-            if (check.atUpper()) {
-                // the instantiating crate: checked, never printed
+            // Print first: a name that prints without error passes perf's check too (both passes
+            // consume the same characters outside backreferences), so the check only runs when
+            // printing met an error, to tell a non-Rust name from one perf shows with markers.
+            StringBuilder out = new StringBuilder(inner.length() * 2);
+            V0Printer printer = new V0Printer(inner, 0, out, !verbose);
+            printer.printPath(true);
+            int next = printer.next();
+            if (printer.status() != V0Printer.OK) {
+                V0Printer check = new V0Printer(inner, 0, null, true);
                 check.printPath(false);
                 if (check.status() != V0Printer.OK) {
                     return null;
                 }
+                next = check.next();
             }
-            String suffix = inner.substring(check.next());
+            V0Printer crate = new V0Printer(inner, next, null, true);
+            if (crate.atUpper()) {
+                // the instantiating crate: checked, never printed
+                crate.printPath(false);
+                if (crate.status() != V0Printer.OK) {
+                    return null;
+                }
+            }
+            String suffix = inner.substring(crate.next());
             if (!suffix.isEmpty() && (suffix.charAt(0) != '.' || !symbolLike(suffix))) {
                 return null;
             }
-            StringBuilder out = new StringBuilder(inner.length() * 2);
-            new V0Printer(inner, 0, out, !verbose).printPath(true);
             return out.append(suffix).toString();
         } catch (V0Printer.TooBig e) {
             return null;

@@ -43,10 +43,17 @@ final class V0Printer {
     private final boolean alternate;
     private int steps;
 
-    /** An identifier: plain ASCII, or {@code ascii} basic code points plus a punycode tail. */
-    private record Ident(String ascii, String punycode) {
+    /**
+     * An identifier as ranges of the symbol: plain ASCII [a0, a1), or basic code points [a0, a1)
+     * plus a punycode tail [p0, p1).
+     */
+    private record Ident(int a0, int a1, int p0, int p1) {
         boolean isEmpty() {
-            return ascii.isEmpty() && punycode.isEmpty();
+            return a0 == a1 && p0 == p1;
+        }
+
+        boolean punycode() {
+            return p0 != p1;
         }
     }
 
@@ -77,6 +84,15 @@ final class V0Printer {
                 throw TooBig.INSTANCE;
             }
             out.append(s);
+        }
+    }
+
+    private void printRange(int from, int to) {
+        if (out != null) {
+            if (out.length() + (to - from) > MAX_OUTPUT) {
+                throw TooBig.INSTANCE;
+            }
+            out.append(sym, from, to);
         }
     }
 
@@ -258,14 +274,17 @@ final class V0Printer {
             pst = INVALID;
             return null;
         }
-        String text = sym.substring(next, next + (int) len);
+        int start = next;
         next += (int) len;
         if (!puny) {
-            return new Ident(text, "");
+            return new Ident(start, next, next, next);
         }
-        int us = text.lastIndexOf('_');
-        Ident id = us < 0 ? new Ident("", text) : new Ident(text.substring(0, us), text.substring(us + 1));
-        if (id.punycode.isEmpty()) {
+        int us = next - 1;
+        while (us >= start && sym.charAt(us) != '_') {
+            us--;
+        }
+        Ident id = us < start ? new Ident(start, start, start, next) : new Ident(start, us, us + 1, next);
+        if (!id.punycode()) {
             pst = INVALID;
             return null;
         }
@@ -313,20 +332,20 @@ final class V0Printer {
         if (out == null) {
             return;
         }
-        if (id.punycode.isEmpty()) {
-            print(id.ascii);
+        if (!id.punycode()) {
+            printRange(id.a0, id.a1);
             return;
         }
-        String decoded = Punycode.decode(id.ascii, id.punycode);
+        String decoded = Punycode.decode(sym.subSequence(id.a0, id.a1), sym.subSequence(id.p0, id.p1));
         if (decoded != null) {
             print(decoded);
         } else {
             print("punycode{");
-            if (!id.ascii.isEmpty()) {
-                print(id.ascii);
+            if (id.a0 != id.a1) {
+                printRange(id.a0, id.a1);
                 print('-');
             }
-            print(id.punycode);
+            printRange(id.p0, id.p1);
             print('}');
         }
     }
@@ -688,11 +707,11 @@ final class V0Printer {
                 if (failed()) {
                     return;
                 }
-                if (id.ascii.isEmpty() || !id.punycode.isEmpty()) {
+                if (id.a0 == id.a1 || id.punycode()) {
                     invalid();
                     return;
                 }
-                abi = id.ascii;
+                abi = sym.substring(id.a0, id.a1);
             }
         }
         if (unsafe) {
