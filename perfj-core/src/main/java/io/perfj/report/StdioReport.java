@@ -80,7 +80,7 @@ public final class StdioReport {
         for (SortKey k : o.sortKeys()) {
             int w = k.header().length();
             for (HistEntry e : h.entries()) {
-                w = Math.max(w, h.column(e, k).length());
+                w = Math.max(w, utf8Length(h.column(e, k)));
             }
             headers.add(k.header());
             widths.add(w);
@@ -143,12 +143,29 @@ public final class StdioReport {
         return String.format(Locale.ROOT, "%.2f%%", percent(v, total));
     }
 
+    /**
+     * Pads to {@code w} the way perf's printf does: widths count UTF-8 bytes, so names with
+     * non-ASCII characters (Rust v0 punycode identifiers) get less padding than they look.
+     */
     static String pad(String s, int w, boolean right) {
-        if (s.length() >= w) {
+        int len = utf8Length(s);
+        if (len >= w) {
             return s;
         }
-        String sp = " ".repeat(w - s.length());
+        String sp = " ".repeat(w - len);
         return right ? sp + s : s + sp;
+    }
+
+    static int utf8Length(String s) {
+        int n = s.length();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                // 2 bytes below U+0800, else 3; a surrogate pair (2 chars) makes 4
+                n += c < 0x800 ? 1 : Character.isSurrogate(c) ? 1 : 2;
+            }
+        }
+        return n;
     }
 
     private void printChains(Hists h, HistEntry e, ReportOptions o) {

@@ -2,6 +2,7 @@ package io.perfj.symbols;
 
 import io.perfj.symbols.demangle.CxxDemangler;
 import io.perfj.symbols.demangle.RustDemangler;
+import io.perfj.symbols.demangle.RustV0Demangler;
 
 /**
  * Symbol names as perf 6.1 prints them ({@code demangle_sym} in symbol-elf.c): C++ Itanium names
@@ -21,14 +22,23 @@ public final class Demangler {
     /**
      * Demangles with libiberty's options: {@code params} prints parameter lists (DMGL_PARAMS),
      * {@code verbose} prints std::string & co. in full and keeps Rust hashes (DMGL_VERBOSE).
-     * {@code c++filt -p} is params=false, verbose=true. Returns null when not mangled.
+     * {@code c++filt -p} is params=false, verbose=true. For Rust v0 names {@code verbose} prints
+     * crate hashes and integer constant types (perf never does). Returns null when not mangled.
      */
     public static String demangleOrNull(String name, boolean params, boolean verbose) {
         if (name == null || name.length() < 3) {
             return null;
         }
         char c0 = name.charAt(0);
-        if (c0 == '_' && name.charAt(1) == 'Z') {
+        char c1 = name.charAt(1);
+        if (c0 == 'R' || (c0 == '_' && (c1 == 'R' || (c1 == '_' && name.charAt(2) == 'R')))) {
+            // perf tries Rust first and accepts v0 names with any of these prefixes
+            String r = RustV0Demangler.demangle(name, verbose);
+            if (r != null) {
+                return r;
+            }
+        }
+        if (c0 == '_' && c1 == 'Z') {
             // libiberty tries Rust first: legacy Rust names are also valid C++ manglings.
             String r = RustDemangler.demangleLegacy(name, verbose);
             if (r != null) {
