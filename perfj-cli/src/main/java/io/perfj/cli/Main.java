@@ -15,10 +15,36 @@ import java.util.Arrays;
 
 /** The {@code perfj} command line. */
 @Command(name = "perfj", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Reads Linux perf.data recordings and BTF without perf.",
-        subcommands = {HeaderCommand.class, DumpCommand.class, ReportCommand.class, ScriptCommand.class, AnnotateCommand.class, BpfCommand.class, BtfCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Reads Linux perf.data recordings and BTF without perf.")
 public final class Main implements Runnable {
+    /**
+     * The subcommands, in the order help lists them. Only the one named first on the command line
+     * is built (picocli's model of a command costs a few hundred milliseconds of start-up, most
+     * of it reflection), all of them when the first word names none.
+     */
+    static final java.util.Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS;
+
+    static {
+        java.util.LinkedHashMap<String, java.util.function.Supplier<Object>> m = new java.util.LinkedHashMap<>();
+        m.put("header", HeaderCommand::new);
+        m.put("dump", DumpCommand::new);
+        m.put("report", ReportCommand::new);
+        m.put("script", ScriptCommand::new);
+        m.put("annotate", AnnotateCommand::new);
+        m.put("bpf", BpfCommand::new);
+        m.put("btf", BtfCommand::new);
+        SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);
+    }
+
+    static void addSubcommands(CommandLine cl, String[] args) {
+        java.util.function.Supplier<Object> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        if (only != null) {
+            cl.addSubcommand(args[0], only.get());
+            return;
+        }
+        SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));
+        cl.addSubcommand("help", new CommandLine.HelpCommand());
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -68,6 +94,7 @@ public final class Main implements Runnable {
         Main main = new Main();
         main.stdout = stdout;
         CommandLine cl = new CommandLine(main);
+        addSubcommands(cl, args);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

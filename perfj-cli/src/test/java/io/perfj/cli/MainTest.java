@@ -1,0 +1,43 @@
+package io.perfj.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line builds only the subcommand it runs, and still lists them all for help. */
+class MainTest {
+    @Test
+    void topLevelHelpListsEveryCommandInOrder() {
+        CliFixtures.Run r = CliFixtures.run("--help");
+        assertEquals(0, r.rc(), r.err());
+        int at = -1;
+        for (String name : new String[] {"header", "dump", "report", "script", "annotate", "bpf", "btf", "help"}) {
+            int i = r.out().indexOf("\n  " + name + " ");
+            assertTrue(i > at, name + " missing or out of order in:\n" + r.out());
+            at = i;
+        }
+    }
+
+    @Test
+    void helpNamesASubcommand() {
+        CliFixtures.Run r = CliFixtures.run("help", "annotate");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().startsWith("Usage: perfj annotate "), r.out());
+    }
+
+    @Test
+    void aSubcommandsOwnHelp() {
+        CliFixtures.Run r = CliFixtures.run("report", "--help");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().startsWith("Usage: perfj report "), r.out());
+    }
+
+    @Test
+    void anUnknownCommandIsRefusedWithTheFullUsage() {
+        CliFixtures.Run r = CliFixtures.run("bogus");
+        assertEquals(2, r.rc());
+        assertTrue(r.err().contains("Unmatched argument at index 0: 'bogus'"), r.err());
+        assertTrue(r.err().contains("annotate"), r.err());
+    }
+}
