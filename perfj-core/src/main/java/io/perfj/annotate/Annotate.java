@@ -104,14 +104,17 @@ public final class Annotate {
         try {
             RecordScan scan = data.scan();
             if (scan != null) {
-                while (scan.next()) {
-                    if (scan.isSample()) {
-                        counts.add(scan.evsel().index(), scan.pid(), scan.tid(), scan.cpumode(), scan.ip(), scan.period());
-                    } else {
-                        take(RecordDecoder.decode(scan.record(), data.evlist()), counts);
+                try (scan) {
+                    while (scan.next()) {
+                        if (scan.isSample()) {
+                            counts.add(scan.evsel().index(), scan.pid(), scan.tid(), scan.cpumode(), scan.ip(),
+                                    scan.period());
+                        } else {
+                            take(RecordDecoder.decode(scan.record(), data.evlist()), counts);
+                        }
                     }
+                    scan.warnings().forEach(warn);
                 }
-                scan.warnings().forEach(warn);
             } else {
                 try (DecodedRecords in = new DecodedRecords(data)) {
                     for (PerfRecord rec; (rec = in.next()) != null; ) {
@@ -125,13 +128,16 @@ public final class Annotate {
             loader.shutdown();
         }
         // what the helper has not reached yet loads here too, in parallel
-        counts.dsos.parallelStream().forEach(Dso::symbols);
+        counts.dsos.parallelStream().filter(counts::wanted).forEach(Dso::symbols);
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
             Map<Key, Entry> entries = new LinkedHashMap<>();
             byEvsel.add(entries);
             for (Map.Entry<Dso, AddrCounts> d : counts.hits.get(ev).entrySet()) {
                 Dso dso = d.getKey();
+                if (!counts.wanted(dso)) {
+                    continue; // none of the symbols asked for is in it
+                }
                 AddrCounts ac = d.getValue();
                 for (int i = 0; i < ac.size; i++) {
                     long mapIp = ac.addrs[i];
@@ -215,6 +221,18 @@ public final class Annotate {
         final List<long[]> totals = new ArrayList<>();
         final Set<Dso> dsos = new java.util.LinkedHashSet<>();
         java.util.concurrent.ExecutorService loader;
+        /**
+         * With symbols asked for by plain names, objects whose string tables hold none of them
+         * are not loaded at all (their samples cannot count); decided once per object.
+         */
+        private final boolean probe = !opts.symbols().isEmpty()
+                && opts.symbols().stream().allMatch(io.perfj.symbols.NameProbe::plain);
+        private final java.util.concurrent.ConcurrentHashMap<Dso, Boolean> wanted = new java.util.concurrent.ConcurrentHashMap<>();
+
+        boolean wanted(Dso dso) {
+            return !probe || wanted.computeIfAbsent(dso,
+                    d -> io.perfj.symbols.NameProbe.mayHold(resolver.machine().finder(), d, opts.symbols()));
+        }
         private Dso lastDso;
         private AddrCounts last;
         private int lastEv = -1;
@@ -290,7 +308,11 @@ public final class Annotate {
                 last = ac;
                 if (dsos.add(dso)) {
                     ipDelta.put(dso, loc.ip() - loc.mapIp());
-                    loader.execute(dso::symbols);
+                    loader.execute(() -> {
+                        if (wanted(dso)) {
+                            dso.symbols();
+                        }
+                    });
                 }
             }
             ac.add(loc.mapIp(), period);

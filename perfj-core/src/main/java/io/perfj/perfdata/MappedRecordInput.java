@@ -22,7 +22,7 @@ final class MappedRecordInput implements RecordInput {
     private final boolean mapped;
     private long releasedUpTo;
     private final List<String> warnings = new ArrayList<>();
-    private long pos;
+    private volatile long pos;
     private boolean done;
 
     MappedRecordInput(Bytes data) {
@@ -95,6 +95,11 @@ final class MappedRecordInput implements RecordInput {
             releaseBehind();
         }
         return at;
+    }
+
+    /** How far the walk has come. */
+    long position() {
+        return pos;
     }
 
     /** The data this input walks. */

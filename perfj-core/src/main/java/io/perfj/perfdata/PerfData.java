@@ -300,7 +300,8 @@ public final class PerfData implements AutoCloseable {
      * then use {@link #orderedRecords()}.
      */
     public RecordScan scan() {
-        if (stream != null || header.pipe() || features.containsKey(FeatureId.COMPRESSED)) {
+        if (stream != null || header.pipe() || features.containsKey(FeatureId.COMPRESSED)
+                || !RecordScan.fits(dataSection.size(), evlist.evsels().size())) {
             return null;
         }
         return new RecordScan(this, file.slice(dataSection.offset(), dataSection.size(), "data"));

@@ -11,7 +11,7 @@ import java.util.List;
  * Writes small synthetic ELF images (either class, either byte order): one PT_LOAD, a .text,
  * a .symtab with its .strtab, a build-id note and the section name table.
  */
-final class ElfBuilder {
+public final class ElfBuilder {
     record Sym(String name, long value, long size, int type, int bind) {
     }
 
@@ -25,17 +25,17 @@ final class ElfBuilder {
     byte[] buildId = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
     final List<Sym> syms = new ArrayList<>();
 
-    ElfBuilder(boolean is64, ByteOrder order) {
+    public ElfBuilder(boolean is64, ByteOrder order) {
         this.is64 = is64;
         this.order = order;
     }
 
-    ElfBuilder sym(String name, long value, long size, int type, int bind) {
+    public ElfBuilder sym(String name, long value, long size, int type, int bind) {
         syms.add(new Sym(name, value, size, type, bind));
         return this;
     }
 
-    byte[] build() {
+    public byte[] build() {
         int ehsize = is64 ? 64 : 52;
         int phentsize = is64 ? 56 : 32;
         int shentsize = is64 ? 64 : 40;

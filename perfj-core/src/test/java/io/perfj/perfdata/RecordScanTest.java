@@ -41,17 +41,18 @@ class RecordScanTest {
 
     static List<String> viaScan(PerfData d) {
         List<String> out = new ArrayList<>();
-        RecordScan scan = d.scan();
-        assertNotNull(scan);
-        while (scan.next()) {
-            if (scan.isSample()) {
-                out.add(sampleLine(scan.record().offset(), scan.evsel().index(), scan.ip(), scan.pid(), scan.tid(),
-                        scan.time(), scan.cpu(), scan.period(), scan.cpumode()));
-            } else {
-                out.add(decodedLine(scan.record(), d));
+        try (RecordScan scan = d.scan()) {
+            assertNotNull(scan);
+            while (scan.next()) {
+                if (scan.isSample()) {
+                    out.add(sampleLine(scan.record().offset(), scan.evsel().index(), scan.ip(), scan.pid(), scan.tid(),
+                            scan.time(), scan.cpu(), scan.period(), scan.cpumode()));
+                } else {
+                    out.add(decodedLine(scan.record(), d));
+                }
             }
+            out.addAll(scan.warnings());
         }
-        out.addAll(scan.warnings());
         return out;
     }
 

@@ -1,0 +1,82 @@
+package io.perfj.symbols;
+
+import io.perfj.elf.Elf;
+import io.perfj.elf.ElfBuilder;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class NameProbeTest {
+    @TempDir
+    Path tmp;
+
+    private Path elf(String... names) throws IOException {
+        ElfBuilder b = new ElfBuilder(true, ByteOrder.LITTLE_ENDIAN);
+        long at = 0x401000;
+        for (String n : names) {
+            b.sym(n, at, 16, Elf.STT_FUNC, Elf.STB_GLOBAL);
+            at += 16;
+        }
+        Path f = tmp.resolve("obj" + names.length);
+        Files.write(f, b.build());
+        return f;
+    }
+
+    @Test
+    void findsPlainNamesAndCxxFunctionsShownWithoutParameters() throws IOException {
+        Path f = elf("plain_c", "_Z3fooi", "_ZL3bari", "__libc_start_main@@GLIBC_2.34", "foo.cold");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("plain_c")));
+        assertTrue(NameProbe.elfMayHold(f, Set.of("nope", "foo")), "foo(int) shows as foo");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("bar")), "a static C++ function");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("__libc_start_main@@GLIBC_2.34")));
+        assertFalse(NameProbe.elfMayHold(f, Set.of("nope")));
+        assertFalse(NameProbe.elfMayHold(f, Set.of("plain")), "a prefix of a name is not the name");
+        // a suffix may be: linkers store a name that ends another as that name's tail
+        assertTrue(NameProbe.elfMayHold(f, Set.of("lain_c")));
+        assertFalse(NameProbe.elfMayHold(f, Set.of("printf@plt")));
+        // names the probe cannot look for are always possible
+        assertTrue(NameProbe.elfMayHold(f, Set.of("foo.cold")));
+        assertTrue(NameProbe.elfMayHold(f, Set.of("ns::f")));
+    }
+
+    @Test
+    void theFirstNameOfATableIsFound() throws IOException {
+        Path f = elf("first");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("first")));
+    }
+
+    /**
+     * No false negatives on real objects: every plain name perfj's own loader gives a symbol of
+     * a fixture ELF (demangled, PLT entries, versions) is found by the probe.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyLoadedPlainNameIsFound() {
+        List<Path> files = Stream.of("bin/hot", "btf-encode/bin/gcc-dwarf5", "btf-encode/bin/clang-dwarf4")
+                .map(p -> Fixtures.dir().resolve(p)).filter(Files::isRegularFile).toList();
+        return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
+            List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false).table().symbols();
+            assertFalse(syms.isEmpty());
+            int checked = 0;
+            for (Symbol s : syms) {
+                if (NameProbe.plain(s.name())) {
+                    assertTrue(NameProbe.elfMayHold(f, Set.of(s.name())), s.name());
+                    checked++;
+                }
+            }
+            assertTrue(checked > 5, "only " + checked + " plain names");
+        }));
+    }
+}
