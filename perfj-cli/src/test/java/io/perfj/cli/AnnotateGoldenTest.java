@@ -135,6 +135,25 @@ class AnnotateGoldenTest {
     record Block(String header, List<String> lines) {
     }
 
+    /**
+     * With plain names asked for, objects that cannot hold them are not loaded and kernel samples
+     * are dropped unless the kernel may name one; a name the probe cannot look for ("no::such")
+     * turns that off. Both ways give the same output, with user and kernel symbols asked for.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"compute_a", "compute_a,pvm_irq_enable",
+            "__lruvec_stat_mod_folio", "no_such_symbol", "compute_b,leaf_mix"})
+    void loadingOnlyWhatMayHoldTheNamesChangesNothing(String names) {
+        List<String> asked = new ArrayList<>(List.of("--stdio2"));
+        asked.addAll(List.of(names.split(",")));
+        CliFixtures.Run probed = annotate("c-fp", asked.toArray(new String[0]));
+        asked.add("no::such");
+        CliFixtures.Run full = annotate("c-fp", asked.toArray(new String[0]));
+        assertEquals(full.rc(), probed.rc());
+        assertEquals(full.out(), probed.out());
+        assertEquals(full.err().replace(", no::such", ""), probed.err());
+    }
+
     /** Splits an annotate output into one block per symbol. */
     static List<Block> blocks(String text) {
         List<Block> out = new ArrayList<>();

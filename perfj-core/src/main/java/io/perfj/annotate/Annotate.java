@@ -127,7 +127,6 @@ public final class Annotate {
         } finally {
             loader.shutdown();
         }
-        // what the helper has not reached yet loads here too, in parallel
         counts.dsos.parallelStream().filter(counts::wanted).forEach(Dso::symbols);
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
@@ -194,10 +193,14 @@ public final class Annotate {
             counts.add(s.evsel().index(), s.pid(), s.tid(), s.cpumode(), s.ip(), s.period());
             return;
         }
-        if (changesKernelMaps(rec)) {
+        boolean kernelMaps = changesKernelMaps(rec);
+        if (kernelMaps) {
             counts.drainKernel();
         }
         resolver.process(rec);
+        if (kernelMaps) {
+            counts.kernelSkipped = false; // decided again for the samples after it
+        }
     }
 
     private static boolean kernelMode(int misc) {
@@ -245,14 +248,41 @@ public final class Annotate {
         private boolean kernelPending = true;
         private long[] deferred = new long[0];
         private int deferredCount;
-        private java.util.concurrent.Future<?> kernelLoad;
+        private java.util.concurrent.Future<Boolean> kernelLoad;
+        /** No kernel-mode sample can count: held-back ones are dropped unloaded. */
+        private boolean kernelSkipped;
+
+        private boolean kernelMayCount() {
+            try {
+                if (kernelLoad.get()) {
+                    return true;
+                }
+            } catch (InterruptedException e) {
+                java.lang.Thread.currentThread().interrupt();
+                return true;
+            } catch (java.util.concurrent.ExecutionException e) {
+                return true;
+            }
+            return io.perfj.symbols.NameProbe.kernelMayHold(resolver.machine(), opts.symbols());
+        }
 
         void add(int ev, int pid, int tid, int cpumode, long ip, long period) {
             if (cpumode == Machine.CPUMODE_KERNEL && kernelPending) {
+                if (kernelSkipped) {
+                    resolver.seen(pid, tid);
+                    return; // cannot count (until a record changes the kernel's maps)
+                }
                 if (kernelLoad == null) {
                     Dso k = resolver.machine().kernelDso();
-                    kernelLoad = loader.submit(k::symbols);
-                } else if (kernelLoad.isDone()) {
+                    kernelLoad = loader.submit(() -> {
+                        boolean may = !probe || io.perfj.symbols.NameProbe.kallsymsMayHold(
+                                resolver.machine().finder(), k, opts.symbols());
+                        if (may) {
+                            k.symbols();
+                        }
+                        return may;
+                    });
+                } else if (kernelLoad.isDone() && !kernelSkipped) {
                     drainKernel();
                     add(ev, pid, tid, cpumode, ip, period);
                     return;
@@ -275,6 +305,13 @@ public final class Annotate {
             if (deferredCount == 0) {
                 return;
             }
+            if (probe && !kernelMayCount()) {
+                // none of the symbols asked for is in the kernel, its modules or BPF programs
+                kernelSkipped = true;
+                deferredCount = 0;
+                return;
+            }
+            kernelSkipped = false;
             kernelPending = false;
             int n = deferredCount;
             deferredCount = 0;

@@ -17,8 +17,7 @@ import java.util.regex.Pattern;
  * of symbols then loads only the objects that may hold them. Only for plain names (letters,
  * digits, '_', '$', '@'): those come from the string table as they are, or from a C++ name
  * demangled without parameters ({@code _Z3fooi} shows as {@code foo}), which the probe also
- * looks for. Whenever in doubt (other names, compressed MiniDebugInfo symbols, separate debug
- * files, unreadable files) the answer is yes.
+ * looks for. Whenever in doubt (other names, compressed MiniDebugInfo symbols, unreadable files) the answer is yes.
  */
 public final class NameProbe {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_$@]+");
@@ -52,6 +51,63 @@ public final class NameProbe {
         }
     }
 
+    /**
+     * Whether samples in kernel mode could land in a symbol of one of {@code names} (all plain):
+     * false only when the kallsyms file (which also lists the modules' symbols) names none of
+     * them, no module map has an ELF file that may, and none is a BPF program.
+     */
+    public static boolean kernelMayHold(Machine machine, Set<String> names) {
+        for (String n : names) {
+            if (!plain(n) || n.startsWith("bpf_prog_")) {
+                return true;
+            }
+        }
+        if (kallsymsMayHold(machine.finder(), machine.kernelDso(), names)) {
+            return true;
+        }
+        for (Map m : machine.kernelMaps().list()) {
+            Dso d = m.dso();
+            if (d != null && d.kind() == DsoKind.KERNEL_MODULE && d != machine.kernelDso()) {
+                try {
+                    Path p = machine.finder().find(d);
+                    if (p != null && elfMayHold(p, names)) {
+                        return true;
+                    }
+                } catch (RuntimeException e) {
+                    return true;
+                }
+            } else if (d != null && d.kind() == DsoKind.BPF) {
+                if (names.contains(d.longName())) {
+                    return true; // a BPF program's one symbol is named as its map
+                }
+            } else if (d != null && d.kind() != DsoKind.KERNEL) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the kernel's kallsyms file lists one of {@code names} (true when unreadable). */
+    public static boolean kallsymsMayHold(DsoFinder finder, Dso kernel, Set<String> names) {
+        try {
+            Path p = finder.find(kernel);
+            if (p == null) {
+                return false; // no kallsyms: the kernel has no symbols
+            }
+            byte[] text = java.nio.file.Files.readAllBytes(p);
+            for (String n : names) {
+                // "ADDRESS TYPE NAME" then a newline, or a tab and the module
+                if (contains(text, (" " + n + "\n").getBytes(StandardCharsets.ISO_8859_1))
+                        || contains(text, (" " + n + "\t").getBytes(StandardCharsets.ISO_8859_1))) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (java.io.IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
     static boolean elfMayHold(Path file, Set<String> names) {
         List<byte[]> needles = new ArrayList<>();
         for (String n : names) {
@@ -68,10 +124,8 @@ public final class NameProbe {
             }
         }
         try (ElfFile elf = ElfFile.open(file)) {
-            Optional<SectionHeader> text = elf.section(".text");
-            if (text.isPresent() && text.get().isNoBits()) {
-                return true; // a separate debug file: its runtime object adds symbols too
-            }
+            // A separate debug file (code sections NOBITS) is searched like any object: its
+            // .symtab names everything, and its own .dynstr, being NOBITS, is skipped below.
             if (elf.section(".gnu_debugdata").isPresent()) {
                 return true;
             }
@@ -95,21 +149,32 @@ public final class NameProbe {
         }
     }
 
-    /** Whether {@code hay} contains {@code needle}. */
+    /** Whether {@code hay} contains {@code needle} (Boyer-Moore-Horspool: skips ahead by the needle's length). */
     static boolean contains(byte[] hay, byte[] needle) {
-        byte first = needle[0];
-        int last = hay.length - needle.length;
-        outer:
-        for (int i = 0; i <= last; i++) {
-            if (hay[i] != first) {
-                continue;
-            }
-            for (int j = 1; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
+        int m = needle.length;
+        if (m == 0) {
+            return true;
+        }
+        int[] shift = new int[256];
+        java.util.Arrays.fill(shift, m);
+        for (int i = 0; i < m - 1; i++) {
+            shift[needle[i] & 0xff] = m - 1 - i;
+        }
+        byte lastByte = needle[m - 1];
+        for (int i = m - 1; i < hay.length; ) {
+            byte b = hay[i];
+            if (b == lastByte) {
+                int j = m - 2;
+                int k = i - 1;
+                while (j >= 0 && hay[k] == needle[j]) {
+                    j--;
+                    k--;
+                }
+                if (j < 0) {
+                    return true;
                 }
             }
-            return true;
+            i += shift[b & 0xff];
         }
         return false;
     }

@@ -52,6 +52,24 @@ class NameProbeTest {
         assertTrue(NameProbe.elfMayHold(f, Set.of("ns::f")));
     }
 
+    /** The skipping search agrees with a plain one. */
+    @net.jqwik.api.Property(tries = 1000)
+    void searchAgreesWithANaiveOne(@net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(max = 200) byte[] hay,
+                                   @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(min = 1, max = 6) byte[] needle) {
+        // small alphabets so that matches happen
+        for (int i = 0; i < hay.length; i++) {
+            hay[i] = (byte) (hay[i] & 3);
+        }
+        for (int i = 0; i < needle.length; i++) {
+            needle[i] = (byte) (needle[i] & 3);
+        }
+        boolean naive = false;
+        for (int i = 0; i + needle.length <= hay.length && !naive; i++) {
+            naive = java.util.Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length);
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(naive, NameProbe.contains(hay, needle));
+    }
+
     @Test
     void theFirstNameOfATableIsFound() throws IOException {
         Path f = elf("first");
