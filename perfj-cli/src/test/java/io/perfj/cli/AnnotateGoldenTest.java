@@ -154,6 +154,19 @@ class AnnotateGoldenTest {
         assertEquals(full.err().replace(", no::such", ""), probed.err());
     }
 
+    /** A recording cut inside a record: what was read is annotated, with perf's kind of warning. */
+    @Test
+    void aCutRecordingWarnsAndAnnotatesWhatWasRead(@org.junit.jupiter.api.io.TempDir Path tmp) throws java.io.IOException {
+        byte[] all = java.nio.file.Files.readAllBytes(CliFixtures.recording("c-fp"));
+        Path cut = tmp.resolve("cut.data");
+        java.nio.file.Files.write(cut, Arrays.copyOf(all, 30001));
+        CliFixtures.Run r = annotateFile(cut, "compute_a");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.err().contains("perfj: warning: " + cut + ": record SAMPLE at offset 0x"), r.err());
+        assertTrue(r.err().contains("the recording was cut short"), r.err());
+        assertTrue(r.out().startsWith("Samples: "), r.out());
+    }
+
     /** Splits an annotate output into one block per symbol. */
     static List<Block> blocks(String text) {
         List<Block> out = new ArrayList<>();

@@ -113,14 +113,14 @@ public final class Annotate {
                             take(RecordDecoder.decode(scan.record(), data.evlist()), counts);
                         }
                     }
-                    scan.warnings().forEach(warn);
+                    scan.warnings().forEach(w -> warn.accept("warning: " + w));
                 }
             } else {
                 try (DecodedRecords in = new DecodedRecords(data)) {
                     for (PerfRecord rec; (rec = in.next()) != null; ) {
                         take(rec, counts);
                     }
-                    in.warnings().forEach(warn);
+                    in.warnings().forEach(w -> warn.accept("warning: " + w));
                 }
             }
             counts.drainKernel();
