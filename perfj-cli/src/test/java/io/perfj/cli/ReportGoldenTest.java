@@ -96,7 +96,11 @@ class ReportGoldenTest {
             new Variant("c-fp report-fractal", new String[] {"--no-children", "-g", "fractal"}),
             new Variant("c-fp report-callee", new String[] {"--no-children", "-g", "graph,0.5,callee"}),
             new Variant("c-fp report-percent-limit", new String[] {"--children", "-g", "none", "--percent-limit", "1"}),
-            new Variant("bpf-sys report-pid-cpu", new String[] {"--no-children", "-g", "none", "--sort", "pid,cpu"}));
+            new Variant("bpf-sys report-pid-cpu", new String[] {"--no-children", "-g", "none", "--sort", "pid,cpu"}),
+            new Variant("c-fp report-elide-dso", new String[] {"--no-children", "-g", "none", "--dsos", "hot"}),
+            new Variant("c-fp report-elide-comm", new String[] {"--no-children", "-g", "none", "--comms", "hot"}),
+            new Variant("c-fp report-elide-all", new String[] {"--no-children", "-g", "none", "--comms", "hot",
+                "--dsos", "hot", "--symbols", "compute_a"}));
 
     @TestFactory
     Stream<DynamicTest> moreOptionsMatchPerf() {

@@ -28,6 +28,12 @@ public final class StdioReport {
         ReportOptions o = report.options();
         out.print("# To display the perf.data header info, please use --header/--header-only options.\n");
         out.print("#\n");
+        for (SortKey k : o.sortKeys()) {
+            String only = onlyValue(o, k);
+            if (only != null) {
+                out.print("# " + elideName(k) + ": " + only + "\n");
+            }
+        }
         out.print("#\n");
         out.print("# Total Lost Samples: " + report.lostSamples() + "\n");
         out.print("#\n");
@@ -39,6 +45,40 @@ public final class StdioReport {
             out.print("\n\n");
         }
         out.flush();
+    }
+
+    /**
+     * The one value a filter allows for a sort key's column ({@code --comms}, {@code --dsos},
+     * {@code --symbols} with a single entry), or null. perf leaves such a column out and names
+     * the value in the preamble instead ({@code sort__setup_elide}).
+     */
+    static String onlyValue(ReportOptions o, SortKey k) {
+        java.util.Set<String> list = switch (k) {
+            case COMM -> o.comms();
+            case DSO -> o.dsos();
+            case SYM -> o.symbols();
+            default -> null;
+        };
+        return list != null && list.size() == 1 ? list.iterator().next() : null;
+    }
+
+    private static String elideName(SortKey k) {
+        return switch (k) {
+            case COMM -> "comm";
+            case DSO -> "dso";
+            default -> "symbol";
+        };
+    }
+
+    /** The sort keys shown as columns: all but the elided ones, or all when every one would be. */
+    static List<SortKey> shownKeys(ReportOptions o) {
+        List<SortKey> keys = new ArrayList<>();
+        for (SortKey k : o.sortKeys()) {
+            if (onlyValue(o, k) == null) {
+                keys.add(k);
+            }
+        }
+        return keys.isEmpty() ? o.sortKeys() : keys;
     }
 
     static String unitNumber(long n) {
@@ -77,7 +117,8 @@ public final class StdioReport {
                 shown.add(e);
             }
         }
-        for (SortKey k : o.sortKeys()) {
+        List<SortKey> keys = shownKeys(o);
+        for (SortKey k : keys) {
             int w = k.header().length();
             for (HistEntry e : h.entries()) {
                 w = Math.max(w, utf8Length(h.column(e, k)));
@@ -116,9 +157,9 @@ public final class StdioReport {
                 row.append("  ").append(pad(pct(e.selfPeriod(), h.totalPeriod()), 8, true));
                 col = 1;
             }
-            for (int i = 0; i < o.sortKeys().size(); i++) {
-                SortKey k = o.sortKeys().get(i);
-                boolean last = i == o.sortKeys().size() - 1 && !ipc;
+            for (int i = 0; i < keys.size(); i++) {
+                SortKey k = keys.get(i);
+                boolean last = i == keys.size() - 1 && !ipc;
                 // perf pads every column to its width except a symbol in the last column
                 // (its symbol printer leaves padding to the column aligner, which skips the last).
                 String v = h.column(e, k);
