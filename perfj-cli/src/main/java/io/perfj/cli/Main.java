@@ -95,6 +95,8 @@ public final class Main implements Runnable {
         main.stdout = stdout;
         CommandLine cl = new CommandLine(main);
         addSubcommands(cl, args);
+        // as perf's option parser: an option given again overrides the earlier one
+        cl.setOverwrittenOptionsAllowed(true);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

@@ -40,4 +40,15 @@ class MainTest {
         assertTrue(r.err().contains("Unmatched argument at index 0: 'bogus'"), r.err());
         assertTrue(r.err().contains("annotate"), r.err());
     }
+
+    @Test
+    void anOptionGivenAgainOverridesTheEarlierOneAsInPerf() {
+        String f = CliFixtures.recording("c-fp").toString();
+        CliFixtures.Run twice = CliFixtures.run("report", "--stdio", "--no-children", "--children", "-g", "none",
+                "-i", f, "--no-system-files");
+        CliFixtures.Run once = CliFixtures.run("report", "--stdio", "--children", "-g", "none", "-i", f,
+                "--no-system-files");
+        assertEquals(0, twice.rc(), twice.err());
+        assertEquals(once.out(), twice.out());
+    }
 }
