@@ -137,8 +137,9 @@ public final class ReportCommand implements Callable<Integer> {
             caller = false;
         }
         // perf's default callchain setting is "graph,0.5,caller"; a -g without an order starts
-        // from perf's built-in callee order instead.
-        boolean callerOrder = caller != null ? caller : callGraph == null;
+        // from perf's built-in callee order instead, except that --children turns an order
+        // nobody chose into caller order (which decides the order entries are made in).
+        boolean callerOrder = caller != null ? caller : callGraph == null || child;
         List<SortKey> keys;
         try {
             keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);
