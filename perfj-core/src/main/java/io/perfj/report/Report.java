@@ -156,10 +156,6 @@ public final class Report {
     private final ChainWalk walk = new ChainWalk();
 
     private int addChainFrame(int n, int frame, long ip) {
-        return addChainFrame(n, frame, ip, 0);
-    }
-
-    private int addChainFrame(int n, int frame, long ip, int map) {
         if (n == chainFrames.length) {
             chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
             chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
@@ -167,7 +163,6 @@ public final class Report {
         }
         chainFrames[n] = frame;
         chainIps[n] = ip;
-        chainMaps[n] = map;
         return n + 1;
     }
 
@@ -199,10 +194,14 @@ public final class Report {
                     if (inOrder != null && l != loc && l.symbol() != null && l.symbol().inlined()) {
                         frames.setBase(f, frames.internChain(loc, levelOf(s.cpumode())));
                     }
-                    n = addChainFrame(n, f, ip, map);
+                    n = addChainFrame(n, f, ip);
+                    chainMaps[n - 1] = map;
                 }
             } else {
                 n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip);
+                if (inOrder != null) {
+                    chainMaps[n - 1] = 0;
+                }
             }
         }
         // perf walks the chain from the root and gives an address in no map the level of the

@@ -80,7 +80,7 @@ public final class StdioReport {
         for (SortKey k : o.sortKeys()) {
             int w = k.header().length();
             for (HistEntry e : h.entries()) {
-                w = Math.max(w, h.column(e, k).length());
+                w = Math.max(w, h.column(e, k).length() - inlinedSuffix(h, e, k));
             }
             headers.add(k.header());
             widths.add(w);
@@ -141,6 +141,18 @@ public final class StdioReport {
 
     static String pct(long v, long total) {
         return String.format(Locale.ROOT, "%.2f%%", percent(v, total));
+    }
+
+    /**
+     * perf sizes the symbol column by the symbol's name alone and then prints " (inlined)" after
+     * an inlined one, past the column: the length of that suffix when it is there.
+     */
+    private static int inlinedSuffix(Hists h, HistEntry e, SortKey k) {
+        if (k != SortKey.SYM || e.frame() < 0) {
+            return 0;
+        }
+        Frame f = h.frames().get(e.frame());
+        return f.sym() != null && f.sym().inlined() ? " (inlined)".length() : 0;
     }
 
     static String pad(String s, int w, boolean right) {
