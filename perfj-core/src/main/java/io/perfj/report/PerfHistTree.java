@@ -70,6 +70,42 @@ final class PerfHistTree {
         return probe;
     }
 
+    /**
+     * Checks the red-black invariants (black root, no red node with a red child, the same number
+     * of black nodes on every path, parent links); returns the black height. For tests.
+     */
+    int checkInvariants() {
+        if (root != null && (root.red || root.parent != null)) {
+            throw new IllegalStateException("root");
+        }
+        return blackHeight(root);
+    }
+
+    private static int blackHeight(Node n) {
+        if (n == null) {
+            return 1;
+        }
+        for (Node c : new Node[] {n.left, n.right}) {
+            if (c != null && (c.parent != n || n.red && c.red)) {
+                throw new IllegalStateException("links or colours at " + n.e);
+            }
+        }
+        int l = blackHeight(n.left);
+        if (l != blackHeight(n.right)) {
+            throw new IllegalStateException("black height at " + n.e);
+        }
+        return l + (n.red ? 0 : 1);
+    }
+
+    /** The depth of the deepest node (1 for a single node). For tests. */
+    int height() {
+        return height(root);
+    }
+
+    private static int height(Node n) {
+        return n == null ? 0 : 1 + Math.max(height(n.left), height(n.right));
+    }
+
     int size() {
         return size;
     }
