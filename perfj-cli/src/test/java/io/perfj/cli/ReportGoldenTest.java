@@ -101,7 +101,8 @@ class ReportGoldenTest {
             new Variant("c-fp report-fractal", new String[] {"--no-children", "-g", "fractal"}),
             new Variant("c-fp report-callee", new String[] {"--no-children", "-g", "graph,0.5,callee"}),
             new Variant("c-fp report-percent-limit", new String[] {"--children", "-g", "none", "--percent-limit", "1"}),
-            new Variant("bpf-sys report-pid-cpu", new String[] {"--no-children", "-g", "none", "--sort", "pid,cpu"}));
+            new Variant("bpf-sys report-pid-cpu", new String[] {"--no-children", "-g", "none", "--sort", "pid,cpu"}),
+            new Variant("c-fp report-nochildren", new String[] {"--no-children"}));
 
     @TestFactory
     Stream<DynamicTest> moreOptionsMatchPerf() {
@@ -186,7 +187,8 @@ class ReportGoldenTest {
      * bpf-dwarf's views that follow its callchains, with the committed archive and this
      * machine's /usr/bin/date and /usr/bin/perf, where those are the builds it was recorded with:
      * --children under three sort orders (perf's hist tree turns inlined frames into rows, some
-     * named by the ELF symbol they were inlined into, some twice) and the default graph report.
+     * named by the ELF symbol they were inlined into, some twice) and the graph reports with and
+     * without children.
      */
     @TestFactory
     Stream<DynamicTest> bpfDwarfViewsWhereTheRecordedBinariesAreInstalled() {
@@ -207,13 +209,17 @@ class ReportGoldenTest {
                 compare(CliFixtures.golden("bpf-dwarf", v.kind()), r.out());
             }));
         }
-        tests.add(DynamicTest.dynamicTest("bpf-dwarf report", () -> {
+        for (Variant v : List.of(new Variant("report", new String[0]),
+                new Variant("report-nochildren", new String[] {"--no-children"}))) {
+        tests.add(DynamicTest.dynamicTest("bpf-dwarf " + v.kind(), () -> {
             org.junit.jupiter.api.Assumptions.assumeTrue(recordedBinariesInstalled(BPF_DWARF_SYSTEM_BINARIES),
                     "/usr/bin/date or /usr/bin/perf is missing or another build");
-            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording("bpf-dwarf").toString(),
-                    "--buildid-dir", CliFixtures.buildIdCache().toString());
+            List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording("bpf-dwarf").toString(),
+                    "--buildid-dir", CliFixtures.buildIdCache().toString()));
+            args.addAll(List.of(v.args()));
+            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
-            String golden = CliFixtures.golden("bpf-dwarf", "report");
+            String golden = CliFixtures.golden("bpf-dwarf", v.kind());
             List<String> e = blocks(withoutTip(golden));
             List<String> a = blocks(withoutTip(r.out()));
             assertEquals(String.join("\n", e.stream().map(ReportGoldenTest::firstPercent).toList()),
@@ -221,6 +227,7 @@ class ReportGoldenTest {
             assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
                     String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
         }));
+        }
         return tests.stream();
     }
 
