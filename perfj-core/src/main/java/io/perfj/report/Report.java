@@ -182,6 +182,10 @@ public final class Report {
             return StackTable.EMPTY;
         }
         int n = 0;
+        if (inOrder != null) {
+            // only unwound frames name their map; the others keep 0
+            java.util.Arrays.fill(chainMaps, 0);
+        }
         for (int i = 0; i < walk.size(); i++) {
             long ip = walk.ip(i);
             if (walk.unwound(i)) {
@@ -199,9 +203,6 @@ public final class Report {
                 }
             } else {
                 n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip);
-                if (inOrder != null) {
-                    chainMaps[n - 1] = 0;
-                }
             }
         }
         // perf walks the chain from the root and gives an address in no map the level of the
