@@ -140,7 +140,19 @@ public final class StdioReport {
     }
 
     static String pct(long v, long total) {
-        return String.format(Locale.ROOT, "%.2f%%", percent(v, total));
+        return fixed2(percent(v, total)) + "%";
+    }
+
+    /**
+     * C's {@code %.2f}: the double's exact binary value rounded, a tie (only possible when the
+     * value has at most three decimals, e.g. 3.125) to even, where Java's formatter rounds it up.
+     */
+    static String fixed2(double d) {
+        double t = d * 1000;
+        if (t == Math.rint(t) && !Double.isInfinite(t)) {
+            return new java.math.BigDecimal(d).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();
+        }
+        return String.format(Locale.ROOT, "%.2f", d);
     }
 
     /**
