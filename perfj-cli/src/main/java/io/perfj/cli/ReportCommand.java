@@ -136,9 +136,11 @@ public final class ReportCommand implements Callable<Integer> {
         if (inverted) {
             caller = false;
         }
-        // perf's default callchain setting is "graph,0.5,caller"; a -g without an order starts
-        // from perf's built-in callee order instead.
-        boolean callerOrder = caller != null ? caller : callGraph == null;
+        // perf's callchain order is callee unless one is chosen; --children (on unless
+        // --no-children, decided before perf sees whether there are callchains or it is a pipe)
+        // turns an order nobody chose into caller order, which also decides the order entries
+        // are made in.
+        boolean callerOrder = caller != null ? caller : children == null || children;
         List<SortKey> keys;
         try {
             keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);

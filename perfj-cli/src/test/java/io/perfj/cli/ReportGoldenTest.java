@@ -33,6 +33,11 @@ class ReportGoldenTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (String name : NAMES) {
             for (Variant v : VARIANTS) {
+                if (name.equals("bpf-dwarf") && v.kind().equals("report-children")) {
+                    tests.add(DynamicTest.dynamicTest(name + " " + v.kind() + " (commands other than date and perf)",
+                            () -> checkExcept(name, v, BPF_DWARF_SYSTEM_COMMS)));
+                    continue;
+                }
                 if (!callchainsComparable(name) && v.kind().equals("report-children")) {
                     continue;
                 }
@@ -75,14 +80,14 @@ class ReportGoldenTest {
 
     /**
      * Whether perf's callchain-derived output for a fixture can be reproduced from the committed
-     * files alone. Not for bpf-dwarf: its unwound stacks are perf's (ScriptGoldenTest), but perf
-     * report turns their inlined frames into entries through a hist tree whose comparison of an
-     * inlined symbol with others (by name, else by address) is no total order, so it shows e.g.
-     * two 'tcache_init (inlined)' rows and names some frames by their ELF symbol
-     * ('__libc_start_main@@GLIBC_2.34') where script prints the inline name; and three of its
-     * chains run into objects the archive lacks. Not for java: its chains run through
-     * libjli.so and libjava.so, which have no samples of their own, so 'perf archive' did not
-     * pack them and the test (which uses no files of this machine) cannot name their frames.
+     * files alone. Not for bpf-dwarf: three of its chains run through /usr/bin/date and
+     * /usr/bin/perf, which have no samples of their own, so the archive lacks them; perf's hist
+     * tree (which decides which inlined frames become rows) then holds other entries, and the
+     * rows of every command sharing a key with them can differ. Its rows of the other commands
+     * are compared from the committed files, everything where those two binaries are installed
+     * ({@link #bpfDwarfViewsWhereTheRecordedBinariesAreInstalled}). Not for java: its chains run
+     * through libjli.so and libjava.so, which have no samples of their own, so 'perf archive' did
+     * not pack them and the test (which uses no files of this machine) cannot name their frames.
      * Both fixtures' self-only reports are compared.
      */
     static boolean callchainsComparable(String name) {
@@ -100,7 +105,8 @@ class ReportGoldenTest {
             new Variant("c-fp report-elide-dso", new String[] {"--no-children", "-g", "none", "--dsos", "hot"}),
             new Variant("c-fp report-elide-comm", new String[] {"--no-children", "-g", "none", "--comms", "hot"}),
             new Variant("c-fp report-elide-all", new String[] {"--no-children", "-g", "none", "--comms", "hot",
-                "--dsos", "hot", "--symbols", "compute_a"}));
+                "--dsos", "hot", "--symbols", "compute_a"}),
+            new Variant("c-fp report-nochildren", new String[] {"--no-children"}));
 
     @TestFactory
     Stream<DynamicTest> moreOptionsMatchPerf() {
@@ -150,6 +156,111 @@ class ReportGoldenTest {
                     String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
         }));
         return tests.stream();
+    }
+
+    /** The commands of bpf-dwarf whose chains need /usr/bin/date or /usr/bin/perf. */
+    static final java.util.Set<String> BPF_DWARF_SYSTEM_COMMS = java.util.Set.of("date", "perf");
+
+    /**
+     * The build-ids of the /usr/bin/date and /usr/bin/perf that perf unwound bpf-dwarf's chains
+     * through when the goldens were made (the recording has none for them: they have no samples
+     * of their own).
+     */
+    static final java.util.Map<String, String> BPF_DWARF_SYSTEM_BINARIES = java.util.Map.of(
+            "/usr/bin/date", "c89b11207f6479603b0d49bf291c092c2b719293",
+            "/usr/bin/perf", "37ae4d5466647f4fca6cbf64a3796a8c78a3cb8a");
+
+    static boolean recordedBinariesInstalled(java.util.Map<String, String> binaries) {
+        for (java.util.Map.Entry<String, String> b : binaries.entrySet()) {
+            java.nio.file.Path p = java.nio.file.Path.of(b.getKey());
+            if (!java.nio.file.Files.isRegularFile(p)) {
+                return false;
+            }
+            try (io.perfj.elf.ElfFile elf = io.perfj.elf.ElfFile.open(p)) {
+                if (!elf.buildIdHex().map(b.getValue()::equals).orElse(false)) {
+                    return false;
+                }
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * bpf-dwarf's views that follow its callchains, with the committed archive and this
+     * machine's /usr/bin/date and /usr/bin/perf, where those are the builds it was recorded with:
+     * --children under three sort orders (perf's hist tree turns inlined frames into rows, some
+     * named by the ELF symbol they were inlined into, some twice) and the graph reports with and
+     * without children.
+     */
+    @TestFactory
+    Stream<DynamicTest> bpfDwarfViewsWhereTheRecordedBinariesAreInstalled() {
+        List<DynamicTest> tests = new ArrayList<>();
+        List<Variant> views = List.of(
+                new Variant("report-children", new String[] {"--children", "-g", "none", "--sort", "comm,dso,symbol"}),
+                new Variant("report-children-sym", new String[] {"--children", "-g", "none", "--sort", "symbol"}),
+                new Variant("report-children-dso", new String[] {"--children", "-g", "none", "--sort", "dso"}));
+        for (Variant v : views) {
+            tests.add(DynamicTest.dynamicTest("bpf-dwarf " + v.kind(), () -> {
+                org.junit.jupiter.api.Assumptions.assumeTrue(recordedBinariesInstalled(BPF_DWARF_SYSTEM_BINARIES),
+                        "/usr/bin/date or /usr/bin/perf is missing or another build");
+                List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i",
+                        CliFixtures.recording("bpf-dwarf").toString(), "--buildid-dir", CliFixtures.buildIdCache().toString()));
+                args.addAll(List.of(v.args()));
+                CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                assertEquals(0, r.rc(), r.err());
+                compare(CliFixtures.golden("bpf-dwarf", v.kind()), r.out());
+            }));
+        }
+        for (Variant v : List.of(new Variant("report", new String[0]),
+                new Variant("report-nochildren", new String[] {"--no-children"}))) {
+        tests.add(DynamicTest.dynamicTest("bpf-dwarf " + v.kind(), () -> {
+            org.junit.jupiter.api.Assumptions.assumeTrue(recordedBinariesInstalled(BPF_DWARF_SYSTEM_BINARIES),
+                    "/usr/bin/date or /usr/bin/perf is missing or another build");
+            List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording("bpf-dwarf").toString(),
+                    "--buildid-dir", CliFixtures.buildIdCache().toString()));
+            args.addAll(List.of(v.args()));
+            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            assertEquals(0, r.rc(), r.err());
+            String golden = CliFixtures.golden("bpf-dwarf", v.kind());
+            List<String> e = blocks(withoutTip(golden));
+            List<String> a = blocks(withoutTip(r.out()));
+            assertEquals(String.join("\n", e.stream().map(ReportGoldenTest::firstPercent).toList()),
+                    String.join("\n", a.stream().map(ReportGoldenTest::firstPercent).toList()), "percentage sequence");
+            assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
+                    String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
+        }));
+        }
+        return tests.stream();
+    }
+
+    /**
+     * As {@link #check}, leaving out the rows of some commands (in the golden and in perfj's
+     * output): their rows as a set, the percentages of the others in order, the lines outside.
+     */
+    static void checkExcept(String name, Variant v, java.util.Set<String> comms) {
+        String golden = CliFixtures.golden(name, v.kind());
+        List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
+                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        args.addAll(List.of(v.args()));
+        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        assertEquals(0, r.rc(), r.err());
+        compare(String.join("\n", withoutComms(golden, comms)), String.join("\n", withoutComms(r.out(), comms)));
+    }
+
+    /** The report's lines without the rows whose command (the column after the two percentages) is one of these. */
+    static List<String> withoutComms(String report, java.util.Set<String> comms) {
+        List<String> out = new ArrayList<>();
+        for (String l : report.split("\n", -1)) {
+            String[] t = l.trim().split("\\s+");
+            if (isRow(l) && t.length > 2 && comms.contains(t[2])) {
+                continue;
+            }
+            out.add(l);
+        }
+        return out;
     }
 
     /** Each row with the callchain lines under it, as one string. */

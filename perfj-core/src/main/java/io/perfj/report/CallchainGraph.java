@@ -76,7 +76,7 @@ final class CallchainGraph {
     }
 
     private static String value(long v, long total) {
-        return String.format(Locale.ROOT, "%.2f%%", total == 0 ? 0.0 : v * 100.0 / total);
+        return StdioReport.fixed2(total == 0 ? 0.0 : v * 100.0 / total) + "%";
     }
 
     private static String margin(int left) {

@@ -36,6 +36,18 @@ public final class CallchainNode {
         n.hit += period;
     }
 
+    /** Adds another tree's chains to this one (perf's {@code callchain_merge}). */
+    void merge(CallchainNode other) {
+        hit += other.hit;
+        childrenHit += other.childrenHit;
+        if (other.first != null) {
+            child(other.first.frame).merge(other.first);
+        }
+        for (int i = 0; i < other.nmore; i++) {
+            child(other.more[i].frame).merge(other.more[i]);
+        }
+    }
+
     private CallchainNode child(int f) {
         if (first == null) {
             first = new CallchainNode(f);

@@ -21,6 +21,7 @@ public final class FrameTable {
     private final Map<Place, Integer> places = new HashMap<>();
     private final List<Frame> frames = new ArrayList<>();
     private int[] canonical = new int[1024];
+    private final Map<Integer, Integer> bases = new HashMap<>();
 
     /**
      * The frame of a sample's own address, as perf keys its hist entry: without a symbol, by the
@@ -74,6 +75,19 @@ public final class FrameTable {
      */
     public int canonical(int id) {
         return canonical[id];
+    }
+
+    /** Records the frame of the symbol an inlined frame was found in (its ELF symbol, same place). */
+    public void setBase(int inlined, int base) {
+        bases.putIfAbsent(inlined, base);
+    }
+
+    /**
+     * The frame perf finds at an inlined frame's symbol start when it looks the address up again
+     * ({@code map__find_symbol}): the symbol it was inlined into. Other frames are their own base.
+     */
+    public int base(int id) {
+        return bases.getOrDefault(id, id);
     }
 
     public Frame get(int id) {

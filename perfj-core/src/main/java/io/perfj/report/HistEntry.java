@@ -10,7 +10,10 @@ public final class HistEntry {
     final int pid;
     final int tid;
     final int cpu;
-    final int frame;
+    /** Not final: perf re-resolves an entry's symbol when another map's sample joins it (see {@link PerfHistTree}). */
+    int frame;
+    /** The map the entry's symbol was last resolved through (perf's {@code he->ms.map}), when perf's tree is emulated. */
+    int map;
     long selfPeriod;
     long selfSamples;
     long accPeriod;

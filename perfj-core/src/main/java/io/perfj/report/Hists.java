@@ -117,6 +117,185 @@ public final class Hists {
         }
     }
 
+    /** perf's entry tree, when entries are built as perf builds them (see {@link PerfHistTree}). */
+    private PerfHistTree tree;
+
+    /** Builds entries sample by sample through perf's tree ({@link #addOrdered}) instead of {@link #add}. */
+    void perfOrdered() {
+        tree = new PerfHistTree(this::perfCmp);
+    }
+
+    /**
+     * Adds one sample the way perf's cumulative hist iterator does: the entry of the sample
+     * itself, then one for each callchain frame in print order unless the sample already added
+     * an entry that compares equal; each found (or inserted) by a search of perf's tree with
+     * perf's comparison. {@code maps} numbers the map each callchain frame was found through.
+     */
+    void addOrdered(String comm, int pid, int tid, int cpu, int selfFrame, int stack, int[] maps, long period) {
+        int[] chain = stacks.frames(stack);
+        totalPeriod += period;
+        totalSamples++;
+        if (!accepted(comm, pid, tid, cpu, selfFrame)) {
+            return;
+        }
+        boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
+        int[] nodes = chain;
+        if (withChains) {
+            nodes = new int[chain.length];
+            for (int i = 0; i < chain.length; i++) {
+                nodes[i] = frames.canonical(chain[i]);
+            }
+        }
+        if (chain.length > 1) {
+            callchainPeriod += period;
+        }
+        List<HistEntry> added = new ArrayList<>();
+        HistEntry self = findnew(new HistEntry(comm, pid, tid, cpu, selfFrame), 0);
+        self.selfPeriod += period;
+        self.selfSamples++;
+        self.accPeriod += period;
+        self.accSamples++;
+        added.add(self);
+        if (withChains) {
+            addChain(self, nodes, chain.length - 1, period, 1, true);
+        }
+        next:
+        for (int n = 0; n < chain.length; n++) {
+            int i = opts.callerOrder() ? chain.length - 1 - n : n;
+            HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i]);
+            for (HistEntry a : added) {
+                if (perfCmp(a, probe) == 0) {
+                    continue next;
+                }
+            }
+            HistEntry e = findnew(probe, maps[i]);
+            e.accPeriod += period;
+            e.accSamples++;
+            added.add(e);
+            if (withChains) {
+                addChain(e, nodes, i, period, 1, false);
+            }
+        }
+    }
+
+    /**
+     * perf's {@code hists__findnew_entry}: the entry equal to {@code probe}, or probe inserted.
+     * When the entry found was last resolved through another map, perf looks its symbol up
+     * again in the new map at the symbol's start: an inlined frame's entry then becomes the
+     * entry of the function it was inlined into, named by that function's ELF symbol.
+     */
+    private HistEntry findnew(HistEntry probe, int map) {
+        probe.map = map;
+        HistEntry e = tree.findOrInsert(probe);
+        if (e != probe) {
+            if (opts.has(SortKey.SYM) && e.map != map) {
+                e.frame = frames.base(e.frame);
+                e.map = map;
+            }
+        } else {
+            entries.put(new EntryKey(null, -1, -1, -1, entries.size()), e);
+        }
+        return e;
+    }
+
+    /** perf's {@code hist_entry__cmp}: the sort keys' comparisons in order, the first non-zero. */
+    long perfCmp(HistEntry l, HistEntry r) {
+        Frame fl = frames.get(l.frame);
+        Frame fr = frames.get(r.frame);
+        for (SortKey k : opts.sortKeys()) {
+            long c = switch (k) {
+                case COMM -> r.comm.compareTo(l.comm);
+                case PID, TID -> r.tid - l.tid;
+                case CPU -> r.cpu - l.cpu;
+                case DSO -> dsoCmp(fl, fr);
+                case SYM -> symCmp(fl, fr);
+            };
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * perf's {@code sort__dso_cmp}, which hands its entries to {@code _sort__dso_cmp} the other
+     * way round: by short name, right against left; without a DSO, left's absence first.
+     */
+    private static long dsoCmp(Frame l, Frame r) {
+        if (l.dso() == null || r.dso() == null) {
+            return l.dso() == null ? (r.dso() == null ? 0 : -1) : 1;
+        }
+        return r.dso().shortName().compareTo(l.dso().shortName());
+    }
+
+    /**
+     * perf's {@code sort__sym_cmp}: without symbols by address; an inlined symbol against any
+     * other by name first, equal when the names are and the ranges overlap; otherwise by start,
+     * then end.
+     */
+    private long symCmp(Frame l, Frame r) {
+        io.perfj.symbols.Symbol sl = l.sym();
+        io.perfj.symbols.Symbol sr = r.sym();
+        if (sl == null && sr == null) {
+            return r.addr() - l.addr();
+        }
+        if (!opts.has(SortKey.DSO)) {
+            long c = dsoCmp(l, r);
+            if (c != 0) {
+                return c;
+            }
+        }
+        if (sl == null || sr == null) {
+            return sl == null ? -1 : 1;
+        }
+        if (sl.equals(sr)) {
+            return 0;
+        }
+        if (sl.inlined() || sr.inlined()) {
+            int c = sl.name().compareTo(sr.name());
+            if (c != 0) {
+                return c;
+            }
+            if (Long.compareUnsigned(sl.start(), sr.end()) <= 0 && Long.compareUnsigned(sl.end(), sr.start()) >= 0) {
+                return 0;
+            }
+        }
+        if (sl.start() != sr.start()) {
+            return sr.start() - sl.start();
+        }
+        return sr.end() - sl.end();
+    }
+
+    /**
+     * perf's {@code hists__collapse_resort}, which runs when a sort key has a collapse function
+     * of its own (comm): the entries in tree order inserted into a new tree, merging those that
+     * now meet an equal one.
+     */
+    private List<HistEntry> collapsed() {
+        List<HistEntry> in = tree.inOrder();
+        if (!opts.has(SortKey.COMM)) {
+            return in;
+        }
+        PerfHistTree out = new PerfHistTree(this::perfCmp);
+        for (HistEntry e : in) {
+            HistEntry m = out.findOrInsert(e);
+            if (m == e) {
+                continue;
+            }
+            m.selfPeriod += e.selfPeriod;
+            m.selfSamples += e.selfSamples;
+            m.accPeriod += e.accPeriod;
+            m.accSamples += e.accSamples;
+            if (e.chains != null) {
+                if (m.chains == null) {
+                    m.chains = CallchainNode.root();
+                }
+                m.chains.merge(e.chains);
+            }
+        }
+        return out.inOrder();
+    }
+
     /**
      * Adds the chain to an entry's tree: for the self entry the whole chain, for an accumulated
      * entry the part from its frame on (toward the leaf in caller order, toward the root in
@@ -165,7 +344,7 @@ public final class Hists {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
-        List<HistEntry> list = new ArrayList<>(entries.values());
+        List<HistEntry> list = tree != null ? collapsed() : new ArrayList<>(entries.values());
         Comparator<HistEntry> byValue = opts.children()
                 ? Comparator.comparingLong(HistEntry::accPeriod).reversed()
                 : Comparator.comparingLong(HistEntry::selfPeriod).reversed();

@@ -42,6 +42,39 @@ public final class Report {
     private record AggKey(String comm, int pid, int tid, int cpu, int self, int stack) {
     }
 
+    /**
+     * One sample as it came, for reports that follow perf's hist tree sample by sample
+     * ({@link #perfOrderedEntries}); {@code maps} numbers the map of each callchain frame.
+     */
+    private record OrderedSample(int ev, String comm, int pid, int tid, int cpu, int self, int stack, int[] maps,
+                                 long period) {
+    }
+
+    /** Samples in recording order, or null when they are merged before aggregation. */
+    private List<OrderedSample> inOrder;
+    private final java.util.IdentityHashMap<Object, Integer> mapIds = new java.util.IdentityHashMap<>();
+    private int[] chainMaps = new int[256];
+
+    /**
+     * Whether entries must be built the way perf builds them, sample by sample through its
+     * tree: with --children, a symbol sort key and --call-graph dwarf stacks, whose inlined
+     * frames perf compares by name (no total order; see {@link PerfHistTree}). Everything else
+     * merges identical samples first and keys entries exactly, which is faster.
+     */
+    private boolean perfOrderedEntries() {
+        if (!opts.children() || !opts.has(SortKey.SYM)) {
+            return false;
+        }
+        for (Evsel e : data.evlist().evsels()) {
+            if ((e.attr().sampleType() & io.perfj.perfdata.SampleFormat.STACK_USER) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+
+
     private Report(PerfData data, ReportOptions opts) {
         this.data = data;
         this.opts = opts;
@@ -61,6 +94,7 @@ public final class Report {
         boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null;
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
+        inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         try (in) {
             for (PerfRecord rec; (rec = in.next()) != null; ) {
                 if (!(rec instanceof Sample s)) {
@@ -84,6 +118,11 @@ public final class Report {
                 // Only what the sort keys and filters look at separates samples.
                 AggKey k = new AggKey(keepComm ? comm : null, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
                         keepCpu ? s.cpu() : -1, self, stack);
+                if (inOrder != null) {
+                    inOrder.add(new OrderedSample(ev, comm, s.pid(), s.tid(), s.cpu(), self, stack,
+                            java.util.Arrays.copyOf(chainMaps, stacks.depth(stack)), s.period()));
+                    continue;
+                }
                 long[] v = agg.get(ev).computeIfAbsent(k, x -> new long[2]);
                 v[0] += s.period();
                 v[1]++;
@@ -94,7 +133,14 @@ public final class Report {
         List<String> names = EventNames.names(data);
         for (int i = 0; i < evsels.size(); i++) {
             Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks);
-            if (i < agg.size()) {
+            if (inOrder != null) {
+                h.perfOrdered();
+                for (OrderedSample o : inOrder) {
+                    if (o.ev() == i) {
+                        h.addOrdered(o.comm(), o.pid(), o.tid(), o.cpu(), o.self(), o.stack(), o.maps(), o.period());
+                    }
+                }
+            } else if (i < agg.size()) {
                 for (Map.Entry<AggKey, long[]> e : agg.get(i).entrySet()) {
                     AggKey k = e.getKey();
                     h.add(k.comm(), k.pid(), k.tid(), k.cpu(), k.self(), k.stack(), e.getValue()[0], e.getValue()[1]);
@@ -113,6 +159,7 @@ public final class Report {
         if (n == chainFrames.length) {
             chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
             chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
+            chainMaps = java.util.Arrays.copyOf(chainMaps, n * 2);
         }
         chainFrames[n] = frame;
         chainIps[n] = ip;
@@ -135,13 +182,24 @@ public final class Report {
             return StackTable.EMPTY;
         }
         int n = 0;
+        if (inOrder != null) {
+            // only unwound frames name their map; the others keep 0
+            java.util.Arrays.fill(chainMaps, 0);
+        }
         for (int i = 0; i < walk.size(); i++) {
             long ip = walk.ip(i);
             if (walk.unwound(i)) {
                 // an unwound user frame, with what was inlined at it
                 io.perfj.symbols.Location loc = resolver.resolve(s.pid(), s.tid(), 2, ip);
+                int map = inOrder == null || loc.map() == null ? 0
+                        : mapIds.computeIfAbsent(loc.map(), m -> mapIds.size() + 1);
                 for (io.perfj.symbols.Location l : loc.dso() == null ? java.util.List.of(loc) : resolver.withInlines(loc)) {
-                    n = addChainFrame(n, l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode())), ip);
+                    int f = l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode()));
+                    if (inOrder != null && l != loc && l.symbol() != null && l.symbol().inlined()) {
+                        frames.setBase(f, frames.internChain(loc, levelOf(s.cpumode())));
+                    }
+                    n = addChainFrame(n, f, ip);
+                    chainMaps[n - 1] = map;
                 }
             } else {
                 n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip);

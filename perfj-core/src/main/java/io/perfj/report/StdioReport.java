@@ -121,7 +121,7 @@ public final class StdioReport {
         for (SortKey k : keys) {
             int w = k.header().length();
             for (HistEntry e : h.entries()) {
-                w = Math.max(w, utf8Length(h.column(e, k)));
+                w = Math.max(w, utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
             }
             headers.add(k.header());
             widths.add(w);
@@ -181,7 +181,31 @@ public final class StdioReport {
     }
 
     static String pct(long v, long total) {
-        return String.format(Locale.ROOT, "%.2f%%", percent(v, total));
+        return fixed2(percent(v, total)) + "%";
+    }
+
+    /**
+     * C's {@code %.2f}: the double's exact binary value rounded, a tie (only possible when the
+     * value has at most three decimals, e.g. 3.125) to even, where Java's formatter rounds it up.
+     */
+    static String fixed2(double d) {
+        double t = d * 1000;
+        if (t == Math.rint(t) && !Double.isInfinite(t)) {
+            return new java.math.BigDecimal(d).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();
+        }
+        return String.format(Locale.ROOT, "%.2f", d);
+    }
+
+    /**
+     * perf sizes the symbol column by the symbol's name alone and then prints " (inlined)" after
+     * an inlined one, past the column: the length of that suffix when it is there.
+     */
+    private static int inlinedSuffix(Hists h, HistEntry e, SortKey k) {
+        if (k != SortKey.SYM || e.frame() < 0) {
+            return 0;
+        }
+        Frame f = h.frames().get(e.frame());
+        return f.sym() != null && f.sym().inlined() ? " (inlined)".length() : 0;
     }
 
     /**
