@@ -94,6 +94,34 @@ class ReportGoldenTest {
         return !name.equals("bpf-dwarf") && !name.equals("java");
     }
 
+    /**
+     * --children with --dsos/--symbols: perf adds every sample and hides the entries created by a
+     * sample the filters turned away, so callers count samples that landed elsewhere. Rows with
+     * equal Children come in perf's tree order: the percentages are compared in order, the rows
+     * as a set.
+     */
+    @TestFactory
+    Stream<DynamicTest> childrenWithFiltersMatchPerf() {
+        List<Variant> cases = List.of(
+                new Variant("report-children-symbols", new String[] {"--symbols", "compute_a"}),
+                new Variant("report-children-dsos", new String[] {"--dsos", "hot"}),
+                new Variant("report-children-dsos-kernel", new String[] {"--dsos", "[kernel.kallsyms]"}),
+                new Variant("report-children-dsos-symbols", new String[] {"--dsos", "hot", "--symbols", "main,compute_a"}));
+        return cases.stream().map(v -> DynamicTest.dynamicTest("c-fp " + v.kind(), () -> {
+            List<String> args = new ArrayList<>(List.of("report", "--stdio", "--children", "-g", "none", "-i",
+                    CliFixtures.recording("c-fp").toString(), "--buildid-dir", CliFixtures.buildIdCache().toString(),
+                    "--no-system-files"));
+            args.addAll(List.of(v.args()));
+            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            assertEquals(0, r.rc(), r.err());
+            List<String> e = blocks(withoutTip(CliFixtures.golden("c-fp", v.kind())));
+            List<String> a = blocks(withoutTip(r.out()));
+            assertEquals(String.join("\n", e.stream().map(ReportGoldenTest::firstPercent).toList()),
+                    String.join("\n", a.stream().map(ReportGoldenTest::firstPercent).toList()), "percentage sequence");
+            assertEquals(String.join("\n", e.stream().sorted().toList()), String.join("\n", a.stream().sorted().toList()));
+        }));
+    }
+
     /** More of perf's options, each against its own golden (see fixtures/README.md). */
     static final List<Variant> MORE = List.of(
             new Variant("c-fp report-flat", new String[] {"--no-children", "-g", "flat"}),

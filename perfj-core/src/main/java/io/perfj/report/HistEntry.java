@@ -12,6 +12,8 @@ public final class HistEntry {
     final int cpu;
     /** Not final: perf re-resolves an entry's symbol when another map's sample joins it (see {@link PerfHistTree}). */
     int frame;
+    /** Created by a sample the filters turned away: counted, not shown (perf's he->filtered). */
+    boolean filtered;
     /** The map the entry's symbol was last resolved through (perf's {@code he->ms.map}), when perf's tree is emulated. */
     int map;
     long selfPeriod;

@@ -52,6 +52,9 @@ public final class Hists {
         return -1;
     }
 
+    /** Whether the sample being added failed the filters (the entries it creates are hidden). */
+    private boolean creatingFiltered;
+
     private HistEntry entry(String comm, int pid, int tid, int cpu, int frame) {
         // perf's "pid" key is the thread: its tid, shown with the thread's last command name.
         EntryKey k = new EntryKey(opts.has(SortKey.COMM) ? comm : null,
@@ -61,6 +64,7 @@ public final class Hists {
         HistEntry e = entries.get(k);
         if (e == null) {
             e = new HistEntry(k.comm() == null ? comm : k.comm(), pid, tid, cpu, frame);
+            e.filtered = creatingFiltered;
             entries.put(k, e);
         }
         return e;
@@ -69,13 +73,13 @@ public final class Hists {
     /** Adds merged samples: {@code samples} samples with this thread, cpu and stack. */
     void add(String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period, long samples) {
         int[] chain = stacks.frames(stack);
-        if (!accepted(comm, pid, tid, cpu, selfFrame)) {
-            totalPeriod += period;
-            totalSamples += samples;
-            return;
-        }
+        boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
         totalPeriod += period;
         totalSamples += samples;
+        if (!pass && !opts.children()) {
+            return;
+        }
+        creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
         int[] nodes = chain;
         if (withChains) {
@@ -135,9 +139,11 @@ public final class Hists {
         int[] chain = stacks.frames(stack);
         totalPeriod += period;
         totalSamples++;
-        if (!accepted(comm, pid, tid, cpu, selfFrame)) {
+        boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
+        if (!pass && !opts.children()) {
             return;
         }
+        creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
         int[] nodes = chain;
         if (withChains) {
@@ -150,7 +156,9 @@ public final class Hists {
             callchainPeriod += period;
         }
         List<HistEntry> added = new ArrayList<>();
-        HistEntry self = findnew(new HistEntry(comm, pid, tid, cpu, selfFrame), 0);
+        HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame);
+        selfProbe.filtered = creatingFiltered;
+        HistEntry self = findnew(selfProbe, 0);
         self.selfPeriod += period;
         self.selfSamples++;
         self.accPeriod += period;
@@ -163,6 +171,7 @@ public final class Hists {
         for (int n = 0; n < chain.length; n++) {
             int i = opts.callerOrder() ? chain.length - 1 - n : n;
             HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i]);
+            probe.filtered = creatingFiltered;
             for (HistEntry a : added) {
                 if (perfCmp(a, probe) == 0) {
                     continue next;
@@ -314,6 +323,12 @@ public final class Hists {
         }
     }
 
+    /**
+     * Whether a sample passes the filters (its thread, cpu, and the object and symbol it landed
+     * in). Without --children a sample that does not is left out. With --children perf adds it
+     * like any other and only marks the entries it creates as filtered: an entry is hidden when
+     * the sample that created it did not pass, and counts every sample that reaches it.
+     */
     private boolean accepted(String comm, int pid, int tid, int cpu, int leaf) {
         if (!opts.filters()) {
             return true;
@@ -330,7 +345,15 @@ public final class Hists {
         if (opts.cpus() != null && !opts.cpus().contains(cpu)) {
             return false;
         }
-        Frame f = frames.get(leaf);
+        return frameAccepted(leaf);
+    }
+
+    /** The --dsos and --symbols filters on one frame. */
+    private boolean frameAccepted(int frame) {
+        if (frame < 0) {
+            return opts.dsos() == null && opts.symbols() == null;
+        }
+        Frame f = frames.get(frame);
         if (opts.dsos() != null && !(opts.dsos().contains(f.dsoName())
                 || f.dso() != null && opts.dsos().contains(f.dso().longName()))) {
             return false;
@@ -345,6 +368,9 @@ public final class Hists {
             }
         }
         List<HistEntry> list = tree != null ? collapsed() : new ArrayList<>(entries.values());
+        if (opts.children() && opts.filters()) {
+            list.removeIf(e -> e.filtered);
+        }
         Comparator<HistEntry> byValue = opts.children()
                 ? Comparator.comparingLong(HistEntry::accPeriod).reversed()
                 : Comparator.comparingLong(HistEntry::selfPeriod).reversed();
