@@ -14,14 +14,16 @@ export LC_ALL=C TZ=UTC
 SYM="${3:-$( (perf report --stdio --no-children -g none -s sym -i "$FILE" 2>/dev/null || true) \
     | grep -E '^ +[0-9.]+% +\[\.\]' | sed -n 1p | sed -E 's/.*\] //; s/ +$//')}"
 echo "file: $FILE ($(stat -c %s "$FILE") bytes), symbol: $SYM, $(nproc) cores, $(date -u +%F)"
-run() {
-    local label="$1" outf="$2"; shift 2
-    for i in $(seq "$RUNS"); do
-        /usr/bin/time -f "$label run $i: %e s wall, %U s user, %S s sys, %M KB max RSS" "$@" >"$outf" 2>/tmp/perfj-bench.err || true
-        tail -1 /tmp/perfj-bench.err
-    done
+# perf and perfj alternate, so that both see the same machine (wall times on a shared VM drift
+# by tens of percent over minutes).
+one() {
+    local label="$1" i="$2" outf="$3"; shift 3
+    /usr/bin/time -f "$label run $i: %e s wall, %U s user, %S s sys, %M KB max RSS" "$@" >"$outf" 2>/tmp/perfj-bench.err || true
+    tail -1 /tmp/perfj-bench.err
 }
-run "perf annotate --stdio2 " /tmp/perfj-bench-ann-perf.txt perf annotate --stdio2 -i "$FILE" "$SYM"
-run "perfj annotate --stdio2" /tmp/perfj-bench-ann-perfj.txt "$ROOT/perfj" annotate --stdio2 -i "$FILE" "$SYM"
+for i in $(seq "$RUNS"); do
+    one "perf annotate --stdio2 " "$i" /tmp/perfj-bench-ann-perf.txt perf annotate --stdio2 -i "$FILE" "$SYM"
+    one "perfj annotate --stdio2" "$i" /tmp/perfj-bench-ann-perfj.txt "$ROOT/perfj" annotate --stdio2 -i "$FILE" "$SYM"
+done
 diff /tmp/perfj-bench-ann-perf.txt /tmp/perfj-bench-ann-perfj.txt >/dev/null && echo "annotations identical" \
     || { echo "annotations differ:"; diff /tmp/perfj-bench-ann-perf.txt /tmp/perfj-bench-ann-perfj.txt | head -20; }
