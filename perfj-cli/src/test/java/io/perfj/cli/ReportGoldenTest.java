@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * issue names (comm,dso,symbol / dso / symbol, with and without children). Symbols come only from
  * the committed build-id cache and perf map, never from this machine. Compared: every line outside
  * the rows exactly (perf's random closing tip excepted), the sequence of percentages exactly, and
- * the rows as a set (perf orders rows with equal percentages by internal tree order).
+ * the rows as a set; {@link #rowOrderMatchesPerfLineForLine} then checks perf's order of rows
+ * with equal percentages where it is reproduced.
  */
 class ReportGoldenTest {
     static final List<String> NAMES = List.of("c-fp", "bpf-sys", "bpf-dwarf", "pipe", "zstd", "java", "two-events");
@@ -42,6 +43,40 @@ class ReportGoldenTest {
                     continue;
                 }
                 tests.add(DynamicTest.dynamicTest(name + " " + v.kind(), () -> check(name, v)));
+            }
+        }
+        return tests.stream();
+    }
+
+    /**
+     * perf's own order of rows with equal percentages (hist_entry__sort: with --children and
+     * callchains the caller first, then larger Self, then the sort keys ascending), line for line.
+     * Left out: what needs this machine's binaries (bpf-dwarf's children, java's callchains), and
+     * reports with symbol-less rows of equal value, whose order in perf is not reproduced yet.
+     */
+    static final java.util.Set<String> NOT_STRICT = java.util.Set.of("bpf-dwarf report-children", "bpf-dwarf report",
+            "bpf-sys report-children", "bpf-sys report", "java report-children", "java report");
+
+    @TestFactory
+    Stream<DynamicTest> rowOrderMatchesPerfLineForLine() {
+        List<DynamicTest> tests = new ArrayList<>();
+        List<Variant> all = new ArrayList<>(VARIANTS);
+        all.add(new Variant("report", new String[0]));
+        for (String name : NAMES) {
+            for (Variant v : all) {
+                if (NOT_STRICT.contains(name + " " + v.kind())) {
+                    continue;
+                }
+                tests.add(DynamicTest.dynamicTest(name + " " + v.kind(), () -> {
+                    List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i",
+                            CliFixtures.recording(name).toString(), "--buildid-dir", CliFixtures.buildIdCache().toString(),
+                            "--no-system-files", "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+                    args.addAll(List.of(v.args()));
+                    CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                    assertEquals(0, r.rc(), r.err());
+                    assertEquals(String.join("\n", withoutTip(CliFixtures.golden(name, v.kind()))),
+                            String.join("\n", withoutTip(r.out())));
+                }));
             }
         }
         return tests.stream();

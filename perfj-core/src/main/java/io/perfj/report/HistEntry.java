@@ -14,6 +14,8 @@ public final class HistEntry {
     int frame;
     /** Created by a sample the filters turned away: counted, not shown (perf's he->filtered). */
     boolean filtered;
+    /** The longest chain added to this entry's callchain tree (perf's callchain root max_depth). */
+    int maxDepth;
     /** The map the entry's symbol was last resolved through (perf's {@code he->ms.map}), when perf's tree is emulated. */
     int map;
     long selfPeriod;

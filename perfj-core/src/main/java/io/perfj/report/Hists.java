@@ -295,6 +295,7 @@ public final class Hists {
             m.selfSamples += e.selfSamples;
             m.accPeriod += e.accPeriod;
             m.accSamples += e.accSamples;
+            m.maxDepth = Math.max(m.maxDepth, e.maxDepth);
             if (e.chains != null) {
                 if (m.chains == null) {
                     m.chains = CallchainNode.root();
@@ -314,6 +315,8 @@ public final class Hists {
         if (e.chains == null) {
             e.chains = CallchainNode.root();
         }
+        int depth = whole ? chain.length : opts.callerOrder() ? at + 1 : chain.length - at;
+        e.maxDepth = Math.max(e.maxDepth, depth);
         if (opts.callerOrder()) {
             int from = whole ? chain.length - 1 : at;
             e.chains.add(chain, from, -1, -1, period);
@@ -371,15 +374,63 @@ public final class Hists {
         if (opts.children() && opts.filters()) {
             list.removeIf(e -> e.filtered);
         }
-        Comparator<HistEntry> byValue = opts.children()
-                ? Comparator.comparingLong(HistEntry::accPeriod).reversed()
-                : Comparator.comparingLong(HistEntry::selfPeriod).reversed();
-        if (opts.children() && opts.mode() == CallchainMode.NONE) {
-            // Without callchains perf's output sort looks at the self column next.
-            byValue = byValue.thenComparing(Comparator.comparingLong(HistEntry::selfPeriod).reversed());
-        }
-        list.sort(byValue.thenComparing(this::tieKey));
+        list.sort(outputOrder());
         sorted = list;
+    }
+
+    /**
+     * perf's output order ({@code hist_entry__sort} over "children, self, sort keys"): by value;
+     * with --children, equal Children in the same thread put the caller first when callchains
+     * are shown (by the depth of the entries' callchain trees, perf's {@code hpp__sort_acc}),
+     * then larger Self first; then by the sort keys, each ascending as perf's sort functions
+     * compare them (command, thread id, object name, symbol name, CPU; no object or symbol last).
+     */
+    private Comparator<HistEntry> outputOrder() {
+        Comparator<HistEntry> c;
+        if (opts.children()) {
+            c = Comparator.comparingLong(HistEntry::accPeriod).reversed();
+            if (opts.mode() != CallchainMode.NONE) {
+                c = c.thenComparing(this::callerFirst);
+            }
+            c = c.thenComparing(Comparator.comparingLong(HistEntry::selfPeriod).reversed());
+        } else {
+            c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
+        }
+        return c.thenComparing(this::keyOrder).thenComparing(this::tieKey);
+    }
+
+    private int callerFirst(HistEntry a, HistEntry b) {
+        if (a.tid != b.tid || a.pid != b.pid || a.chains == null || b.chains == null) {
+            return 0;
+        }
+        return opts.callerOrder() ? Integer.compare(b.maxDepth, a.maxDepth) : Integer.compare(a.maxDepth, b.maxDepth);
+    }
+
+    private int keyOrder(HistEntry a, HistEntry b) {
+        Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
+        Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
+        for (SortKey k : opts.sortKeys()) {
+            int c = switch (k) {
+                case COMM -> a.comm.compareTo(b.comm);
+                case PID, TID -> Integer.compare(a.tid, b.tid);
+                case CPU -> Integer.compare(a.cpu, b.cpu);
+                case DSO -> nullsLast(fa == null || fa.dso() == null ? null : fa.dso().shortName(),
+                        fb == null || fb.dso() == null ? null : fb.dso().shortName());
+                case SYM -> nullsLast(fa == null || fa.sym() == null ? null : fa.sym().name(),
+                        fb == null || fb.sym() == null ? null : fb.sym().name());
+            };
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    private static int nullsLast(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? (b == null ? 0 : 1) : -1;
+        }
+        return a.compareTo(b);
     }
 
     /** A deterministic order for entries with equal value: by the displayed columns. */
