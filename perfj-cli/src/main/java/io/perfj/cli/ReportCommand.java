@@ -101,8 +101,14 @@ public final class ReportCommand implements Callable<Integer> {
 
     private ReportOptions options(PerfData data) {
         boolean callchains = false;
+        boolean cpu = false;
         for (Evsel e : data.evlist().evsels()) {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
+            cpu |= (e.attr().sampleType() & SampleFormat.CPU) != 0;
+        }
+        if (cpus != null && !cpu && !data.isPipe()) {
+            // perf's words (perf report -C on such a file fails the same way)
+            throw new CliError(data.name() + " does not contain CPU events (no PERF_SAMPLE_CPU); remove -C/--cpu");
         }
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds.

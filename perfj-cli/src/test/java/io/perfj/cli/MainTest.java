@@ -51,4 +51,13 @@ class MainTest {
         assertEquals(0, twice.rc(), twice.err());
         assertEquals(once.out(), twice.out());
     }
+
+    @Test
+    void cpuFilterOnARecordingWithoutCpusIsOneLine() {
+        CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--cpu", "0", "-i",
+                CliFixtures.recording("c-fp").toString(), "--no-system-files");
+        assertEquals(1, r.rc());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("does not contain CPU events"), r.err());
+    }
 }

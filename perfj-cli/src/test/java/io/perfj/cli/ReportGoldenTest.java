@@ -169,7 +169,9 @@ class ReportGoldenTest {
             new Variant("c-fp report-elide-comm", new String[] {"--no-children", "-g", "none", "--comms", "hot"}),
             new Variant("c-fp report-elide-all", new String[] {"--no-children", "-g", "none", "--comms", "hot",
                 "--dsos", "hot", "--symbols", "compute_a"}),
-            new Variant("c-fp report-nochildren", new String[] {"--no-children"}));
+            new Variant("c-fp report-nochildren", new String[] {"--no-children"}),
+            new Variant("c-fp report-max-stack", new String[] {"--max-stack", "3"}),
+            new Variant("c-fp report-sort-cpu", new String[] {"--no-children", "-g", "none", "--sort", "cpu"}));
 
     @TestFactory
     Stream<DynamicTest> moreOptionsMatchPerf() {

@@ -24,11 +24,21 @@ final class ChainWalk {
      * @param user unwound user frames, or null
      */
     boolean walk(Sample s, long[] user, int max) {
+        return walk(s, user, max, false);
+    }
+
+    /**
+     * As {@link #walk(Sample, long[], int)}; with {@code fromRoot} (perf's caller order) the
+     * limit keeps the {@code max} addresses nearest the root instead of the leaf, as perf walks
+     * a kernel-recorded chain from its end in that order.
+     */
+    boolean walk(Sample s, long[] user, int max, boolean fromRoot) {
         size = 0;
         Callchain cc = s.callchain();
         int ccSize = cc == null ? 0 : cc.size();
         int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
-        for (int i = 0; i < ccSize && size < max; i++) {
+        int limit = fromRoot && user == null ? Integer.MAX_VALUE : max;
+        for (int i = 0; i < ccSize && size < limit; i++) {
             long ip = cc.ip(i);
             if (user != null && ip == Callchain.CONTEXT_USER) {
                 break;
@@ -47,6 +57,12 @@ final class ChainWalk {
             for (int i = 0; i < user.length && size < max; i++) {
                 add(user[i], 2, true);
             }
+        } else if (size > max) {
+            int drop = size - max;
+            System.arraycopy(ips, drop, ips, 0, max);
+            System.arraycopy(modes, drop, modes, 0, max);
+            System.arraycopy(unwound, drop, unwound, 0, max);
+            size = max;
         }
         return true;
     }

@@ -449,7 +449,8 @@ public final class Hists {
             case COMM -> e.comm;
             case PID -> String.format("%7d:%s", e.tid, e.threadComm == null ? e.comm : e.threadComm);
             case TID -> String.format("%7d", e.tid);
-            case CPU -> String.format("%03d", e.cpu);
+            // perf's %*.*d: at least three digits after a minus sign (-1 is "-001")
+            case CPU -> e.cpu < 0 ? "-" + String.format("%03d", -(long) e.cpu) : String.format("%03d", e.cpu);
             case DSO -> f == null ? "" : f.dsoName();
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
         };

@@ -178,7 +178,7 @@ public final class Report {
         if ((cc == null || cc.size() == 0) && user == null) {
             return StackTable.EMPTY;
         }
-        if (!walk.walk(s, user, opts.maxStack())) {
+        if (!walk.walk(s, user, opts.maxStack(), opts.callerOrder())) {
             return StackTable.EMPTY;
         }
         int n = 0;

@@ -120,7 +120,8 @@ public final class StdioReport {
         List<SortKey> keys = shownKeys(o);
         for (SortKey k : keys) {
             int w = k.header().length();
-            for (HistEntry e : h.entries()) {
+            // perf's cpu column keeps its header's width whatever it prints (-001, 1000)
+            for (HistEntry e : k == SortKey.CPU ? List.<HistEntry>of() : h.entries()) {
                 w = Math.max(w, utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
             }
             headers.add(k.header());
