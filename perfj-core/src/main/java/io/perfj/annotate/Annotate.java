@@ -343,6 +343,8 @@ public final class Annotate {
                 lastDso = dso;
                 lastEv = ev;
                 last = ac;
+                // once the probe has ruled the object out, its samples need no counting
+                ac.skip = probe && Boolean.FALSE.equals(wanted.get(dso));
                 if (dsos.add(dso)) {
                     ipDelta.put(dso, loc.ip() - loc.mapIp());
                     loader.execute(() -> {
@@ -352,12 +354,16 @@ public final class Annotate {
                     });
                 }
             }
-            ac.add(loc.mapIp(), period);
+            if (!ac.skip) {
+                ac.add(loc.mapIp(), period);
+            }
         }
     }
 
     /** Hits and period per address, in first-hit order. */
     private static final class AddrCounts {
+        /** The probe ruled this object out: its samples are not counted (checked when met again). */
+        boolean skip;
         private final io.perfj.report.LongIntMap index = new io.perfj.report.LongIntMap(64);
         long[] addrs = new long[16];
         long[] samples = new long[16];
