@@ -272,6 +272,28 @@ final class BtfDedup {
 
     // ---- primitive types ----
 
+    /** An equality test between two type ids. */
+    private interface TypeEquality {
+        boolean test(int a, int b);
+    }
+
+    // made once: a method reference made per type would be an allocation per type
+    private final TypeEquality equalCommonTest = this::equalCommon;
+    private final TypeEquality equalIntTagTest = this::equalIntTag;
+    private final TypeEquality equalArrayTest = this::equalArray;
+    private final TypeEquality equalFnProtoTest = this::equalFnProto;
+
+    /** The first type in {@code h}'s bucket that {@code equal} matches with {@code id}, else {@code id}. */
+    private int firstEqual(long h, int id, TypeEquality equal) {
+        for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+            int cand = table.value(e);
+            if (equal.test(id, cand)) {
+                return cand;
+            }
+        }
+        return id;
+    }
+
     private void dedupPrim(int id) {
         int k = kindOf(id);
         int newId = id;
@@ -279,13 +301,7 @@ final class BtfDedup {
         switch (k) {
             case INT -> {
                 h = hashIntTag(id);
-                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
-                    int cand = table.value(e);
-                    if (equalIntTag(id, cand)) {
-                        newId = cand;
-                        break;
-                    }
-                }
+                newId = firstEqual(h, id, equalIntTagTest);
             }
             case ENUM, ENUM64 -> {
                 h = hashEnum(id);
@@ -306,13 +322,7 @@ final class BtfDedup {
             }
             case FWD, FLOAT -> {
                 h = hashCommon(id);
-                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
-                    int cand = table.value(e);
-                    if (equalCommon(id, cand)) {
-                        newId = cand;
-                        break;
-                    }
-                }
+                newId = firstEqual(h, id, equalCommonTest);
             }
             default -> {
                 return;
@@ -535,36 +545,18 @@ final class BtfDedup {
             case CONST, VOLATILE, RESTRICT, PTR, TYPEDEF, FUNC, TYPE_TAG -> {
                 w[q + 2] = dedupRef(w[q + 2]);
                 h = hashCommon(id);
-                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
-                    int cand = table.value(e);
-                    if (equalCommon(id, cand)) {
-                        newId = cand;
-                        break;
-                    }
-                }
+                newId = firstEqual(h, id, equalCommonTest);
             }
             case DECL_TAG -> {
                 w[q + 2] = dedupRef(w[q + 2]);
                 h = hashIntTag(id);
-                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
-                    int cand = table.value(e);
-                    if (equalIntTag(id, cand)) {
-                        newId = cand;
-                        break;
-                    }
-                }
+                newId = firstEqual(h, id, equalIntTagTest);
             }
             case ARRAY -> {
                 w[q + 3] = dedupRef(w[q + 3]);
                 w[q + 4] = dedupRef(w[q + 4]);
                 h = hashArray(id);
-                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
-                    int cand = table.value(e);
-                    if (equalArray(id, cand)) {
-                        newId = cand;
-                        break;
-                    }
-                }
+                newId = firstEqual(h, id, equalArrayTest);
             }
             case FUNC_PROTO -> {
                 w[q + 2] = dedupRef(w[q + 2]);
@@ -573,13 +565,7 @@ final class BtfDedup {
                     w[q + 4 + 2 * i] = dedupRef(w[q + 4 + 2 * i]);
                 }
                 h = hashFnProto(id);
-                for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
-                    int cand = table.value(e);
-                    if (equalFnProto(id, cand)) {
-                        newId = cand;
-                        break;
-                    }
-                }
+                newId = firstEqual(h, id, equalFnProtoTest);
             }
             default -> throw new EncodeException("type [" + id + "] of kind " + k + " was not deduplicated");
         }
