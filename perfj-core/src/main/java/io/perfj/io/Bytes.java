@@ -2,6 +2,7 @@ package io.perfj.io;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
@@ -15,41 +16,62 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Bytes {
     private final MemorySegment seg;
+    private final long size;
     private final ByteOrder order;
     private final String source;
     private final String structure;
     private final long base;
-    private final ValueLayout.OfShort i16;
-    private final ValueLayout.OfInt i32;
-    private final ValueLayout.OfLong i64;
+    /**
+     * Reads go through a byte buffer over the same memory when one can reach the whole view
+     * ({@code bb}, this view starting at {@code bbOff}): a buffer read is a few instructions even
+     * in the JIT's first tier, where a segment read through a non-constant layout costs several
+     * calls. A view of more than 2 GiB (a buffer's limit) has instead {@code windows}: buffers
+     * over its 1 GiB steps, each reaching {@link #OVERLAP} bytes into the next, so that any read
+     * and any slice of up to {@code OVERLAP} bytes lies inside the window where it starts.
+     */
+    private final ByteBuffer bb;
+    private final int bbOff;
+    private final ByteBuffer[] windows;
+    /** This view's offset in the memory {@code windows} cover. */
+    private final long winOff;
+    private static final int WINDOW_SHIFT = 30;
+    private static final long WINDOW = 1L << WINDOW_SHIFT;
+    private static final int OVERLAP = (1 << 16) + 64;
 
-    // Shared layout instances: a layout caches its var handle, so creating layouts per view would
-    // make every read look its handle up again (a hash-map lookup per field read).
-    private static final ValueLayout.OfShort I16_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort I16_BE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt I32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt I32_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfLong I64_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong I64_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-
-    private Bytes(MemorySegment seg, ByteOrder order, String source, String structure, long base) {
+    private Bytes(MemorySegment seg, ByteOrder order, String source, String structure, long base,
+                  ByteBuffer bb, int bbOff, ByteBuffer[] windows, long winOff) {
         this.seg = seg;
+        this.size = seg.byteSize();
         this.order = order;
         this.source = source;
         this.structure = structure;
         this.base = base;
-        boolean le = order == ByteOrder.LITTLE_ENDIAN;
-        this.i16 = le ? I16_LE : I16_BE;
-        this.i32 = le ? I32_LE : I32_BE;
-        this.i64 = le ? I64_LE : I64_BE;
+        this.bb = bb;
+        this.bbOff = bbOff;
+        this.windows = windows;
+        this.winOff = winOff;
+    }
+
+    /** A view of a whole segment, with the buffers its reads go through. */
+    private static Bytes root(MemorySegment seg, ByteOrder order, String source, String structure, long base) {
+        long n = seg.byteSize();
+        if (n <= Integer.MAX_VALUE) {
+            return new Bytes(seg, order, source, structure, base, seg.asByteBuffer().order(order), 0, null, 0);
+        }
+        ByteBuffer[] w = new ByteBuffer[(int) ((n + WINDOW - 1) >>> WINDOW_SHIFT)];
+        for (int k = 0; k < w.length; k++) {
+            long from = (long) k << WINDOW_SHIFT;
+            w[k] = seg.asSlice(from, Math.min(n - from, WINDOW + OVERLAP)).asByteBuffer().order(order);
+        }
+        return new Bytes(seg, order, source, structure, base, null, 0, w, 0);
     }
 
     public static Bytes of(MemorySegment seg, ByteOrder order, String source, String structure, long base) {
-        return new Bytes(seg, order, source, structure, base);
+        return root(seg, order, source, structure, base);
     }
 
     public static Bytes of(byte[] data, ByteOrder order, String source, String structure) {
-        return new Bytes(MemorySegment.ofArray(data), order, source, structure, 0);
+        return root(MemorySegment.ofArray(data), order, source, structure, 0);
     }
 
     public MemorySegment segment() {
@@ -74,22 +96,43 @@ public final class Bytes {
     }
 
     public long size() {
-        return seg.byteSize();
+        return size;
     }
 
     /** Same bytes, other byte order. */
     public Bytes withOrder(ByteOrder newOrder) {
-        return newOrder == order ? this : new Bytes(seg, newOrder, source, structure, base);
+        if (newOrder == order) {
+            return this;
+        }
+        ByteBuffer[] w = null;
+        if (windows != null) {
+            w = new ByteBuffer[windows.length];
+            for (int k = 0; k < w.length; k++) {
+                w[k] = windows[k].duplicate().order(newOrder);
+            }
+        }
+        return new Bytes(seg, newOrder, source, structure, base, bb == null ? null : bb.duplicate().order(newOrder),
+                bbOff, w, winOff);
     }
 
     /** Same bytes, named as another structure in error messages. */
     public Bytes named(String newStructure) {
-        return new Bytes(seg, order, source, newStructure, base);
+        return new Bytes(seg, order, source, newStructure, base, bb, bbOff, windows, winOff);
     }
 
     public Bytes slice(long off, long len, String newStructure) {
         check(off, len);
-        return new Bytes(seg.asSlice(off, len), order, source, newStructure, base + off);
+        MemorySegment s = seg.asSlice(off, len);
+        if (bb != null) {
+            return new Bytes(s, order, source, newStructure, base + off, bb, bbOff + (int) off, null, 0);
+        }
+        long at = winOff + off;
+        if (len <= OVERLAP) {
+            int k = (int) (at >>> WINDOW_SHIFT);
+            return new Bytes(s, order, source, newStructure, base + off, windows[k],
+                    (int) (at - ((long) k << WINDOW_SHIFT)), null, 0);
+        }
+        return new Bytes(s, order, source, newStructure, base + off, null, 0, windows, at);
     }
 
     public Bytes slice(long off, long len) {
@@ -98,7 +141,7 @@ public final class Bytes {
 
     /** Whether {@code len} bytes starting at {@code off} lie inside the view. */
     public boolean has(long off, long len) {
-        return off >= 0 && len >= 0 && off <= seg.byteSize() - len;
+        return off >= 0 && len >= 0 && off <= size - len;
     }
 
     public void check(long off, long len) {
@@ -110,7 +153,7 @@ public final class Bytes {
     public FormatException outOfBounds(long off, long len) {
         return new FormatException(source, structure, base + Math.max(0, off),
                 "needs " + len + " bytes at +0x" + Long.toHexString(off) + " but only "
-                        + seg.byteSize() + " bytes are available");
+                        + size + " bytes are available");
     }
 
     public FormatException error(long off, String detail) {
@@ -119,17 +162,19 @@ public final class Bytes {
 
     public int u8(long off) {
         check(off, 1);
-        return seg.get(ValueLayout.JAVA_BYTE, off) & 0xff;
+        return byteAt(off) & 0xff;
     }
 
     public int u16(long off) {
         check(off, 2);
-        return seg.get(i16, off) & 0xffff;
+        ByteBuffer b = bb;
+        return (b != null ? b.getShort(bbOff + (int) off) : window(off).getShort(windowIndex(off))) & 0xffff;
     }
 
     public int s32(long off) {
         check(off, 4);
-        return seg.get(i32, off);
+        ByteBuffer b = bb;
+        return b != null ? b.getInt(bbOff + (int) off) : window(off).getInt(windowIndex(off));
     }
 
     public long u32(long off) {
@@ -138,7 +183,8 @@ public final class Bytes {
 
     public long u64(long off) {
         check(off, 8);
-        return seg.get(i64, off);
+        ByteBuffer b = bb;
+        return b != null ? b.getLong(bbOff + (int) off) : window(off).getLong(windowIndex(off));
     }
 
     public byte[] bytes(long off, long len) {
@@ -146,7 +192,26 @@ public final class Bytes {
         if (len > Integer.MAX_VALUE - 16) {
             throw error(off, "block of " + len + " bytes is too large");
         }
+        if (bb != null) {
+            byte[] out = new byte[(int) len];
+            bb.get(bbOff + (int) off, out);
+            return out;
+        }
         return seg.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private byte byteAt(long off) {
+        ByteBuffer b = bb;
+        return b != null ? b.get(bbOff + (int) off) : window(off).get(windowIndex(off));
+    }
+
+    /** The window a read at {@code off} (inside this view, of at most 8 bytes) goes through. */
+    private ByteBuffer window(long off) {
+        return windows[(int) ((winOff + off) >>> WINDOW_SHIFT)];
+    }
+
+    private int windowIndex(long off) {
+        return (int) ((winOff + off) & (WINDOW - 1));
     }
 
     /**
@@ -157,10 +222,10 @@ public final class Bytes {
         check(off, max);
         long end = off;
         long limit = off + max;
-        while (end < limit && seg.get(ValueLayout.JAVA_BYTE, end) != 0) {
+        while (end < limit && byteAt(end) != 0) {
             end++;
         }
-        return new String(seg.asSlice(off, end - off).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        return new String(bytes(off, end - off), StandardCharsets.UTF_8);
     }
 
     /** A cursor reading this view from {@code off}. */
@@ -174,6 +239,6 @@ public final class Bytes {
 
     @Override
     public String toString() {
-        return structure + "[" + source + " @0x" + Long.toHexString(base) + ", " + seg.byteSize() + " bytes]";
+        return structure + "[" + source + " @0x" + Long.toHexString(base) + ", " + size + " bytes]";
     }
 }

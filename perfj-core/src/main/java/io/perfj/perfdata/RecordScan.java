@@ -3,8 +3,6 @@ package io.perfj.perfdata;
 import io.perfj.io.Bytes;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.List;
 
 /**
@@ -24,9 +22,6 @@ public final class RecordScan implements AutoCloseable {
     private final MappedRecordInput in;
     private final MemorySegment seg;
     private final Bytes bytes;
-    private final ValueLayout.OfLong i64;
-    private final ValueLayout.OfInt i32;
-    private final ValueLayout.OfShort i16;
     private final OrderQueue order = new OrderQueue(OrderedRecords.DEFAULT_MAX_QUEUED);
     private final Layout[] layouts;
     /** A sample's handle: its position in the low bits, its event's index above. */
@@ -78,10 +73,6 @@ public final class RecordScan implements AutoCloseable {
         this.in = new MappedRecordInput(section);
         this.bytes = section;
         this.seg = section.segment();
-        ByteOrder bo = section.order();
-        this.i64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(bo);
-        this.i32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(bo);
-        this.i16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(bo);
         List<Evsel> evsels = evlist.evsels();
         layouts = new Layout[evsels.size()];
         for (int i = 0; i < layouts.length; i++) {
@@ -141,12 +132,12 @@ public final class RecordScan implements AutoCloseable {
                 order.end();
                 continue;
             }
-            int type = seg.get(i32, at);
+            int type = bytes.s32(at);
             if (type == RecordType.SAMPLE) {
                 Layout l = layoutOf(at);
-                int size = Short.toUnsignedInt(seg.get(i16, at + 6));
+                int size = bytes.u16(at + 6);
                 if (l != null && size >= l.end) {
-                    long t = l.time < 0 ? Evlist.NO_TIME : seg.get(i64, at + l.time);
+                    long t = l.time < 0 ? Evlist.NO_TIME : bytes.u64(at + l.time);
                     // the handle carries the event, so delivery need not read the id again
                     long h = at | ((long) l.index << POS_BITS);
                     if (t == Evlist.NO_TIME || t == 0) {
@@ -193,11 +184,11 @@ public final class RecordScan implements AutoCloseable {
         if (layouts.length == 0) {
             return null;
         }
-        if (idPos < 0 || Short.toUnsignedInt(seg.get(i16, at + 6))
+        if (idPos < 0 || bytes.u16(at + 6)
                 < RawRecord.HEADER_SIZE + idPos + 8) {
             return layouts[0];
         }
-        long id = seg.get(i64, at + RawRecord.HEADER_SIZE + idPos);
+        long id = bytes.u64(at + RawRecord.HEADER_SIZE + idPos);
         if (id == lastId && lastLayout != null) {
             return lastLayout;
         }
@@ -214,9 +205,9 @@ public final class RecordScan implements AutoCloseable {
     private Layout lastLayout;
 
     private RawRecord recordAt(long at) {
-        int type = seg.get(i32, at);
-        int misc = Short.toUnsignedInt(seg.get(i16, at + 4));
-        int size = Short.toUnsignedInt(seg.get(i16, at + 6));
+        int type = bytes.s32(at);
+        int misc = bytes.u16(at + 4);
+        int size = bytes.u16(at + 6);
         return new RawRecord(bytes.base() + at, type, misc, bytes.slice(at, size, RecordType.structure(type)), false);
     }
 
@@ -239,32 +230,32 @@ public final class RecordScan implements AutoCloseable {
     }
 
     public long ip() {
-        return layout.ip < 0 ? 0 : seg.get(i64, pos + layout.ip);
+        return layout.ip < 0 ? 0 : bytes.u64(pos + layout.ip);
     }
 
     public int pid() {
-        return layout.tid < 0 ? -1 : seg.get(i32, pos + layout.tid);
+        return layout.tid < 0 ? -1 : bytes.s32(pos + layout.tid);
     }
 
     public int tid() {
-        return layout.tid < 0 ? -1 : seg.get(i32, pos + layout.tid + 4);
+        return layout.tid < 0 ? -1 : bytes.s32(pos + layout.tid + 4);
     }
 
     public long time() {
-        return layout.time < 0 ? -1 : seg.get(i64, pos + layout.time);
+        return layout.time < 0 ? -1 : bytes.u64(pos + layout.time);
     }
 
     public int cpu() {
-        return layout.cpu < 0 ? -1 : seg.get(i32, pos + layout.cpu);
+        return layout.cpu < 0 ? -1 : bytes.s32(pos + layout.cpu);
     }
 
     public long period() {
-        return layout.period < 0 ? layout.defaultPeriod : seg.get(i64, pos + layout.period);
+        return layout.period < 0 ? layout.defaultPeriod : bytes.u64(pos + layout.period);
     }
 
     /** {@code PERF_RECORD_MISC_CPUMODE_MASK} bits of the sample's misc. */
     public int cpumode() {
-        return seg.get(i16, pos + 4) & 7;
+        return bytes.u16(pos + 4) & 7;
     }
 
     /** Stops the prefetching thread when the consumer leaves before the end. */

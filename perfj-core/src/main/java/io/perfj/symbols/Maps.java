@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.Consumer;
 
 /**
@@ -38,7 +38,7 @@ public final class Maps {
     private static final Comparator<Map> BY_NAME = Comparator.comparing((Map m) -> m.dso().shortName())
             .thenComparing(BY_START);
 
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final StampedLock lock = new StampedLock();
     private Map[] byAddress = new Map[0];
     private int n;
     private boolean sorted = true;
@@ -52,11 +52,11 @@ public final class Maps {
 
     /** Appends a map ({@code maps__insert}); overlaps are kept as they are. */
     public void insert(Map map) {
-        lock.writeLock().lock();
+        long w = lock.writeLock();
         try {
             insertLocked(map);
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockWrite(w);
         }
     }
 
@@ -73,7 +73,7 @@ public final class Maps {
 
     /** Removes this map (by identity), sliding the later ones down; false when it is not here. */
     public boolean remove(Map map) {
-        lock.writeLock().lock();
+        long w = lock.writeLock();
         try {
             int i = indexOf(map);
             if (i < 0) {
@@ -82,7 +82,7 @@ public final class Maps {
             removeAt(i);
             return true;
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockWrite(w);
         }
     }
 
@@ -107,7 +107,7 @@ public final class Maps {
      * keeps its part after (pgoff advanced by what was cut), a map it covers entirely goes.
      */
     public void fixupOverlapAndInsert(Map map) {
-        lock.writeLock().lock();
+        long w = lock.writeLock();
         try {
             sortLocked();
             int i = firstEndingAfter(map.start());
@@ -151,7 +151,7 @@ public final class Maps {
             }
             insertSortedAt(i, map, null);
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockWrite(w);
         }
     }
 
@@ -196,13 +196,13 @@ public final class Maps {
      * afterwards, so the next lookup sorts again. The map must be in these maps (or in none).
      */
     public void mutate(Map map, Consumer<Map.Editor> change) {
-        lock.writeLock().lock();
+        long w = lock.writeLock();
         try {
             change.accept(map.editor());
             sorted = false;
             byName = null;
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockWrite(w);
         }
     }
 
@@ -215,9 +215,9 @@ public final class Maps {
         if (parent == this) {
             return;
         }
-        lock.writeLock().lock();
+        long w = lock.writeLock();
         try {
-            parent.lock.readLock().lock();
+            long pr = parent.lock.readLock();
             try {
                 if (n == 0) {
                     ensureCapacity(parent.n);
@@ -233,23 +233,23 @@ public final class Maps {
                     }
                 }
             } finally {
-                parent.lock.readLock().unlock();
+                parent.lock.unlockRead(pr);
             }
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockWrite(w);
         }
     }
 
     /** Drops every map. */
     public void clear() {
-        lock.writeLock().lock();
+        long w = lock.writeLock();
         try {
             Arrays.fill(byAddress, 0, n, null);
             n = 0;
             sorted = true;
             byName = null;
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockWrite(w);
         }
     }
 
@@ -257,25 +257,38 @@ public final class Maps {
 
     /** The map containing ip, or null ({@code maps__find}). */
     public Map find(long ip) {
+        // An optimistic read first: no writer came in between, so the answer stands (what it
+        // read may be torn otherwise, hence the bounds and null checks, and the answer is dropped).
+        long stamp = lock.tryOptimisticRead();
+        if (stamp != 0 && sorted) {
+            Map[] arr = byAddress;
+            Map m = search(arr, Math.min(n, arr.length), ip);
+            if (lock.validate(stamp)) {
+                return m;
+            }
+        }
         while (true) {
-            lock.readLock().lock();
+            long r = lock.readLock();
             try {
                 if (sorted) {
-                    return search(ip);
+                    return search(byAddress, n, ip);
                 }
             } finally {
-                lock.readLock().unlock();
+                lock.unlockRead(r);
             }
             sortByAddress();
         }
     }
 
-    private Map search(long ip) {
+    private static Map search(Map[] byAddress, int n, long ip) {
         int lo = 0;
         int hi = n - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             Map m = byAddress[mid];
+            if (m == null) {
+                return null; // torn optimistic read: not validated
+            }
             if (Long.compareUnsigned(ip, m.start()) < 0) {
                 hi = mid - 1;
             } else if (Long.compareUnsigned(ip, m.end()) >= 0) {
@@ -288,11 +301,11 @@ public final class Maps {
     }
 
     private void sortByAddress() {
-        lock.writeLock().lock();
+        long w = lock.writeLock();
         try {
             sortLocked();
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockWrite(w);
         }
     }
 
@@ -307,7 +320,7 @@ public final class Maps {
     /** The first map whose DSO short name is {@code name} ({@code maps__find_by_name}), or null. */
     public Map findByName(String name) {
         while (true) {
-            lock.readLock().lock();
+            long r = lock.readLock();
             try {
                 Map[] idx = byName;
                 if (idx != null) {
@@ -329,9 +342,9 @@ public final class Maps {
                     return found < 0 ? null : idx[found];
                 }
             } finally {
-                lock.readLock().unlock();
+                lock.unlockRead(r);
             }
-            lock.writeLock().lock();
+            long w = lock.writeLock();
             try {
                 if (byName == null) {
                     Map[] idx = Arrays.copyOf(byAddress, n);
@@ -339,7 +352,7 @@ public final class Maps {
                     byName = idx;
                 }
             } finally {
-                lock.writeLock().unlock();
+                lock.unlockWrite(w);
             }
         }
     }
@@ -347,20 +360,20 @@ public final class Maps {
     /** The maps in address order (a copy). */
     public List<Map> list() {
         sortByAddress();
-        lock.readLock().lock();
+        long r = lock.readLock();
         try {
             return List.of(Arrays.copyOf(byAddress, n));
         } finally {
-            lock.readLock().unlock();
+            lock.unlockRead(r);
         }
     }
 
     public int size() {
-        lock.readLock().lock();
+        long r = lock.readLock();
         try {
             return n;
         } finally {
-            lock.readLock().unlock();
+            lock.unlockRead(r);
         }
     }
 
@@ -370,21 +383,21 @@ public final class Maps {
 
     /** Whether the array is in address order right now (for tests). */
     boolean isSorted() {
-        lock.readLock().lock();
+        long r = lock.readLock();
         try {
             return sorted;
         } finally {
-            lock.readLock().unlock();
+            lock.unlockRead(r);
         }
     }
 
     /** How many times the array was sorted (for tests). */
     int sortCount() {
-        lock.readLock().lock();
+        long r = lock.readLock();
         try {
             return sorts;
         } finally {
-            lock.readLock().unlock();
+            lock.unlockRead(r);
         }
     }
 
@@ -394,11 +407,11 @@ public final class Maps {
      */
     public void loadAll() {
         Map[] copy;
-        lock.readLock().lock();
+        long r = lock.readLock();
         try {
             copy = Arrays.copyOf(byAddress, n);
         } finally {
-            lock.readLock().unlock();
+            lock.unlockRead(r);
         }
         Set<Dso> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Map m : copy) {
