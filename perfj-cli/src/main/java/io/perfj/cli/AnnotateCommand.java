@@ -34,10 +34,10 @@ import java.util.concurrent.Callable;
         description = "Annotate functions and BPF programs with their samples (like 'perf annotate --stdio2').")
 public final class AnnotateCommand implements Callable<Integer> {
     @Mixin
-    InputOptions in;
+    InputOptions in = new InputOptions();
 
     @Mixin
-    SymbolCliOptions sym;
+    SymbolCliOptions sym = new SymbolCliOptions();
 
     @Parameters(paramLabel = "SYMBOL", arity = "0..*", description = "Symbols to annotate (default: every symbol with samples).")
     List<String> symbols = new ArrayList<>();
@@ -65,14 +65,14 @@ public final class AnnotateCommand implements Callable<Integer> {
 
     @Option(names = "--percent-type", paramLabel = "TYPE", defaultValue = "local-period",
             description = "local-period (default), global-period, local-hits or global-hits.")
-    String percentType;
+    String percentType = "local-period";
 
     @Option(names = "--asm-raw", description = "Show the instructions' raw bytes.")
     boolean asmRaw;
 
     @Option(names = "--source", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Interleave source code with the disassembly (default on; --no-source turns it off).")
-    boolean source;
+    boolean source = true;
 
     @Option(names = "--prefix", paramLabel = "DIR", description = "Prefix added to absolute source paths (with --prefix-strip).")
     String prefix;
@@ -88,11 +88,11 @@ public final class AnnotateCommand implements Callable<Integer> {
 
     @Option(names = "--disassembler", paramLabel = "NAME", defaultValue = "objdump",
             description = "Backend: objdump (default, as perf), llvm-objdump or capstone.")
-    String disassembler;
+    String disassembler = "objdump";
 
     @Option(names = "--bpf-view", paramLabel = "VIEW", defaultValue = "jited",
             description = "BPF programs: jited (the JIT image, default) or xlated (eBPF bytecode).")
-    String bpfView;
+    String bpfView = "jited";
 
     @Option(names = "--xlated-file", paramLabel = "FILE",
             description = "With --bpf-view xlated: the program's translated instructions from 'bpftool prog dump xlated id N file FILE' (perf does not record them).")
@@ -110,31 +110,93 @@ public final class AnnotateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /**
+     * The usual forms ({@code annotate [-i FILE] [--stdio|--stdio2] [SYMBOL...]}, with the
+     * symbol-finding directories and the few switches below) run without picocli, whose model of
+     * this command costs more start-up than a small annotation; -1 for anything else (help,
+     * --debug, other options, {@code --opt=value} forms), which then goes through picocli. The
+     * fields keep picocli's defaults as their initial values.
+     */
+    static int fast(String[] args, OutputStream stdout, PrintWriter err) {
+        if (args.length == 0 || !args[0].equals("annotate")) {
+            return -1;
+        }
+        AnnotateCommand c = new AnnotateCommand();
+        boolean positional = false;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (positional || !a.startsWith("-") || a.equals("-")) {
+                c.symbols.add(a);
+                continue;
+            }
+            switch (a) {
+                case "--" -> positional = true;
+                case "--stdio" -> c.stdio = true;
+                case "--stdio2" -> c.stdio2 = true;
+                case "--hide-src" -> c.hideSrc = true;
+                case "--show-offsets" -> c.showOffsets = true;
+                case "--asm-raw" -> c.asmRaw = true;
+                case "--no-source" -> c.source = false;
+                case "-f", "--force" -> c.in.force = true;
+                case "--no-system-files" -> c.sym.noSystem = true;
+                case "-i", "--input", "-s", "--symbol", "--symfs", "--buildid-dir", "-k", "--kallsyms", "--perf-map-dir" -> {
+                    if (++i == args.length) {
+                        return -1;
+                    }
+                    String v = args[i];
+                    switch (a) {
+                        case "-i", "--input" -> c.in.input = Path.of(v);
+                        case "-s", "--symbol" -> c.symbol = v;
+                        case "--symfs" -> c.sym.symfs = Path.of(v);
+                        case "--buildid-dir" -> c.sym.buildIdDir = Path.of(v);
+                        case "-k", "--kallsyms" -> c.sym.kallsyms = Path.of(v);
+                        default -> c.sym.perfMapDir = Path.of(v);
+                    }
+                }
+                default -> {
+                    return -1;
+                }
+            }
+        }
+        if (c.stdio && c.stdio2) {
+            return -1; // picocli says why
+        }
+        return Main.run(() -> c.run(err, stdout), stdout, err, false);
+    }
+
     @Override
     public Integer call() throws IOException {
-        PrintWriter err = spec.commandLine().getErr();
+        return run(spec.commandLine().getErr(), Main.stdout(spec));
+    }
+
+    /** A usage error: picocli's (usage hint, exit 2) when picocli parsed the line, else one line. */
+    private RuntimeException usage(String msg) {
+        return spec != null ? new ParameterException(spec.commandLine(), msg) : new CliError(msg);
+    }
+
+    private int run(PrintWriter err, OutputStream stdout) throws IOException {
         if (stdio && stdio2) {
-            throw new ParameterException(spec.commandLine(), "--stdio and --stdio2 exclude each other");
+            throw usage("--stdio and --stdio2 exclude each other");
         }
         if (showNrSamples && showTotalPeriod) {
-            throw new ParameterException(spec.commandLine(), "--show-nr-samples and --show-total-period exclude each other");
+            throw usage("--show-nr-samples and --show-total-period exclude each other");
         }
         PercentType pt;
         try {
             pt = PercentType.parse(percentType);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--percent-type: " + e.getMessage());
+            throw usage("--percent-type: " + e.getMessage());
         }
         boolean xlated = switch (bpfView) {
             case "jited" -> false;
             case "xlated" -> true;
-            default -> throw new ParameterException(spec.commandLine(), "--bpf-view: jited or xlated, not '" + bpfView + "'");
+            default -> throw usage("--bpf-view: jited or xlated, not '" + bpfView + "'");
         };
         Disassembler dis;
         try {
             dis = Disassembler.named(disassembler, objdump);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--disassembler: " + e.getMessage());
+            throw usage("--disassembler: " + e.getMessage());
         }
         Set<String> wanted = new LinkedHashSet<>(symbols);
         if (symbol != null) {
@@ -151,7 +213,7 @@ public final class AnnotateCommand implements Callable<Integer> {
             }
         }
         var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms, json);
-        OutputStream os = output != null ? Files.newOutputStream(output) : Main.stdout(spec);
+        OutputStream os = output != null ? Files.newOutputStream(output) : stdout;
         Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8);
         List<String> warnings = new ArrayList<>();
         int printed;

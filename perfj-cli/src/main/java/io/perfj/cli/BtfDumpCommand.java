@@ -113,16 +113,10 @@ public final class BtfDumpCommand implements Callable<Integer> {
         if (format == null || json && format.equals("raw")) {
             format = json ? "json" : "raw";
         }
-        try {
-            return run(file, format, base, stdout, err);
-        } catch (RuntimeException | IOException e) {
-            if (Main.isBrokenPipe(e)) {
-                return 141;
-            }
-            err.println("perfj: " + Main.describe(e));
-            err.flush();
-            return e instanceof io.perfj.io.FormatException ? 2 : 1;
-        }
+        Path f = file;
+        Path b = base;
+        String fmt = format;
+        return Main.run(() -> run(f, fmt, b, stdout, err), stdout, err, false);
     }
 
     static int run(Path file, String format, Path base, OutputStream out, PrintWriter err) throws IOException {

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 public final class InputOptions {
     @Option(names = {"-i", "--input"}, paramLabel = "FILE", defaultValue = "perf.data",
             description = "Input file name, '-' for standard input (pipe mode). Default: ${DEFAULT-VALUE}.")
-    public Path input;
+    public Path input = Path.of("perf.data");
 
     @Option(names = "--debug", description = "Print stack traces for errors.")
     public boolean debug;

@@ -19,7 +19,7 @@ public final class SymbolCliOptions {
 
     @Option(names = "--perf-map-dir", paramLabel = "DIR", defaultValue = "/tmp",
             description = "Where perf-PID.map files for JIT code are (default ${DEFAULT-VALUE}).")
-    Path perfMapDir;
+    Path perfMapDir = Path.of("/tmp");
 
     @Option(names = "--no-system-files",
             description = "Use only --symfs/--buildid-dir/--kallsyms/--perf-map-dir, not this machine's files.")
