@@ -1,31 +1,40 @@
 # Sourced by ./perfj and ./test: sets PERFJ_JAVA_HOME to a JDK 25 or newer, or exits with a message.
 # Order: $JAVA_HOME, then JDKs under /usr/lib/jvm, then the `java` on PATH.
 perfj_java_major() {
-    # Prints the feature version of the JDK at $1 (e.g. 25), or nothing.
-    local rel="$1/release"
+    # Sets PERFJ_MAJOR to the feature version of the JDK at $1 (e.g. 25), or to nothing. The
+    # release file is read by the shell itself: this runs before every perfj command.
+    local rel="$1/release" line
+    PERFJ_MAJOR=
     if [ -r "$rel" ]; then
-        sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$rel"
+        while IFS= read -r line || [ -n "$line" ]; do
+            case "$line" in
+                JAVA_VERSION=\"[0-9]*)
+                    line="${line#JAVA_VERSION=\"}"
+                    PERFJ_MAJOR="${line%%[!0-9]*}"
+                    return ;;
+            esac
+        done <"$rel"
         return
     fi
     if [ -x "$1/bin/java" ]; then
-        "$1/bin/java" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/\1/p'
+        PERFJ_MAJOR=$("$1/bin/java" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/\1/p')
     fi
 }
 
 perfj_find_jdk() {
-    local cand major
+    local cand
     for cand in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
         [ -n "$cand" ] && [ -x "$cand/bin/java" ] && [ -x "$cand/bin/javac" ] || continue
-        major=$(perfj_java_major "$cand")
-        if [ -n "$major" ] && [ "$major" -ge 25 ] 2>/dev/null; then
+        perfj_java_major "$cand"
+        if [ -n "$PERFJ_MAJOR" ] && [ "$PERFJ_MAJOR" -ge 25 ] 2>/dev/null; then
             PERFJ_JAVA_HOME="$cand"
             return 0
         fi
     done
     if command -v javac >/dev/null 2>&1; then
         cand=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
-        major=$(perfj_java_major "$cand")
-        if [ -n "$major" ] && [ "$major" -ge 25 ] 2>/dev/null; then
+        perfj_java_major "$cand"
+        if [ -n "$PERFJ_MAJOR" ] && [ "$PERFJ_MAJOR" -ge 25 ] 2>/dev/null; then
             PERFJ_JAVA_HOME="$cand"
             return 0
         fi
