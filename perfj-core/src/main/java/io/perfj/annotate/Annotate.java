@@ -263,7 +263,8 @@ public final class Annotate {
             } catch (java.util.concurrent.ExecutionException e) {
                 return true;
             }
-            return io.perfj.symbols.NameProbe.kernelMayHold(resolver.machine(), opts.symbols());
+            // kallsyms was searched on the helper thread
+            return io.perfj.symbols.NameProbe.kernelMapsMayHold(resolver.machine(), opts.symbols());
         }
 
         void add(int ev, int pid, int tid, int cpumode, long ip, long period) {

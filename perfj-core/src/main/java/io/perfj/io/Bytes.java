@@ -228,6 +228,41 @@ public final class Bytes {
         return new String(bytes(off, end - off), StandardCharsets.UTF_8);
     }
 
+    /**
+     * The first offset at or after {@code from} where {@code needle} occurs in this view, or -1
+     * (Boyer-Moore-Horspool: it skips ahead by up to the needle's length).
+     */
+    public long indexOf(byte[] needle, long from) {
+        int m = needle.length;
+        if (m == 0) {
+            return from <= size ? Math.max(from, 0) : -1;
+        }
+        int[] shift = new int[256];
+        java.util.Arrays.fill(shift, m);
+        for (int i = 0; i < m - 1; i++) {
+            shift[needle[i] & 0xff] = m - 1 - i;
+        }
+        byte lastByte = needle[m - 1];
+        ByteBuffer b = bb;
+        int o = bbOff;
+        for (long i = Math.max(from, 0) + m - 1; i < size; ) {
+            byte c = b != null ? b.get(o + (int) i) : byteAt(i);
+            if (c == lastByte) {
+                int j = m - 2;
+                long k = i - 1;
+                while (j >= 0 && (b != null ? b.get(o + (int) k) : byteAt(k)) == needle[j]) {
+                    j--;
+                    k--;
+                }
+                if (j < 0) {
+                    return k + 1;
+                }
+            }
+            i += shift[c & 0xff];
+        }
+        return -1;
+    }
+
     /** A cursor reading this view from {@code off}. */
     public Cursor cursor(long off) {
         return new Cursor(this, off);

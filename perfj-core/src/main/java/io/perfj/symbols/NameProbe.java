@@ -2,7 +2,11 @@ package io.perfj.symbols;
 
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
+import io.perfj.io.Bytes;
 
+import java.lang.foreign.Arena;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,18 +56,15 @@ public final class NameProbe {
     }
 
     /**
-     * Whether samples in kernel mode could land in a symbol of one of {@code names} (all plain):
-     * false only when the kallsyms file (which also lists the modules' symbols) names none of
-     * them, no module map has an ELF file that may, and none is a BPF program.
+     * Whether samples in kernel mode could land in a symbol of one of {@code names} although the
+     * kallsyms file ({@link #kallsymsMayHold}, which also lists the modules' symbols) names none
+     * of them: false unless a module map has an ELF file that may, or one is a BPF program.
      */
-    public static boolean kernelMayHold(Machine machine, Set<String> names) {
+    public static boolean kernelMapsMayHold(Machine machine, Set<String> names) {
         for (String n : names) {
             if (!plain(n) || n.startsWith("bpf_prog_")) {
                 return true;
             }
-        }
-        if (kallsymsMayHold(machine.finder(), machine.kernelDso(), names)) {
-            return true;
         }
         for (Map m : machine.kernelMaps().list()) {
             Dso d = m.dso();
@@ -94,15 +95,26 @@ public final class NameProbe {
             if (p == null) {
                 return false; // no kallsyms: the kernel has no symbols
             }
-            byte[] text = java.nio.file.Files.readAllBytes(p);
-            for (String n : names) {
-                // "ADDRESS TYPE NAME" then a newline, or a tab and the module
-                if (contains(text, (" " + n + "\n").getBytes(StandardCharsets.ISO_8859_1))
-                        || contains(text, (" " + n + "\t").getBytes(StandardCharsets.ISO_8859_1))) {
-                    return true;
+            // a copy in a build-id cache is mapped; /proc/kallsyms (size 0 until read) is read
+            try (FileChannel ch = FileChannel.open(p); Arena arena = Arena.ofConfined()) {
+                long size = ch.size();
+                Bytes text = size > 0
+                        ? Bytes.of(ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena), ByteOrder.LITTLE_ENDIAN,
+                                p.toString(), "kallsyms", 0)
+                        : Bytes.of(java.nio.file.Files.readAllBytes(p), ByteOrder.LITTLE_ENDIAN, p.toString(), "kallsyms");
+                for (String n : names) {
+                    // "ADDRESS TYPE NAME" then a newline, or a tab and the module
+                    byte[] needle = (" " + n + "\n").getBytes(StandardCharsets.ISO_8859_1);
+                    if (text.indexOf(needle, 0) >= 0) {
+                        return true;
+                    }
+                    needle[needle.length - 1] = '\t';
+                    if (text.indexOf(needle, 0) >= 0) {
+                        return true;
+                    }
                 }
+                return false;
             }
-            return false;
         } catch (java.io.IOException | RuntimeException e) {
             return true;
         }
@@ -137,45 +149,14 @@ public final class NameProbe {
                 if (strtab.isNoBits()) {
                     continue;
                 }
-                io.perfj.io.Bytes data = elf.sectionData(strtab);
-                byte[] table = data.bytes(0, data.size());
+                Bytes table = elf.sectionData(strtab);
                 for (byte[] needle : needles) {
-                    if (contains(table, needle)) {
+                    if (table.indexOf(needle, 0) >= 0) {
                         return true;
                     }
                 }
             }
             return false;
         }
-    }
-
-    /** Whether {@code hay} contains {@code needle} (Boyer-Moore-Horspool: skips ahead by the needle's length). */
-    static boolean contains(byte[] hay, byte[] needle) {
-        int m = needle.length;
-        if (m == 0) {
-            return true;
-        }
-        int[] shift = new int[256];
-        java.util.Arrays.fill(shift, m);
-        for (int i = 0; i < m - 1; i++) {
-            shift[needle[i] & 0xff] = m - 1 - i;
-        }
-        byte lastByte = needle[m - 1];
-        for (int i = m - 1; i < hay.length; ) {
-            byte b = hay[i];
-            if (b == lastByte) {
-                int j = m - 2;
-                int k = i - 1;
-                while (j >= 0 && hay[k] == needle[j]) {
-                    j--;
-                    k--;
-                }
-                if (j < 0) {
-                    return true;
-                }
-            }
-            i += shift[b & 0xff];
-        }
-        return false;
     }
 }

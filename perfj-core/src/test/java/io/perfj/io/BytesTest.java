@@ -128,4 +128,27 @@ class BytesTest {
             }
         }
     }
+
+    /** The skipping search finds what a plain one finds, first occurrence from any start, in slices too. */
+    @Property(tries = 1000)
+    void indexOfAgreesWithANaiveSearch(@ForAll @net.jqwik.api.constraints.Size(max = 200) byte[] hay,
+                                       @ForAll @net.jqwik.api.constraints.Size(min = 1, max = 6) byte[] needle,
+                                       @ForAll @IntRange(min = 0, max = 20) int cut, @ForAll @IntRange(min = -2, max = 210) int from) {
+        // small alphabets so that matches happen
+        for (int i = 0; i < hay.length; i++) {
+            hay[i] = (byte) (hay[i] & 3);
+        }
+        for (int i = 0; i < needle.length; i++) {
+            needle[i] = (byte) (needle[i] & 3);
+        }
+        int c = Math.min(cut, hay.length);
+        Bytes view = Bytes.of(hay, ByteOrder.LITTLE_ENDIAN, "t", "test").slice(c, hay.length - c, "part");
+        long naive = -1;
+        for (int i = Math.max(from, 0); c + i + needle.length <= hay.length && naive < 0; i++) {
+            if (java.util.Arrays.equals(hay, c + i, c + i + needle.length, needle, 0, needle.length)) {
+                naive = i;
+            }
+        }
+        assertEquals(naive, view.indexOf(needle, from));
+    }
 }

@@ -52,22 +52,22 @@ class NameProbeTest {
         assertTrue(NameProbe.elfMayHold(f, Set.of("ns::f")));
     }
 
-    /** The skipping search agrees with a plain one. */
-    @net.jqwik.api.Property(tries = 1000)
-    void searchAgreesWithANaiveOne(@net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(max = 200) byte[] hay,
-                                   @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(min = 1, max = 6) byte[] needle) {
-        // small alphabets so that matches happen
-        for (int i = 0; i < hay.length; i++) {
-            hay[i] = (byte) (hay[i] & 3);
-        }
-        for (int i = 0; i < needle.length; i++) {
-            needle[i] = (byte) (needle[i] & 3);
-        }
-        boolean naive = false;
-        for (int i = 0; i + needle.length <= hay.length && !naive; i++) {
-            naive = java.util.Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length);
-        }
-        org.junit.jupiter.api.Assertions.assertEquals(naive, NameProbe.contains(hay, needle));
+    @Test
+    void kallsymsNamesAreWholeNamesAtTheEndOfALineOrBeforeAModule() throws IOException {
+        Path k = tmp.resolve("kallsyms");
+        Files.writeString(k, "ffffffff81000000 T _stext\nffffffff81001000 t compute_a_helper\n"
+                + "ffffffffc0001000 t xt_find\t[xt_string]\nffffffff81002000 T last_one");
+        DsoFinder f = new DsoFinder(MachineDsoFinderTest.opts(null, null, k, false), new DefaultSymbolLoader());
+        Dso kernel = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, null, d -> SymbolTable.EMPTY);
+        assertTrue(NameProbe.kallsymsMayHold(f, kernel, Set.of("_stext")));
+        assertTrue(NameProbe.kallsymsMayHold(f, kernel, Set.of("nope", "xt_find")), "a module's symbol");
+        assertFalse(NameProbe.kallsymsMayHold(f, kernel, Set.of("compute_a")), "a prefix of a name is not the name");
+        assertFalse(NameProbe.kallsymsMayHold(f, kernel, Set.of("stext")), "nor its tail");
+        // the last line without its newline is not found: perf's kallsyms always ends with one
+        Files.writeString(k, "");
+        assertFalse(NameProbe.kallsymsMayHold(f, kernel, Set.of("_stext")), "an empty file names nothing");
+        Files.delete(k);
+        assertFalse(NameProbe.kallsymsMayHold(f, kernel, Set.of("_stext")), "no kallsyms: the kernel has no symbols");
     }
 
     @Test
