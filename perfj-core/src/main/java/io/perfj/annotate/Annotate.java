@@ -298,7 +298,7 @@ public final class Annotate {
                 deferredCount++;
                 return;
             }
-            count(ev, resolver.locate(pid, tid, cpumode, ip), period);
+            count(ev, resolver.findMap(pid, tid, cpumode, ip), ip, period);
         }
 
         /** Locates the kernel samples held back so far (waiting for the kernel's symbols if need be). */
@@ -317,13 +317,15 @@ public final class Annotate {
             int n = deferredCount;
             deferredCount = 0;
             for (int i = 0; i < n; i++) {
-                Location loc = resolver.machine().locate(null, Machine.CPUMODE_KERNEL, deferred[i * 3 + 1]);
-                count((int) deferred[i * 3], loc, deferred[i * 3 + 2]);
+                long ip = deferred[i * 3 + 1];
+                count((int) deferred[i * 3], resolver.machine().findMap(null, Machine.CPUMODE_KERNEL, ip), ip,
+                        deferred[i * 3 + 2]);
             }
             deferred = new long[0];
         }
 
-        private void count(int ev, Location loc, long period) {
+        /** Counts a sample at {@code ip}, in {@code map} (null: no map has it). */
+        private void count(int ev, io.perfj.symbols.Map map, long ip, long period) {
             while (totals.size() <= ev) {
                 totals.add(new long[2]);
                 hits.add(new HashMap<>());
@@ -332,10 +334,11 @@ public final class Annotate {
                 totals.get(ev)[0]++;
                 totals.get(ev)[1] += period;
             }
-            Dso dso = loc.dso();
+            Dso dso = map == null ? null : map.dso();
             if (dso == null) {
                 return;
             }
+            long mapIp = map.mapIp(ip);
             AddrCounts ac;
             if (dso == lastDso && ev == lastEv) {
                 ac = last;
@@ -347,7 +350,7 @@ public final class Annotate {
                 // once the probe has ruled the object out, its samples need no counting
                 ac.skip = probe && Boolean.FALSE.equals(wanted.get(dso));
                 if (dsos.add(dso)) {
-                    ipDelta.put(dso, loc.ip() - loc.mapIp());
+                    ipDelta.put(dso, ip - mapIp);
                     loader.execute(() -> {
                         if (wanted(dso)) {
                             dso.symbols();
@@ -356,7 +359,7 @@ public final class Annotate {
                 }
             }
             if (!ac.skip) {
-                ac.add(loc.mapIp(), period);
+                ac.add(mapIp, period);
             }
         }
     }

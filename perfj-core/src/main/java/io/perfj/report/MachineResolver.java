@@ -49,9 +49,10 @@ public final class MachineResolver implements FrameResolver {
         thread(pid, tid);
     }
 
-    /** As {@link #resolve} without the symbol (nothing is loaded). */
-    public Location locate(int pid, int tid, int cpumode, long ip) {
-        return machine.locate(thread(pid, tid), cpumode, ip);
+
+    /** The map a sample's address is in, or null, without making a {@link Location}. */
+    public io.perfj.symbols.Map findMap(int pid, int tid, int cpumode, long ip) {
+        return machine.findMap(thread(pid, tid), cpumode, ip);
     }
 
     @Override

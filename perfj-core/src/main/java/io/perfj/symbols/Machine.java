@@ -442,7 +442,7 @@ public final class Machine {
      * ({@code thread__find_map} + {@code map__find_symbol}): kernel modes search the kernel
      * maps, user modes the thread's maps; guest and hypervisor addresses have no maps here.
      */
-    private Location resolve(Thread t, int cpumode, long ip, boolean withSymbol) {
+    public Location resolve(Thread t, int cpumode, long ip) {
         Maps maps;
         char level;
         switch (cpumode) {
@@ -474,20 +474,8 @@ public final class Machine {
         }
         long mapIp = map.mapIp(ip);
         Dso dso = map.dso();
-        Symbol sym = dso == null || !withSymbol ? null : dso.symbols().find(mapIp);
+        Symbol sym = dso == null ? null : dso.symbols().find(mapIp);
         return new Location(map, dso, sym, ip, mapIp, level);
-    }
-
-    /**
-     * Where {@code ip} lands without looking up its symbol (the DSO's symbol table is not
-     * loaded): for callers that resolve symbols later, per DSO, all at once.
-     */
-    public Location locate(Thread t, int cpumode, long ip) {
-        return resolve(t, cpumode, ip, false);
-    }
-
-    public Location resolve(Thread t, int cpumode, long ip) {
-        return resolve(t, cpumode, ip, true);
     }
 
     private volatile boolean kernelExtentFixed;
