@@ -134,7 +134,8 @@ public final class Annotate {
         // sample hits (builtin-annotate.c, evsel__add_sample); call and jump targets in those
         // symbols then go unresolved and keep objdump's name. Not on the branch-stack path, which
         // perf takes for --stdio2 when the recording has branch stacks.
-        boolean dropsHitSymbols = opts.stdio() || data.features().get(FeatureId.BRANCH_STACK) == null;
+        boolean dropsHitSymbols = !opts.symbols().isEmpty()
+                && (opts.stdio() || data.features().get(FeatureId.BRANCH_STACK) == null);
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
             Map<Key, Entry> entries = new LinkedHashMap<>();
@@ -145,6 +146,8 @@ public final class Annotate {
                     continue; // none of the symbols asked for is in it
                 }
                 AddrCounts ac = d.getValue();
+                Set<Symbol> gone = dropsHitSymbols ? dropped.computeIfAbsent(dso, k -> newIdentitySet()) : null;
+                Symbol lastGone = null;
                 for (int i = 0; i < ac.size; i++) {
                     long mapIp = ac.addrs[i];
                     long n = ac.samples[i];
@@ -152,8 +155,9 @@ public final class Annotate {
                     Symbol sym = dso.symbols().find(mapIp);
                     if (!opts.symbols().isEmpty()) {
                         if (sym == null || !opts.symbols().contains(sym.name())) {
-                            if (sym != null && dropsHitSymbols) {
-                                dropped.computeIfAbsent(dso, k -> newIdentitySet()).add(sym);
+                            if (sym != null && gone != null && sym != lastGone) {
+                                gone.add(sym);
+                                lastGone = sym;
                             }
                             continue; // perf drops samples outside the symbols asked for
                         }
