@@ -69,6 +69,20 @@ class AnnotateGoldenTest {
     }
 
     /**
+     * With a symbol asked for, perf deletes every other symbol a sample hits from its DSO's table,
+     * so calls into those keep objdump's demangled name with parameters: StringTable::create_table
+     * calls AllocateHeap (which has samples) and TableRateStatistics's constructor (which has none).
+     */
+    @Test
+    void callsIntoSymbolsWithSamplesKeepObjdumpsNameWhenASymbolIsAskedFor() {
+        CliFixtures.Run r = annotate("java", "StringTable::create_table");
+        String want = CliFixtures.golden("java", "annotate-create_table");
+        assertTrue(want.contains("→ call   AllocateHeap(unsigned long, MemTag, AllocFailStrategy::AllocFailEnum)\n"));
+        assertTrue(want.contains("→ call   TableRateStatistics::TableRateStatistics\n"));
+        assertEquals(want, r.out(), r.err());
+    }
+
+    /**
      * perf 6.1 prints an empty column for --percent-type global-hits (it divides by a count its
      * annotate never fills in); perfj prints the real share. Everything else must match.
      */

@@ -76,6 +76,8 @@ public final class Annotate {
     private final Options opts;
     private final Consumer<String> warn;
     private final Set<Dso> warnedDsos = new HashSet<>();
+    /** Per DSO, the symbols perf would have deleted from its table (see {@link #run}). */
+    private final Map<Dso, Set<Symbol>> dropped = new HashMap<>();
     private List<BpfProg> bpfProgs;
     private Map<Long, byte[]> btfById;
 
@@ -128,6 +130,12 @@ public final class Annotate {
             loader.shutdown();
         }
         counts.dsos.parallelStream().filter(counts::wanted).forEach(Dso::symbols);
+        // With symbols asked for, perf deletes from its DSO's symbol table every other symbol a
+        // sample hits (builtin-annotate.c, evsel__add_sample); call and jump targets in those
+        // symbols then go unresolved and keep objdump's name. Not on the branch-stack path, which
+        // perf takes for --stdio2 when the recording has branch stacks.
+        boolean dropsHitSymbols = !opts.symbols().isEmpty()
+                && (opts.stdio() || data.features().get(FeatureId.BRANCH_STACK) == null);
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
             Map<Key, Entry> entries = new LinkedHashMap<>();
@@ -138,6 +146,8 @@ public final class Annotate {
                     continue; // none of the symbols asked for is in it
                 }
                 AddrCounts ac = d.getValue();
+                Set<Symbol> gone = dropsHitSymbols ? dropped.computeIfAbsent(dso, k -> newIdentitySet()) : null;
+                Symbol lastGone = null;
                 for (int i = 0; i < ac.size; i++) {
                     long mapIp = ac.addrs[i];
                     long n = ac.samples[i];
@@ -145,6 +155,10 @@ public final class Annotate {
                     Symbol sym = dso.symbols().find(mapIp);
                     if (!opts.symbols().isEmpty()) {
                         if (sym == null || !opts.symbols().contains(sym.name())) {
+                            if (sym != null && gone != null && sym != lastGone) {
+                                gone.add(sym);
+                                lastGone = sym;
+                            }
                             continue; // perf drops samples outside the symbols asked for
                         }
                         counts.totals.get(ev)[0] += n;
@@ -509,7 +523,12 @@ public final class Annotate {
         long start = e.sym.start();
         long end = e.sym.end();
         List<String> listing = opts.disassembler().listing(code, start, end, req);
-        return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(), symbolsOf(dso));
+        return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(),
+                symbolsOf(dso, dropped.getOrDefault(dso, Set.of())));
+    }
+
+    private static Set<Symbol> newIdentitySet() {
+        return java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     }
 
     private static boolean hasCode(ElfFile f, long addr) {
@@ -522,10 +541,14 @@ public final class Annotate {
         return false;
     }
 
-    private static LongFunction<String> symbolsOf(Dso dso) {
+    /**
+     * perf's call and jump target lookup (annotate.c call__parse, jump__parse): the symbol of the
+     * annotated DSO containing the address, unless perf deleted it from the table.
+     */
+    static LongFunction<String> symbolsOf(Dso dso, Set<Symbol> deleted) {
         return addr -> {
             Symbol s = dso.symbols().find(addr);
-            return s == null ? null : s.name();
+            return s == null || deleted.contains(s) ? null : s.name();
         };
     }
 
