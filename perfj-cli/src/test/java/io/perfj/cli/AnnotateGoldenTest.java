@@ -150,22 +150,26 @@ class AnnotateGoldenTest {
     }
 
     /**
-     * With plain names asked for, objects that cannot hold them are not loaded and kernel samples
-     * are dropped unless the kernel may name one; a name the probe cannot look for ("no::such")
-     * turns that off. Both ways give the same output, with user and kernel symbols asked for.
+     * With plain or qualified names asked for, objects that cannot hold them are not loaded and
+     * kernel samples are dropped unless the kernel may name one; a name the probe cannot look for
+     * ("no::such()") turns that off. Both ways give the same output, with user and kernel symbols
+     * asked for, and C++ names in the java fixture.
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"compute_a", "compute_a,pvm_irq_enable",
-            "__lruvec_stat_mod_folio", "no_such_symbol", "compute_b,leaf_mix"})
-    void loadingOnlyWhatMayHoldTheNamesChangesNothing(String names) {
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"c-fp:compute_a", "c-fp:compute_a,pvm_irq_enable",
+            "c-fp:__lruvec_stat_mod_folio", "c-fp:no_such_symbol", "c-fp:compute_b,leaf_mix",
+            "java:SharedDataRelocationTask::work", "java:StringTable::create_table,Assembler::andq",
+            "java:No::such_thing"})
+    void loadingOnlyWhatMayHoldTheNamesChangesNothing(String fixtureAndNames) {
+        String fixture = fixtureAndNames.substring(0, fixtureAndNames.indexOf(':'));
         List<String> asked = new ArrayList<>(List.of("--stdio2"));
-        asked.addAll(List.of(names.split(",")));
-        CliFixtures.Run probed = annotate("c-fp", asked.toArray(new String[0]));
-        asked.add("no::such");
-        CliFixtures.Run full = annotate("c-fp", asked.toArray(new String[0]));
+        asked.addAll(List.of(fixtureAndNames.substring(fixture.length() + 1).split(",")));
+        CliFixtures.Run probed = annotate(fixture, asked.toArray(new String[0]));
+        asked.add("no::such()");
+        CliFixtures.Run full = annotate(fixture, asked.toArray(new String[0]));
         assertEquals(full.rc(), probed.rc());
         assertEquals(full.out(), probed.out());
-        assertEquals(full.err().replace(", no::such", ""), probed.err());
+        assertEquals(full.err().replace(", no::such()", ""), probed.err());
     }
 
     /** A recording cut inside a record: what was read is annotated, with perf's kind of warning. */

@@ -239,11 +239,11 @@ public final class Annotate {
         final Set<Dso> dsos = new java.util.LinkedHashSet<>();
         java.util.concurrent.ExecutorService loader;
         /**
-         * With symbols asked for by plain names, objects whose string tables hold none of them
+         * With symbols asked for by plain or qualified names, objects whose string tables hold none of them
          * are not loaded at all (their samples cannot count); decided once per object.
          */
         private final boolean probe = !opts.symbols().isEmpty()
-                && opts.symbols().stream().allMatch(io.perfj.symbols.NameProbe::plain);
+                && opts.symbols().stream().allMatch(io.perfj.symbols.NameProbe::probeable);
         private final java.util.concurrent.ConcurrentHashMap<Dso, Boolean> wanted = new java.util.concurrent.ConcurrentHashMap<>();
 
         boolean wanted(Dso dso) {

@@ -49,7 +49,28 @@ class NameProbeTest {
         assertFalse(NameProbe.elfMayHold(f, Set.of("printf@plt")));
         // names the probe cannot look for are always possible
         assertTrue(NameProbe.elfMayHold(f, Set.of("foo.cold")));
-        assertTrue(NameProbe.elfMayHold(f, Set.of("ns::f")));
+        assertTrue(NameProbe.elfMayHold(f, Set.of("ns::f<int>")));
+        assertFalse(NameProbe.elfMayHold(f, Set.of("ns::f")), "a qualified name is looked for");
+    }
+
+    @Test
+    void qualifiedNamesAreFoundByTheirMangledTail() throws IOException {
+        Path f = elf("_ZNK4Node9dominatesEPS_R8Node_List", "_ZN4core3ptr13drop_in_place17h0123456789abcdefE",
+                "_RNvNtCs1234_4core3fmt9write_str", "_ZN3FooC2Ev", "_ZNKSs4sizeEv", "plain::stored");
+        assertTrue(NameProbe.probeable("Node::dominates"));
+        assertTrue(NameProbe.elfMayHold(f, Set.of("Node::dominates")));
+        assertTrue(NameProbe.elfMayHold(f, Set.of("core::ptr::drop_in_place")), "Rust legacy");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("core::fmt::write_str")), "Rust v0");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("Foo::Foo")), "a constructor spells its class");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("std::string::size")), "std::string is Ss");
+        assertTrue(NameProbe.elfMayHold(f, Set.of("plain::stored")), "a name stored unmangled");
+        assertFalse(NameProbe.elfMayHold(f, Set.of("Node::dominated")));
+        assertFalse(NameProbe.elfMayHold(f, Set.of("Other::elsewhere", "x::nope")));
+        // not looked for: a v0 identifier starting with '_' gets a separator; operators, templates
+        for (String n : List.of("core::_private", "Node::~Node", "A<int>::f", "A::operator new", "::f", "f::")) {
+            assertFalse(NameProbe.probeable(n), n);
+            assertTrue(NameProbe.elfMayHold(f, Set.of(n)), n);
+        }
     }
 
     @Test
@@ -80,6 +101,32 @@ class NameProbeTest {
      * No false negatives on real objects: every plain name perfj's own loader gives a symbol of
      * a fixture ELF (demangled, PLT entries, versions) is found by the probe.
      */
+    /**
+     * No false negatives on a large C++ object (libjvm.so from the committed build-id cache): a
+     * spread of the qualified names perfj's loader gives its symbols is found by the probe.
+     */
+    @Test
+    void everyQualifiedNameOfLibjvmIsFound() throws IOException {
+        Path cache = io.perfj.testing.BuildIdCacheFixture.dir();
+        Path f;
+        try (Stream<Path> s = Files.walk(cache)) {
+            f = s.filter(p -> p.toString().contains("libjvm.so") && p.getFileName().toString().equals("elf"))
+                    .findFirst().orElse(null);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(f != null, "no libjvm.so in the build-id cache");
+        List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false).table().symbols();
+        int checked = 0;
+        int i = 0;
+        for (Symbol sym : syms) {
+            if (!sym.name().contains("::") || !NameProbe.probeable(sym.name()) || i++ % 40 != 0) {
+                continue;
+            }
+            assertTrue(NameProbe.elfMayHold(f, Set.of(sym.name())), sym.name());
+            checked++;
+        }
+        assertTrue(checked > 300, "only " + checked + " qualified names");
+    }
+
     @TestFactory
     Stream<DynamicTest> everyLoadedPlainNameIsFound() {
         List<Path> files = Stream.of("bin/hot", "btf-encode/bin/gcc-dwarf5", "btf-encode/bin/clang-dwarf4")
