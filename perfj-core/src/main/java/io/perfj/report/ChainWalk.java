@@ -30,14 +30,18 @@ final class ChainWalk {
     /**
      * As {@link #walk(Sample, long[], int)}; with {@code fromRoot} (perf's caller order) the
      * limit keeps the {@code max} addresses nearest the root instead of the leaf, as perf walks
-     * a kernel-recorded chain from its end in that order.
+     * a kernel-recorded chain from its end in that order. Unwound user frames are limited on
+     * their own, as perf's unwinder is ({@code thread__resolve_callchain} hands {@code max} to
+     * both {@code thread__resolve_callchain_sample} and {@code unwind__get_entries}): the
+     * {@code max} frames nearest the leaf, in either order, after at most {@code max} addresses
+     * of the recorded chain.
      */
     boolean walk(Sample s, long[] user, int max, boolean fromRoot) {
         size = 0;
         Callchain cc = s.callchain();
         int ccSize = cc == null ? 0 : cc.size();
         int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
-        int limit = fromRoot && user == null ? Integer.MAX_VALUE : max;
+        int limit = fromRoot ? Integer.MAX_VALUE : max;
         for (int i = 0; i < ccSize && size < limit; i++) {
             long ip = cc.ip(i);
             if (user != null && ip == Callchain.CONTEXT_USER) {
@@ -53,16 +57,17 @@ final class ChainWalk {
             }
             add(ip, mode, false);
         }
-        if (user != null) {
-            for (int i = 0; i < user.length && size < max; i++) {
-                add(user[i], 2, true);
-            }
-        } else if (size > max) {
+        if (size > max) {
             int drop = size - max;
             System.arraycopy(ips, drop, ips, 0, max);
             System.arraycopy(modes, drop, modes, 0, max);
             System.arraycopy(unwound, drop, unwound, 0, max);
             size = max;
+        }
+        if (user != null) {
+            for (int i = 0; i < user.length && i < max; i++) {
+                add(user[i], 2, true);
+            }
         }
         return true;
     }

@@ -89,9 +89,7 @@ public final class Hists {
                 nodes[i] = frames.canonical(chain[i]);
             }
         }
-        if (chain.length > 1) {
-            callchainPeriod += period;
-        }
+        callchainPeriod += period;
         HistEntry self = entry(comm, pid, tid, cpu, selfFrame);
         self.selfPeriod += period;
         self.selfSamples += samples;
@@ -152,9 +150,7 @@ public final class Hists {
                 nodes[i] = frames.canonical(chain[i]);
             }
         }
-        if (chain.length > 1) {
-            callchainPeriod += period;
-        }
+        callchainPeriod += period;
         List<HistEntry> added = new ArrayList<>();
         HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame);
         selfProbe.filtered = creatingFiltered;
