@@ -171,6 +171,18 @@ class ReportGoldenTest {
                 "--dsos", "hot", "--symbols", "compute_a"}),
             new Variant("c-fp report-nochildren", new String[] {"--no-children"}),
             new Variant("c-fp report-max-stack", new String[] {"--max-stack", "3"}),
+            // --max-stack 1 and 2: graphs under the 0.5% threshold of all samples' period are
+            // hidden; a DWARF recording's unwound user frames are limited on their own.
+            new Variant("c-fp report-max-stack1", new String[] {"--max-stack", "1"}),
+            new Variant("c-fp report-max-stack1-nochildren", new String[] {"--no-children", "--max-stack", "1"}),
+            new Variant("c-fp report-max-stack2", new String[] {"--max-stack", "2"}),
+            new Variant("c-fp report-max-stack2-nochildren", new String[] {"--no-children", "--max-stack", "2"}),
+            new Variant("bpf-dwarf report-max-stack1", new String[] {"--max-stack", "1"}),
+            new Variant("bpf-dwarf report-max-stack1-nochildren", new String[] {"--no-children", "--max-stack", "1"}),
+            new Variant("bpf-dwarf report-max-stack2", new String[] {"--max-stack", "2"}),
+            new Variant("bpf-dwarf report-max-stack2-nochildren", new String[] {"--no-children", "--max-stack", "2"}),
+            new Variant("java report-max-stack1-nochildren", new String[] {"--no-children", "--max-stack", "1"}),
+            new Variant("java report-max-stack2-nochildren", new String[] {"--no-children", "--max-stack", "2"}),
             new Variant("c-fp report-sort-cpu", new String[] {"--no-children", "-g", "none", "--sort", "cpu"}));
 
     @TestFactory
@@ -220,6 +232,42 @@ class ReportGoldenTest {
             assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
                     String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
         }));
+        return tests.stream();
+    }
+
+    /**
+     * java's --children reports with --max-stack 1 and 2: rows with equal Children from different
+     * threads come in perf's tree order, which is reproduced only for DWARF recordings (see
+     * {@code Hists.outputResort}): the entries with their graphs as a set, the percentages in
+     * order. --max-stack 2 reaches libjli.so, so it needs the recorded JDK.
+     */
+    @TestFactory
+    Stream<DynamicTest> javaMaxStackWithChildren() {
+        boolean jdk = java.nio.file.Files.isRegularFile(java.nio.file.Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/libjli.so"));
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String depth : List.of("1", "2")) {
+            tests.add(DynamicTest.dynamicTest("java report-max-stack" + depth, () -> {
+                List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
+                        "--buildid-dir", CliFixtures.buildIdCache().toString(),
+                        "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(), "--max-stack", depth));
+                if (depth.equals("1")) {
+                    args.add("--no-system-files");
+                } else {
+                    org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
+                }
+                CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                assertEquals(0, r.rc(), r.err());
+                if (depth.equals("2")) {
+                    org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
+                }
+                List<String> e = blocks(withoutTip(CliFixtures.golden("java", "report-max-stack" + depth)));
+                List<String> a = blocks(withoutTip(r.out()));
+                assertEquals(String.join("\n", e.stream().map(ReportGoldenTest::firstPercent).toList()),
+                        String.join("\n", a.stream().map(ReportGoldenTest::firstPercent).toList()), "percentage sequence");
+                assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
+                        String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
+            }));
+        }
         return tests.stream();
     }
 

@@ -366,12 +366,33 @@ public final class Hists {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
-        List<HistEntry> list = tree != null ? collapsed() : new ArrayList<>(entries.values());
+        List<HistEntry> list;
+        if (tree != null) {
+            list = outputResort(collapsed());
+        } else {
+            list = new ArrayList<>(entries.values());
+            list.sort(outputOrder().thenComparing(this::tieKey));
+        }
         if (opts.children() && opts.filters()) {
             list.removeIf(e -> e.filtered);
         }
-        list.sort(outputOrder());
         sorted = list;
+    }
+
+    /**
+     * perf's {@code output_resort} for entries kept in perf's order: each inserted, in the order
+     * of the (collapsed) entry tree, into a red-black tree by {@code hist_entry__sort}, going
+     * left of an entry it sorts before and right otherwise. Its comparison is no total order
+     * (the caller-first step only compares entries of one thread), so which of two entries with
+     * equal values comes first depends on the tree's shape, as in perf.
+     */
+    private List<HistEntry> outputResort(List<HistEntry> in) {
+        Comparator<HistEntry> order = outputOrder();
+        PerfHistTree out = new PerfHistTree((node, probe) -> order.compare(probe, node) < 0 ? -1 : 1);
+        for (HistEntry e : in) {
+            out.findOrInsert(e);
+        }
+        return out.inOrder();
     }
 
     /**
@@ -392,7 +413,7 @@ public final class Hists {
         } else {
             c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
         }
-        return c.thenComparing(this::keyOrder).thenComparing(this::tieKey);
+        return c.thenComparing(this::keyOrder);
     }
 
     private int callerFirst(HistEntry a, HistEntry b) {
