@@ -21,7 +21,8 @@ public final class Hists {
     private final ReportOptions opts;
     private final FrameTable frames;
     private final StackTable stacks;
-    private final Map<EntryKey, HistEntry> entries = new HashMap<>();
+    /** In the order entries were created, which is the order perf inserts them into its tree. */
+    private final Map<EntryKey, HistEntry> entries = new java.util.LinkedHashMap<>();
     private final Map<Object, Integer> dsoKeys = new HashMap<>();
     private List<HistEntry> sorted = List.of();
     private long totalPeriod;
@@ -276,15 +277,32 @@ public final class Hists {
     }
 
     /**
-     * perf's {@code hists__collapse_resort}, which runs when a sort key has a collapse function
-     * of its own (comm): the entries in tree order inserted into a new tree, merging those that
-     * now meet an equal one.
+     * perf's trees of entries in the order it walks them when sorting the output. Its input tree
+     * ({@code hists__findnew_entry}) gets each entry when the first sample creating it is added;
+     * {@code hists__collapse_resort}, which runs when a sort key has a collapse function of its
+     * own (comm), inserts that tree's entries in order into a new one, merging those that now
+     * meet an equal one. {@code output_resort} then walks the last tree in order.
+     *
+     * <p>Why the trees, not a sort: rows the output sort finds equal keep this order, and for
+     * rows without a symbol the trees order by {@code _sort__addr_cmp}, the difference of the
+     * two ips as a signed 64-bit number, which is no order when addresses lie more than 2^63
+     * apart (a user address against a garbage one from a broken frame chain): where such a row
+     * lands depends on the entries the search meets, so on the tree's shape.
      */
-    private List<HistEntry> collapsed() {
-        List<HistEntry> in = tree.inOrder();
-        if (!opts.has(SortKey.COMM)) {
-            return in;
+    private List<HistEntry> perfTreeOrder() {
+        List<HistEntry> in;
+        if (tree != null) {
+            in = tree.inOrder();
+        } else {
+            // Merged samples keep the order of their first sample and add their entries in
+            // perf's order, so the entries were created in perf's order: insert them again.
+            in = reinsert(new ArrayList<>(entries.values()));
         }
+        return opts.has(SortKey.COMM) ? reinsert(in) : in;
+    }
+
+    /** The entries inserted in order into a tree searched with perf's comparison. */
+    private List<HistEntry> reinsert(List<HistEntry> in) {
         PerfHistTree out = new PerfHistTree(this::perfCmp);
         for (HistEntry e : in) {
             HistEntry m = out.findOrInsert(e);
@@ -370,12 +388,25 @@ public final class Hists {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
-        List<HistEntry> list = tree != null ? collapsed() : new ArrayList<>(entries.values());
+        List<HistEntry> list = perfTreeOrder();
         if (opts.children() && opts.filters()) {
             list.removeIf(e -> e.filtered);
         }
-        list.sort(outputOrder());
-        sorted = list;
+        // perf's output_resort: each entry, in tree order, inserted into the output tree where
+        // hist_entry__sort sends it (left when it sorts first, else right). The comparison is
+        // not always an order (Children equal in a thread ordered by callchain depth, across
+        // threads not), so the tree is built, not the list sorted.
+        Comparator<HistEntry> order = outputOrder();
+        PerfHistTree out = new PerfHistTree((node, e) -> order.compare(e, node));
+        for (HistEntry e : list) {
+            out.insert(e);
+        }
+        sorted = out.inOrder();
+        if (System.getenv("PERFJ_DEBUG_ORDER") != null) {
+            for (HistEntry e : list) {
+                System.err.println("IN " + e.accPeriod + " " + e.selfPeriod + " " + e.tid + "/" + e.pid + " d=" + e.maxDepth + " " + e.comm + " " + column(e, SortKey.DSO) + " " + column(e, SortKey.SYM));
+            }
+        }
     }
 
     /**
@@ -396,11 +427,15 @@ public final class Hists {
         } else {
             c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
         }
-        return c.thenComparing(this::keyOrder).thenComparing(this::tieKey);
+        // Entries equal here keep perf's tree order (see perfTreeOrder and finish).
+        return c.thenComparing(this::keyOrder);
     }
 
     private int callerFirst(HistEntry a, HistEntry b) {
-        if (a.tid != b.tid || a.pid != b.pid || a.chains == null || b.chains == null) {
+        // perf asks whether the event records callchains, not whether this entry has one: an
+        // entry of samples without a chain has depth 0 and goes after its callers.
+        if (a.tid != b.tid || a.pid != b.pid
+                || (evsel.attr().sampleType() & io.perfj.perfdata.SampleFormat.CALLCHAIN) == 0) {
             return 0;
         }
         return opts.callerOrder() ? Integer.compare(b.maxDepth, a.maxDepth) : Integer.compare(a.maxDepth, b.maxDepth);
@@ -431,15 +466,6 @@ public final class Hists {
             return a == null ? (b == null ? 0 : 1) : -1;
         }
         return a.compareTo(b);
-    }
-
-    /** A deterministic order for entries with equal value: by the displayed columns. */
-    private String tieKey(HistEntry e) {
-        StringBuilder sb = new StringBuilder();
-        for (SortKey k : opts.sortKeys()) {
-            sb.append(column(e, k)).append('\u0000');
-        }
-        return sb.toString();
     }
 
     /** The text of a sort-key column for an entry. */
