@@ -49,12 +49,16 @@ class ReportGoldenTest {
     }
 
     /**
-     * perf's own order of rows with equal percentages (hist_entry__sort: with --children and
-     * callchains the caller first, then larger Self, then the sort keys ascending), line for line.
-     * Left out: what needs this machine's binaries (bpf-dwarf's children, java's callchains), and
-     * reports with symbol-less rows of equal value, whose order in perf is not reproduced yet.
+     * perf's own order of rows with equal percentages, line for line: hist_entry__sort (with
+     * --children and callchains the caller first within a thread, then larger Self, then the
+     * sort keys ascending) and, where it finds rows equal (symbol-less rows of one object), the
+     * order of perf's entry trees. Views whose rows need binaries the archive lacks are compared
+     * where those are installed ({@link #javaCallchainViewsWhereTheRecordedJdkIsInstalled},
+     * {@link #bpfDwarfViewsWhereTheRecordedBinariesAreInstalled}); here bpf-dwarf's --children
+     * rows of every command but date and perf (see {@link #callchainsComparable}).
      */
-    static final java.util.Set<String> NOT_STRICT = java.util.Set.of();
+    static final java.util.Set<String> NEEDS_INSTALLED_BINARIES = java.util.Set.of("bpf-dwarf report",
+            "java report-children", "java report");
 
     @TestFactory
     Stream<DynamicTest> rowOrderMatchesPerfLineForLine() {
@@ -63,9 +67,11 @@ class ReportGoldenTest {
         all.add(new Variant("report", new String[0]));
         for (String name : NAMES) {
             for (Variant v : all) {
-                if (NOT_STRICT.contains(name + " " + v.kind())) {
+                if (NEEDS_INSTALLED_BINARIES.contains(name + " " + v.kind())) {
                     continue;
                 }
+                java.util.Set<String> except = name.equals("bpf-dwarf") && v.kind().equals("report-children")
+                        ? BPF_DWARF_SYSTEM_COMMS : java.util.Set.of();
                 tests.add(DynamicTest.dynamicTest(name + " " + v.kind(), () -> {
                     List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i",
                             CliFixtures.recording(name).toString(), "--buildid-dir", CliFixtures.buildIdCache().toString(),
@@ -73,8 +79,8 @@ class ReportGoldenTest {
                     args.addAll(List.of(v.args()));
                     CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
                     assertEquals(0, r.rc(), r.err());
-                    assertEquals(String.join("\n", withoutTip(CliFixtures.golden(name, v.kind()))),
-                            String.join("\n", withoutTip(r.out())));
+                    assertEquals(String.join("\n", withoutTip(String.join("\n", withoutComms(CliFixtures.golden(name, v.kind()), except)))),
+                            String.join("\n", withoutTip(String.join("\n", withoutComms(r.out(), except)))));
                 }));
             }
         }
@@ -204,7 +210,7 @@ class ReportGoldenTest {
                     "--children", "-g", "none", "--sort", "comm,dso,symbol");
             assertEquals(0, r.rc(), r.err());
             org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
-            compare(golden, r.out());
+            assertEquals(String.join("\n", withoutTip(golden)), String.join("\n", withoutTip(r.out())));
         }));
         tests.add(DynamicTest.dynamicTest("java report", () -> {
             org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
@@ -214,10 +220,7 @@ class ReportGoldenTest {
                     "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString());
             assertEquals(0, r.rc(), r.err());
             org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
-            List<String> e = blocks(withoutTip(golden));
-            List<String> a = blocks(withoutTip(r.out()));
-            assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
-                    String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
+            assertEquals(String.join("\n", withoutTip(golden)), String.join("\n", withoutTip(r.out())));
         }));
         return tests.stream();
     }
@@ -274,7 +277,8 @@ class ReportGoldenTest {
                 args.addAll(List.of(v.args()));
                 CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
                 assertEquals(0, r.rc(), r.err());
-                compare(CliFixtures.golden("bpf-dwarf", v.kind()), r.out());
+                strictExcept(CliFixtures.golden("bpf-dwarf", v.kind()), r.out(),
+                        BPF_DWARF_UNPLACED.getOrDefault(v.kind(), java.util.Set.of()));
             }));
         }
         for (Variant v : List.of(new Variant("report", new String[0]),
@@ -287,16 +291,70 @@ class ReportGoldenTest {
             args.addAll(List.of(v.args()));
             CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
-            String golden = CliFixtures.golden("bpf-dwarf", v.kind());
-            List<String> e = blocks(withoutTip(golden));
-            List<String> a = blocks(withoutTip(r.out()));
-            assertEquals(String.join("\n", e.stream().map(ReportGoldenTest::firstPercent).toList()),
-                    String.join("\n", a.stream().map(ReportGoldenTest::firstPercent).toList()), "percentage sequence");
-            assertEquals(String.join("\n====\n", e.stream().sorted().toList()),
-                    String.join("\n====\n", a.stream().sorted().toList()), "entries with their graphs");
+            strictExcept(CliFixtures.golden("bpf-dwarf", v.kind()), r.out(),
+                    BPF_DWARF_UNPLACED.getOrDefault(v.kind(), java.util.Set.of()));
         }));
         }
         return tests.stream();
+    }
+
+    /**
+     * bpf-dwarf's rows whose place among rows of equal value perfj does not reproduce (given
+     * as their columns after the percentages, one space apart): compared as a set, every other
+     * line in order. See the report for why.
+     */
+    static final java.util.Map<String, java.util.Set<String>> BPF_DWARF_UNPLACED = java.util.Map.of(
+            "report-children-sym", java.util.Set.of("[.] 0x00007fffc8a109b5 - -"),
+            "report", java.util.Set.of("bpf-driver.sh bash [.] main",
+                    "bpf-driver.sh libc.so.6 [.] __libc_start_call_main"));
+
+    /**
+     * The report line for line, except the rows named (with the callchain lines under them),
+     * which must be there as a set.
+     */
+    static void strictExcept(String expected, String actual, java.util.Set<String> unplaced) {
+        List<String> eOut = new ArrayList<>();
+        List<String> aOut = new ArrayList<>();
+        List<String> e = withoutRows(withoutTip(expected), unplaced, eOut);
+        List<String> a = withoutRows(withoutTip(actual), unplaced, aOut);
+        assertEquals(String.join("\n", e), String.join("\n", a));
+        assertEquals(unplaced.size(), eOut.size(), "rows left out of the golden " + eOut);
+        assertEquals(String.join("\n====\n", eOut.stream().sorted().toList()),
+                String.join("\n====\n", aOut.stream().sorted().toList()), "rows left out");
+    }
+
+    /** The lines without the rows named (and the callchain lines under them), which go to {@code out}. */
+    static List<String> withoutRows(List<String> lines, java.util.Set<String> rows, List<String> out) {
+        List<String> kept = new ArrayList<>();
+        StringBuilder cur = null;
+        for (String l : lines) {
+            if (isRow(l)) {
+                if (cur != null) {
+                    out.add(cur.toString().stripTrailing());
+                    cur = null;
+                }
+                String[] t = l.trim().split("\\s+");
+                int i = 0;
+                while (i < t.length && t[i].endsWith("%")) {
+                    i++;
+                }
+                if (rows.contains(String.join(" ", java.util.Arrays.copyOfRange(t, i, t.length)))) {
+                    cur = new StringBuilder(l).append('\n');
+                    continue;
+                }
+            } else if (cur != null && !l.startsWith("#")) {
+                cur.append(l).append('\n');
+                continue;
+            } else if (cur != null) {
+                out.add(cur.toString().stripTrailing());
+                cur = null;
+            }
+            kept.add(l);
+        }
+        if (cur != null) {
+            out.add(cur.toString().stripTrailing());
+        }
+        return kept;
     }
 
     /**

@@ -414,7 +414,8 @@ public final class Hists {
      * with --children, equal Children in the same thread put the caller first when callchains
      * are shown (by the depth of the entries' callchain trees, perf's {@code hpp__sort_acc}),
      * then larger Self first; then by the sort keys, each ascending as perf's sort functions
-     * compare them (command, thread id, object name, symbol name, CPU; no object or symbol last).
+     * compare them (command, thread id, object name, symbol name, CPU; no object or symbol last);
+     * with an explicit --sort naming symbol then by perf's hidden ipc_null key.
      */
     private Comparator<HistEntry> outputOrder() {
         Comparator<HistEntry> c;
@@ -427,8 +428,16 @@ public final class Hists {
         } else {
             c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
         }
+        c = c.thenComparing(this::keyOrder);
+        if (opts.explicitSort() && opts.has(SortKey.SYM)) {
+            // perf report appends "ipc_null" to a --sort naming symbol (the IPC columns); its
+            // output comparison is sort__sym_cmp itself: rows without a symbol by ip, others by
+            // object (without a dso key), start and end.
+            c = c.thenComparing((a, b) -> a.frame < 0 || b.frame < 0 ? 0
+                    : -Long.signum(symCmp(frames.get(a.frame), frames.get(b.frame))));
+        }
         // Entries equal here keep perf's tree order (see perfTreeOrder and finish).
-        return c.thenComparing(this::keyOrder);
+        return c;
     }
 
     private int callerFirst(HistEntry a, HistEntry b) {
