@@ -304,7 +304,6 @@ class ReportGoldenTest {
      * line in order. See the report for why.
      */
     static final java.util.Map<String, java.util.Set<String>> BPF_DWARF_UNPLACED = java.util.Map.of(
-            "report-children-sym", java.util.Set.of("[.] 0x00007fffc8a109b5 - -"),
             "report", java.util.Set.of("bpf-driver.sh bash [.] main",
                     "bpf-driver.sh libc.so.6 [.] __libc_start_call_main"));
 
