@@ -296,13 +296,17 @@ public final class Hists {
         } else {
             // Merged samples keep the order of their first sample and add their entries in
             // perf's order, so the entries were created in perf's order: insert them again.
-            in = reinsert(new ArrayList<>(entries.values()));
+            in = reinsert(new ArrayList<>(entries.values()), true);
         }
-        return opts.has(SortKey.COMM) ? reinsert(in) : in;
+        return opts.has(SortKey.COMM) ? reinsert(in, false) : in;
     }
 
-    /** The entries inserted in order into a tree searched with perf's comparison. */
-    private List<HistEntry> reinsert(List<HistEntry> in) {
+    /**
+     * The entries inserted in order into a tree searched with perf's comparison. {@code adding}:
+     * as samples are added, where an entry's callchain depth is the largest of its samples';
+     * otherwise as perf collapses, whose callchain_merge keeps the depth of the entry merged into.
+     */
+    private List<HistEntry> reinsert(List<HistEntry> in, boolean adding) {
         PerfHistTree out = new PerfHistTree(this::perfCmp);
         for (HistEntry e : in) {
             HistEntry m = out.findOrInsert(e);
@@ -313,7 +317,9 @@ public final class Hists {
             m.selfSamples += e.selfSamples;
             m.accPeriod += e.accPeriod;
             m.accSamples += e.accSamples;
-            m.maxDepth = Math.max(m.maxDepth, e.maxDepth);
+            if (adding) {
+                m.maxDepth = Math.max(m.maxDepth, e.maxDepth);
+            }
             if (e.chains != null) {
                 if (m.chains == null) {
                     m.chains = CallchainNode.root();
@@ -402,11 +408,6 @@ public final class Hists {
             out.insert(e);
         }
         sorted = out.inOrder();
-        if (System.getenv("PERFJ_DEBUG_ORDER") != null) {
-            for (HistEntry e : list) {
-                System.err.println("IN " + e.accPeriod + " " + e.selfPeriod + " " + e.tid + "/" + e.pid + " d=" + e.maxDepth + " " + e.comm + " " + column(e, SortKey.DSO) + " " + column(e, SortKey.SYM));
-            }
-        }
     }
 
     /**
