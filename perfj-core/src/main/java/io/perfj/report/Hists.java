@@ -395,9 +395,6 @@ public final class Hists {
             }
         }
         List<HistEntry> list = perfTreeOrder();
-        if (opts.children() && opts.filters()) {
-            list.removeIf(e -> e.filtered);
-        }
         // perf's output_resort: each entry, in tree order, inserted into the output tree where
         // hist_entry__sort sends it (left when it sorts first, else right). The comparison is
         // not always an order (Children equal in a thread ordered by callchain depth, across
@@ -407,7 +404,12 @@ public final class Hists {
         for (HistEntry e : list) {
             out.insert(e);
         }
-        sorted = out.inOrder();
+        // Hidden entries are in perf's output tree too (they shape it); they are not printed.
+        List<HistEntry> shown = out.inOrder();
+        if (opts.children() && opts.filters()) {
+            shown.removeIf(e -> e.filtered);
+        }
+        sorted = shown;
     }
 
     /**
