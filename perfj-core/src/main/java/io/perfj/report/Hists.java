@@ -453,10 +453,16 @@ public final class Hists {
         return opts.callerOrder() ? Integer.compare(b.maxDepth, a.maxDepth) : Integer.compare(a.maxDepth, b.maxDepth);
     }
 
+    /** The sort keys perf's output sort looks at: a column elided by a one-value filter it skips. */
+    private List<SortKey> outputKeys;
+
     private int keyOrder(HistEntry a, HistEntry b) {
         Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
         Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
-        for (SortKey k : opts.sortKeys()) {
+        if (outputKeys == null) {
+            outputKeys = StdioReport.shownKeys(opts);
+        }
+        for (SortKey k : outputKeys) {
             int c = switch (k) {
                 case COMM -> a.comm.compareTo(b.comm);
                 case PID, TID -> Integer.compare(a.tid, b.tid);
