@@ -21,7 +21,8 @@ public final class Hists {
     private final ReportOptions opts;
     private final FrameTable frames;
     private final StackTable stacks;
-    private final Map<EntryKey, HistEntry> entries = new HashMap<>();
+    /** In the order entries were created, which is the order perf inserts them into its tree. */
+    private final Map<EntryKey, HistEntry> entries = new java.util.LinkedHashMap<>();
     private final Map<Object, Integer> dsoKeys = new HashMap<>();
     private List<HistEntry> sorted = List.of();
     private long totalPeriod;
@@ -272,15 +273,36 @@ public final class Hists {
     }
 
     /**
-     * perf's {@code hists__collapse_resort}, which runs when a sort key has a collapse function
-     * of its own (comm): the entries in tree order inserted into a new tree, merging those that
-     * now meet an equal one.
+     * perf's trees of entries in the order it walks them when sorting the output. Its input tree
+     * ({@code hists__findnew_entry}) gets each entry when the first sample creating it is added;
+     * {@code hists__collapse_resort}, which runs when a sort key has a collapse function of its
+     * own (comm), inserts that tree's entries in order into a new one, merging those that now
+     * meet an equal one. {@code output_resort} then walks the last tree in order.
+     *
+     * <p>Why the trees, not a sort: rows the output sort finds equal keep this order, and for
+     * rows without a symbol the trees order by {@code _sort__addr_cmp}, the difference of the
+     * two ips as a signed 64-bit number, which is no order when addresses lie more than 2^63
+     * apart (a user address against a garbage one from a broken frame chain): where such a row
+     * lands depends on the entries the search meets, so on the tree's shape.
      */
-    private List<HistEntry> collapsed() {
-        List<HistEntry> in = tree.inOrder();
-        if (!opts.has(SortKey.COMM)) {
-            return in;
+    private List<HistEntry> perfTreeOrder() {
+        List<HistEntry> in;
+        if (tree != null) {
+            in = tree.inOrder();
+        } else {
+            // Merged samples keep the order of their first sample and add their entries in
+            // perf's order, so the entries were created in perf's order: insert them again.
+            in = reinsert(new ArrayList<>(entries.values()), true);
         }
+        return opts.has(SortKey.COMM) ? reinsert(in, false) : in;
+    }
+
+    /**
+     * The entries inserted in order into a tree searched with perf's comparison. {@code adding}:
+     * as samples are added, where an entry's callchain depth is the largest of its samples';
+     * otherwise as perf collapses, whose callchain_merge keeps the depth of the entry merged into.
+     */
+    private List<HistEntry> reinsert(List<HistEntry> in, boolean adding) {
         PerfHistTree out = new PerfHistTree(this::perfCmp);
         for (HistEntry e : in) {
             HistEntry m = out.findOrInsert(e);
@@ -291,7 +313,9 @@ public final class Hists {
             m.selfSamples += e.selfSamples;
             m.accPeriod += e.accPeriod;
             m.accSamples += e.accSamples;
-            m.maxDepth = Math.max(m.maxDepth, e.maxDepth);
+            if (adding) {
+                m.maxDepth = Math.max(m.maxDepth, e.maxDepth);
+            }
             if (e.chains != null) {
                 if (m.chains == null) {
                     m.chains = CallchainNode.root();
@@ -366,33 +390,22 @@ public final class Hists {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
-        List<HistEntry> list;
-        if (tree != null) {
-            list = outputResort(collapsed());
-        } else {
-            list = new ArrayList<>(entries.values());
-            list.sort(outputOrder().thenComparing(this::tieKey));
-        }
-        if (opts.children() && opts.filters()) {
-            list.removeIf(e -> e.filtered);
-        }
-        sorted = list;
-    }
-
-    /**
-     * perf's {@code output_resort} for entries kept in perf's order: each inserted, in the order
-     * of the (collapsed) entry tree, into a red-black tree by {@code hist_entry__sort}, going
-     * left of an entry it sorts before and right otherwise. Its comparison is no total order
-     * (the caller-first step only compares entries of one thread), so which of two entries with
-     * equal values comes first depends on the tree's shape, as in perf.
-     */
-    private List<HistEntry> outputResort(List<HistEntry> in) {
+        List<HistEntry> list = perfTreeOrder();
+        // perf's output_resort: each entry, in tree order, inserted into the output tree where
+        // hist_entry__sort sends it (left when it sorts first, else right). The comparison is
+        // not always an order (Children equal in a thread ordered by callchain depth, across
+        // threads not), so the tree is built, not the list sorted.
         Comparator<HistEntry> order = outputOrder();
-        PerfHistTree out = new PerfHistTree((node, probe) -> order.compare(probe, node) < 0 ? -1 : 1);
-        for (HistEntry e : in) {
-            out.findOrInsert(e);
+        PerfHistTree out = new PerfHistTree((node, e) -> order.compare(e, node));
+        for (HistEntry e : list) {
+            out.insert(e);
         }
-        return out.inOrder();
+        // Hidden entries are in perf's output tree too (they shape it); they are not printed.
+        List<HistEntry> shown = out.inOrder();
+        if (opts.children() && opts.filters()) {
+            shown.removeIf(e -> e.filtered);
+        }
+        sorted = shown;
     }
 
     /**
@@ -400,7 +413,8 @@ public final class Hists {
      * with --children, equal Children in the same thread put the caller first when callchains
      * are shown (by the depth of the entries' callchain trees, perf's {@code hpp__sort_acc}),
      * then larger Self first; then by the sort keys, each ascending as perf's sort functions
-     * compare them (command, thread id, object name, symbol name, CPU; no object or symbol last).
+     * compare them (command, thread id, object name, symbol name, CPU; no object or symbol last);
+     * with an explicit --sort naming symbol then by perf's hidden ipc_null key.
      */
     private Comparator<HistEntry> outputOrder() {
         Comparator<HistEntry> c;
@@ -413,20 +427,38 @@ public final class Hists {
         } else {
             c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
         }
-        return c.thenComparing(this::keyOrder);
+        c = c.thenComparing(this::keyOrder);
+        if (opts.explicitSort() && opts.has(SortKey.SYM)) {
+            // perf report appends "ipc_null" to a --sort naming symbol (the IPC columns); its
+            // output comparison is sort__sym_cmp itself: rows without a symbol by ip, others by
+            // object (without a dso key), start and end.
+            c = c.thenComparing((a, b) -> a.frame < 0 || b.frame < 0 ? 0
+                    : -Long.signum(symCmp(frames.get(a.frame), frames.get(b.frame))));
+        }
+        // Entries equal here keep perf's tree order (see perfTreeOrder and finish).
+        return c;
     }
 
     private int callerFirst(HistEntry a, HistEntry b) {
-        if (a.tid != b.tid || a.pid != b.pid || a.chains == null || b.chains == null) {
+        // perf asks whether the event records callchains, not whether this entry has one: an
+        // entry of samples without a chain has depth 0 and goes after its callers.
+        if (a.tid != b.tid || a.pid != b.pid
+                || (evsel.attr().sampleType() & io.perfj.perfdata.SampleFormat.CALLCHAIN) == 0) {
             return 0;
         }
         return opts.callerOrder() ? Integer.compare(b.maxDepth, a.maxDepth) : Integer.compare(a.maxDepth, b.maxDepth);
     }
 
+    /** The sort keys perf's output sort looks at: a column elided by a one-value filter it skips. */
+    private List<SortKey> outputKeys;
+
     private int keyOrder(HistEntry a, HistEntry b) {
         Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
         Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
-        for (SortKey k : opts.sortKeys()) {
+        if (outputKeys == null) {
+            outputKeys = StdioReport.shownKeys(opts);
+        }
+        for (SortKey k : outputKeys) {
             int c = switch (k) {
                 case COMM -> a.comm.compareTo(b.comm);
                 case PID, TID -> Integer.compare(a.tid, b.tid);
@@ -448,15 +480,6 @@ public final class Hists {
             return a == null ? (b == null ? 0 : 1) : -1;
         }
         return a.compareTo(b);
-    }
-
-    /** A deterministic order for entries with equal value: by the displayed columns. */
-    private String tieKey(HistEntry e) {
-        StringBuilder sb = new StringBuilder();
-        for (SortKey k : opts.sortKeys()) {
-            sb.append(column(e, k)).append('\u0000');
-        }
-        return sb.toString();
     }
 
     /** The text of a sort-key column for an entry. */

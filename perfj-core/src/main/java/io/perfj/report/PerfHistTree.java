@@ -71,6 +71,33 @@ final class PerfHistTree {
     }
 
     /**
+     * Inserts {@code e} as perf's {@code __hists__insert_output_entry} does: left of a node when
+     * {@code cmp(node, e) < 0}, otherwise right, so an entry equal to ones already there goes
+     * after them. Nothing is merged.
+     */
+    void insert(HistEntry e) {
+        Node parent = null;
+        Node n = root;
+        boolean left = false;
+        while (n != null) {
+            parent = n;
+            left = cmp.cmp(n.e, e) < 0;
+            n = left ? n.left : n.right;
+        }
+        Node x = new Node(e);
+        x.parent = parent;
+        if (parent == null) {
+            root = x;
+        } else if (left) {
+            parent.left = x;
+        } else {
+            parent.right = x;
+        }
+        size++;
+        fixAfterInsert(x);
+    }
+
+    /**
      * Checks the red-black invariants (black root, no red node with a red child, the same number
      * of black nodes on every path, parent links); returns the black height. For tests.
      */

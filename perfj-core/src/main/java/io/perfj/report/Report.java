@@ -91,8 +91,11 @@ public final class Report {
         List<Map<AggKey, long[]>> agg = new ArrayList<>();
         DecodedRecords in = new DecodedRecords(data);
         boolean keepComm = opts.has(SortKey.COMM) || opts.comms() != null;
-        boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null;
-        boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null;
+        // With --children and callchains perf's output order looks at each entry's thread (the
+        // thread of the sample that created it): keep it then.
+        boolean byThread = opts.children() && opts.mode() != CallchainMode.NONE;
+        boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null || byThread;
+        boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         try (in) {
