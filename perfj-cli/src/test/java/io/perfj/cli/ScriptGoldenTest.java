@@ -48,6 +48,26 @@ class ScriptGoldenTest {
         assertSameLines(golden, r.out());
     }
 
+    /**
+     * --max-stack 1 and 2, line for line, from the committed files alone: on bpf-dwarf the
+     * unwound user frames are limited on their own, apart from the kernel's part of the chain.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"c-fp:1", "c-fp:2", "bpf-dwarf:1", "bpf-dwarf:2"})
+    void maxStackMatchesPerf(String which) {
+        String name = which.substring(0, which.indexOf(':'));
+        String depth = which.substring(name.length() + 1);
+        if (name.equals("bpf-dwarf")) {
+            Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
+        }
+        List<String> args = new ArrayList<>(List.of("script", "--max-stack", depth, "-i", CliFixtures.recording(name).toString(),
+                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        assertEquals(0, r.rc(), r.err());
+        assertSameLines(CliFixtures.golden(name, "script-max-stack" + depth), r.out());
+    }
+
     /** Objects bpf-dwarf's chains run through that 'perf archive' did not pack (no samples of their own). */
     static final List<String> NOT_ARCHIVED = List.of("(/usr/bin/date)", "(/usr/bin/perf)");
 
