@@ -30,7 +30,8 @@ import java.util.Optional;
  * {@code ip - map.start + map.pgoff}. C++/Rust names are demangled as perf prints them (no
  * parameter lists). Names are the string-table names: perf adds no symbol versions, so
  * {@code clock_gettime@@GLIBC_2.17} shows only where a .symtab holds that literal name. After
- * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}.
+ * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}, and
+ * lookups follow perf's tree ({@link PerfSymbolTree}) where a stretched symbol overlaps them.
  *
  * <p>Kernel images and modules keep absolute addresses and mangled names.
  */
@@ -112,13 +113,14 @@ public final class ElfSymbols {
                 }
             }
         }
-        List<Symbol> fixed = syms.isEmpty() ? new ArrayList<>() : new ArrayList<>(SymbolFixups.apply(syms));
+        // dso__load: the ELF symbols go into perf's tree and are fixed up (dso__load_sym); the
+        // PLT symbols are inserted afterwards (dso__synthesize_plt_symbols) without another fix-up.
+        PerfSymbolTree tree = new PerfSymbolTree();
+        syms.forEach(tree::insert);
+        tree.fixup();
         List<Symbol> plt = pltSymbols(runtime);
-        if (!plt.isEmpty()) {
-            fixed.addAll(plt);
-            fixed = SymbolTable.sortedCopy(fixed);
-        }
-        return new Result(SymbolTable.ofSorted(fixed), source, section, plt.size());
+        plt.forEach(tree::insert);
+        return new Result(SymbolTable.ofPerfTree(tree), source, section, plt.size());
     }
 
     /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */

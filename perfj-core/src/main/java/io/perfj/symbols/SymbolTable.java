@@ -14,13 +14,34 @@ public final class SymbolTable {
 
     private final Symbol[] symbols;
     private final long[] starts;
+    /** perf's tree (root, left, right by position) when symbols overlap, else null. */
+    private final int[][] tree;
 
     private SymbolTable(List<Symbol> sorted) {
+        this(sorted, null);
+    }
+
+    private SymbolTable(List<Symbol> sorted, int[][] tree) {
         this.symbols = sorted.toArray(new Symbol[0]);
         this.starts = new long[symbols.length];
         for (int i = 0; i < symbols.length; i++) {
             starts[i] = symbols[i].start();
         }
+        this.tree = tree;
+    }
+
+    /**
+     * Indexes the symbols of a replayed perf tree. When no two symbols overlap every walk finds
+     * the one symbol holding an address, so the binary search is kept; otherwise lookups walk
+     * perf's tree shape.
+     */
+    static SymbolTable ofPerfTree(PerfSymbolTree t) {
+        List<Symbol> sorted = t.symbols();
+        boolean overlap = false;
+        for (int i = 1; i < sorted.size() && !overlap; i++) {
+            overlap = Long.compareUnsigned(sorted.get(i - 1).end(), sorted.get(i).start()) > 0;
+        }
+        return new SymbolTable(sorted, overlap ? t.shape() : null);
     }
 
     /** Sorts, removes duplicates and fixes zero sizes as perf does, then indexes. */
@@ -35,6 +56,9 @@ public final class SymbolTable {
 
     /** The symbol containing {@code addr}, or null. */
     public Symbol find(long addr) {
+        if (tree != null) {
+            return walk(addr);
+        }
         int lo = 0;
         int hi = starts.length - 1;
         int found = -1;
@@ -53,6 +77,22 @@ public final class SymbolTable {
         Symbol s = symbols[found];
         // perf's symbols__find also matches a zero-sized symbol at exactly its start.
         return s.contains(addr) || s.start() == addr ? s : null;
+    }
+
+    /** perf's {@code symbols__find}: the first node on the path from the root that holds addr. */
+    private Symbol walk(long addr) {
+        int n = tree[0][0];
+        while (n >= 0) {
+            Symbol s = symbols[n];
+            if (Long.compareUnsigned(addr, s.start()) < 0) {
+                n = tree[1][n];
+            } else if (Long.compareUnsigned(addr, s.end()) > 0 || (addr == s.end() && addr != s.start())) {
+                n = tree[2][n];
+            } else {
+                return s;
+            }
+        }
+        return null;
     }
 
     /** The first symbol with this exact name, or null. */
