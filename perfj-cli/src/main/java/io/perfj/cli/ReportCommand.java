@@ -153,7 +153,8 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
-        return new ReportOptions(keys, sort != null, child, mode, callerOrder, threshold, percentLimit, maxStack,
+        // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
+        return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
                 set(comms), set(dsos), set(symbols), set(pids), set(tids), cpuList(cpus));
     }
 

@@ -184,7 +184,10 @@ class ReportGoldenTest {
             new Variant("bpf-dwarf report-max-stack2-nochildren", new String[] {"--no-children", "--max-stack", "2"}),
             new Variant("java report-max-stack1-nochildren", new String[] {"--no-children", "--max-stack", "1"}),
             new Variant("java report-max-stack2-nochildren", new String[] {"--no-children", "--max-stack", "2"}),
-            new Variant("c-fp report-sort-cpu", new String[] {"--no-children", "-g", "none", "--sort", "cpu"}));
+            new Variant("c-fp report-sort-cpu", new String[] {"--no-children", "-g", "none", "--sort", "cpu"}),
+            // perf adds its IPC columns and ipc_null key only when the --sort text says "symbol"
+            new Variant("c-fp report-sort-sym-short", new String[] {"--no-children", "-g", "none", "--sort", "sym"}),
+            new Variant("bpf-sys report-sort-dso-sym-short", new String[] {"--no-children", "-g", "none", "--sort", "dso,sym"}));
 
     @TestFactory
     Stream<DynamicTest> moreOptionsMatchPerf() {

@@ -428,7 +428,7 @@ public final class Hists {
             c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
         }
         c = c.thenComparing(this::keyOrder);
-        if (opts.explicitSort() && opts.has(SortKey.SYM)) {
+        if (opts.symbolIpc()) {
             // perf report appends "ipc_null" to a --sort naming symbol (the IPC columns); its
             // output comparison is sort__sym_cmp itself: rows without a symbol by ip, others by
             // object (without a dso key), start and end.

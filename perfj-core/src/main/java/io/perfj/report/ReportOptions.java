@@ -7,7 +7,8 @@ import java.util.Set;
  * What {@code perf report} is asked to do.
  *
  * @param sortKeys       the sort keys in order
- * @param explicitSort   whether --sort was given (perf then adds the IPC columns after symbol)
+ * @param symbolIpc      whether the --sort text contains "symbol": perf then appends its hidden
+ *                       ipc_null key (the IPC columns, and rows ordered by it last)
  * @param children       whether to accumulate callers' periods (--children)
  * @param mode           callchain print mode (-g)
  * @param callerOrder    print callchains caller first (perf's default with --children)
@@ -21,7 +22,7 @@ import java.util.Set;
  * @param tids           --tid filter, or null
  * @param cpus           --cpu filter, or null
  */
-public record ReportOptions(List<SortKey> sortKeys, boolean explicitSort, boolean children, CallchainMode mode,
+public record ReportOptions(List<SortKey> sortKeys, boolean symbolIpc, boolean children, CallchainMode mode,
                             boolean callerOrder, double threshold, double percentLimit, int maxStack,
                             Set<String> comms, Set<String> dsos, Set<String> symbols, Set<Integer> pids,
                             Set<Integer> tids, Set<Integer> cpus) {

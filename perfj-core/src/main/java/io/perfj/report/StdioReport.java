@@ -128,7 +128,7 @@ public final class StdioReport {
             widths.add(w);
             right.add(false);
         }
-        boolean ipc = o.explicitSort() && o.has(SortKey.SYM);
+        boolean ipc = o.symbolIpc();
         if (ipc) {
             headers.add(IPC_HEADER);
             widths.add(IPC_HEADER.length());
@@ -251,6 +251,6 @@ public final class StdioReport {
 
     /** perf leaves out the first chain entry when the sort order starts with the symbol. */
     private static boolean skipFirst(ReportOptions o) {
-        return o.explicitSort() && o.sortKeys().getFirst() == SortKey.SYM;
+        return o.sortKeys().getFirst() == SortKey.SYM;
     }
 }
