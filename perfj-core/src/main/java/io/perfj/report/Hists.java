@@ -72,6 +72,15 @@ public final class Hists {
     }
 
     /** Adds merged samples: {@code samples} samples with this thread, cpu and stack. */
+    /** perf matches callchain nodes by symbol, or by address without one: not by level. */
+    private int[] canonical(int[] chain) {
+        int[] nodes = new int[chain.length];
+        for (int i = 0; i < chain.length; i++) {
+            nodes[i] = frames.canonical(chain[i]);
+        }
+        return nodes;
+    }
+
     void add(String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period, long samples) {
         int[] chain = stacks.frames(stack);
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
@@ -82,14 +91,7 @@ public final class Hists {
         }
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
-        int[] nodes = chain;
-        if (withChains) {
-            // perf matches callchain nodes by symbol, or by address without one: not by level.
-            nodes = new int[chain.length];
-            for (int i = 0; i < chain.length; i++) {
-                nodes[i] = frames.canonical(chain[i]);
-            }
-        }
+        int[] nodes = withChains ? canonical(chain) : chain;
         callchainPeriod += period;
         HistEntry self = entry(comm, pid, tid, cpu, selfFrame);
         self.selfPeriod += period;
@@ -144,13 +146,7 @@ public final class Hists {
         }
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
-        int[] nodes = chain;
-        if (withChains) {
-            nodes = new int[chain.length];
-            for (int i = 0; i < chain.length; i++) {
-                nodes[i] = frames.canonical(chain[i]);
-            }
-        }
+        int[] nodes = withChains ? canonical(chain) : chain;
         callchainPeriod += period;
         List<HistEntry> added = new ArrayList<>();
         HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame);
