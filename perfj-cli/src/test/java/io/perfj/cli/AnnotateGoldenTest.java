@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,7 +49,7 @@ class AnnotateGoldenTest {
                 "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
                 "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
         args.addAll(Arrays.asList(extra));
-        return CliFixtures.run(args.toArray(new String[0]));
+        return CliFixtures.runPerf(args.toArray(new String[0]));
     }
 
     @TestFactory
@@ -79,6 +80,24 @@ class AnnotateGoldenTest {
         String want = CliFixtures.golden("java", "annotate-create_table");
         assertTrue(want.contains("→ call   AllocateHeap(unsigned long, MemTag, AllocFailStrategy::AllocFailEnum)\n"));
         assertTrue(want.contains("→ call   TableRateStatistics::TableRateStatistics\n"));
+        assertEquals(want, r.out(), r.err());
+    }
+
+    /**
+     * Without {@code --compat perf-6.1} nothing is deleted from the symbol tables: a call into a
+     * function that has samples elsewhere is named from the symbol table like any other call.
+     * Every other line is perf's.
+     */
+    @Test
+    void callsIntoSymbolsWithSamplesAreNamedFromTheSymbolTableByDefault() {
+        assumeObjdump();
+        CliFixtures.Run r = CliFixtures.run("annotate", "-i", CliFixtures.recording("java").toString(),
+                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(), "StringTable::create_table");
+        String perf = CliFixtures.golden("java", "annotate-create_table");
+        String want = perf.replace("→ call   AllocateHeap(unsigned long, MemTag, AllocFailStrategy::AllocFailEnum)\n",
+                "→ call   AllocateHeap\n");
+        assertNotEquals(perf, want);
         assertEquals(want, r.out(), r.err());
     }
 
@@ -375,7 +394,7 @@ class AnnotateGoldenTest {
         List<String> args = new ArrayList<>(List.of("annotate", "-i", file.toString(),
                 "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files"));
         args.addAll(Arrays.asList(extra));
-        return CliFixtures.run(args.toArray(new String[0]));
+        return CliFixtures.runPerf(args.toArray(new String[0]));
     }
 
     @Test

@@ -77,7 +77,7 @@ class ReportGoldenTest {
                             CliFixtures.recording(name).toString(), "--buildid-dir", CliFixtures.buildIdCache().toString(),
                             "--no-system-files", "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
                     args.addAll(List.of(v.args()));
-                    CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                    CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
                     assertEquals(0, r.rc(), r.err());
                     assertEquals(String.join("\n", withoutTip(String.join("\n", withoutComms(CliFixtures.golden(name, v.kind()), except)))),
                             String.join("\n", withoutTip(String.join("\n", withoutComms(r.out(), except)))));
@@ -102,7 +102,7 @@ class ReportGoldenTest {
             }
             tests.add(DynamicTest.dynamicTest(name + " report", () -> {
                 String golden = CliFixtures.golden(name, "report");
-                CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
+                CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
                         "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
                         "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString());
                 assertEquals(0, r.rc(), r.err());
@@ -151,7 +151,7 @@ class ReportGoldenTest {
                     CliFixtures.recording("c-fp").toString(), "--buildid-dir", CliFixtures.buildIdCache().toString(),
                     "--no-system-files"));
             args.addAll(List.of(v.args()));
-            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
             assertEquals(String.join("\n", withoutTip(CliFixtures.golden("c-fp", v.kind()))),
                     String.join("\n", withoutTip(r.out())));
@@ -198,7 +198,7 @@ class ReportGoldenTest {
                     "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
                     "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
             args.addAll(List.of(v.args()));
-            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
             assertEquals(String.join("\n", withoutTip(golden)), String.join("\n", withoutTip(r.out())));
         }));
@@ -216,7 +216,7 @@ class ReportGoldenTest {
         tests.add(DynamicTest.dynamicTest("java report-children", () -> {
             org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
             String golden = CliFixtures.golden("java", "report-children");
-            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
+            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
                     "--buildid-dir", CliFixtures.buildIdCache().toString(),
                     "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(),
                     "--children", "-g", "none", "--sort", "comm,dso,symbol");
@@ -227,7 +227,7 @@ class ReportGoldenTest {
         tests.add(DynamicTest.dynamicTest("java report", () -> {
             org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
             String golden = CliFixtures.golden("java", "report");
-            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
+            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
                     "--buildid-dir", CliFixtures.buildIdCache().toString(),
                     "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString());
             assertEquals(0, r.rc(), r.err());
@@ -256,7 +256,7 @@ class ReportGoldenTest {
                 } else {
                     org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
                 }
-                CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
                 assertEquals(0, r.rc(), r.err());
                 if (depth.equals("2")) {
                     org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
@@ -317,7 +317,7 @@ class ReportGoldenTest {
                 List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i",
                         CliFixtures.recording("bpf-dwarf").toString(), "--buildid-dir", CliFixtures.buildIdCache().toString()));
                 args.addAll(List.of(v.args()));
-                CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
                 assertEquals(0, r.rc(), r.err());
                 assertEquals(String.join("\n", withoutTip(CliFixtures.golden("bpf-dwarf", v.kind()))),
                         String.join("\n", withoutTip(r.out())));
@@ -331,7 +331,7 @@ class ReportGoldenTest {
             List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording("bpf-dwarf").toString(),
                     "--buildid-dir", CliFixtures.buildIdCache().toString()));
             args.addAll(List.of(v.args()));
-            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
             assertEquals(String.join("\n", withoutTip(CliFixtures.golden("bpf-dwarf", v.kind()))),
                     String.join("\n", withoutTip(r.out())));
@@ -350,7 +350,7 @@ class ReportGoldenTest {
                 "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
                 "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
         args.addAll(List.of(v.args()));
-        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
         compare(String.join("\n", withoutComms(golden, comms)), String.join("\n", withoutComms(r.out(), comms)));
     }
@@ -394,7 +394,7 @@ class ReportGoldenTest {
                 "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
                 "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
         args.addAll(List.of(v.args()));
-        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
         compare(golden, r.out());
     }

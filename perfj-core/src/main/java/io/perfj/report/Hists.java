@@ -1,5 +1,6 @@
 package io.perfj.report;
 
+import io.perfj.session.FrameResolver;
 import io.perfj.perfdata.Evsel;
 
 import java.util.ArrayList;

@@ -2,15 +2,17 @@ package io.perfj.report;
 
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
-import io.perfj.perfdata.RawRecord;
-import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.KernelRecord;
 import io.perfj.perfdata.record.PerfRecord;
-import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
+import io.perfj.session.FrameResolver;
+import io.perfj.session.ChainWalk;
+import io.perfj.session.RecordHandler;
+import io.perfj.session.SampleRef;
+import io.perfj.session.Session;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,16 +82,17 @@ public final class Report {
         this.opts = opts;
     }
 
-    public static Report build(PerfData data, FrameResolver resolver, ReportOptions opts) {
-        Report r = new Report(data, opts);
-        r.read(resolver);
+    /** Reads the session's records once and aggregates them. */
+    public static Report build(Session session, ReportOptions opts) {
+        Report r = new Report(session.data(), opts);
+        r.read(session);
         return r;
     }
 
-    private void read(FrameResolver resolver) {
+    private void read(Session session) {
+        FrameResolver resolver = session.resolver();
         // Insertion-ordered, so entries are created in the order perf first meets them.
         List<Map<AggKey, long[]>> agg = new ArrayList<>();
-        DecodedRecords in = new DecodedRecords(data);
         boolean keepComm = opts.has(SortKey.COMM) || opts.comms() != null;
         // With --children and callchains perf's output order looks at each entry's thread (the
         // thread of the sample that created it): keep it then.
@@ -97,41 +100,48 @@ public final class Report {
         boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null || byThread;
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
+        boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
-        try (in) {
-            for (PerfRecord rec; (rec = in.next()) != null; ) {
-                if (!(rec instanceof Sample s)) {
-                    if (rec instanceof KernelRecord.LostSamples ls) {
-                        lostSamples += ls.lost();
-                    }
-                    resolver.process(rec);
-                    if (changesMaps(rec.raw().type())) {
-                        frameCache.clear();
-                    }
-                    continue;
-                }
+        session.run(new RecordHandler() {
+            @Override
+            public void sample(SampleRef s) {
                 totalSamples++;
-                int ev = s.evsel().index();
+                int ev = s.event();
                 while (agg.size() <= ev) {
                     agg.add(new java.util.LinkedHashMap<>());
                 }
                 String comm = resolver.comm(s.pid(), s.tid());
                 int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
-                int stack = stackOf(s, resolver, frames.get(self).level());
+                int stack = wantStacks ? stackOf(s.sample(), resolver, frames.get(self).level()) : StackTable.EMPTY;
                 // Only what the sort keys and filters look at separates samples.
                 AggKey k = new AggKey(keepComm ? comm : null, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
                         keepCpu ? s.cpu() : -1, self, stack);
                 if (inOrder != null) {
                     inOrder.add(new OrderedSample(ev, comm, s.pid(), s.tid(), s.cpu(), self, stack,
                             java.util.Arrays.copyOf(chainMaps, stacks.depth(stack)), s.period()));
-                    continue;
+                    return;
                 }
                 long[] v = agg.get(ev).computeIfAbsent(k, x -> new long[2]);
                 v[0] += s.period();
                 v[1]++;
             }
-        }
-        warnings.addAll(in.warnings());
+
+            @Override
+            public void record(PerfRecord rec) {
+                if (rec instanceof KernelRecord.LostSamples ls) {
+                    lostSamples += ls.lost();
+                }
+                if (changesMaps(rec.raw().type())) {
+                    frameCache.clear();
+                }
+            }
+
+            @Override
+            public boolean decodesSamples() {
+                return wantStacks;
+            }
+        });
+        warnings.addAll(session.recordWarnings());
         List<Evsel> evsels = data.evlist().evsels();
         List<String> names = EventNames.names(data);
         for (int i = 0; i < evsels.size(); i++) {

@@ -2,16 +2,14 @@ package io.perfj.report;
 
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
-import io.perfj.perfdata.RawRecord;
-import io.perfj.perfdata.RecordInput;
-import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.SampleFormat;
-import io.perfj.perfdata.feature.EventNames;
-import io.perfj.perfdata.record.Callchain;
-import io.perfj.perfdata.record.PerfRecord;
-import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.symbols.Location;
+import io.perfj.session.ChainWalk;
+import io.perfj.session.FrameResolver;
+import io.perfj.session.RecordHandler;
+import io.perfj.session.SampleRef;
+import io.perfj.session.Session;
 
 import java.io.PrintWriter;
 import java.util.EnumSet;
@@ -48,6 +46,7 @@ public final class ScriptPrinter {
         }
     }
 
+    private final Session session;
     private final PerfData data;
     private final FrameResolver resolver;
     private final PrintWriter out;
@@ -55,9 +54,10 @@ public final class ScriptPrinter {
     private final int maxStack;
     private final ChainWalk walk = new ChainWalk();
 
-    public ScriptPrinter(PerfData data, FrameResolver resolver, PrintWriter out, Set<Field> fields, int maxStack) {
-        this.data = data;
-        this.resolver = resolver;
+    public ScriptPrinter(Session session, PrintWriter out, Set<Field> fields, int maxStack) {
+        this.session = session;
+        this.data = session.data();
+        this.resolver = session.resolver();
         this.out = out;
         this.requested = fields;
         this.maxStack = maxStack;
@@ -113,33 +113,36 @@ public final class ScriptPrinter {
         return systemWide;
     }
 
+    /** Prints every sample; returns the record stream's warnings. */
     public List<String> print() {
-        List<String> names = EventNames.names(data);
-        RecordInput in = data.orderedRecords();
-        int nameWidth = 0;
-        for (RawRecord raw; (raw = in.next()) != null; ) {
-            PerfRecord rec = RecordDecoder.decode(raw, data.evlist());
-            if (!(rec instanceof Sample s)) {
-                resolver.process(rec);
-                continue;
-            }
-            if (nameWidth == 0) {
-                names = EventNames.names(data);
-                for (String n : names) {
-                    nameWidth = Math.max(nameWidth, n.length());
+        session.run(new RecordHandler() {
+            private List<String> names = List.of();
+            private int nameWidth;
+
+            @Override
+            public void sample(SampleRef ref) {
+                Sample s = ref.sample();
+                if (nameWidth == 0) {
+                    // in pipe mode the events are known once samples come
+                    names = session.eventNames();
+                    for (String n : names) {
+                        nameWidth = Math.max(nameWidth, n.length());
+                    }
                 }
+                ScriptPrinter.this.sample(s, names.get(s.evsel().index()), nameWidth);
             }
-            sample(s, names.get(s.evsel().index()), nameWidth);
-        }
+        });
         out.flush();
-        return in.warnings();
+        return session.recordWarnings();
     }
+
+    private final List<Location> stack = new java.util.ArrayList<>();
 
     private void sample(Sample s, String event, int nameWidth) {
         Set<Field> f = fieldsFor(s.evsel());
         StringBuilder sb = new StringBuilder(128);
-        long[] user = f.contains(Field.IP) ? resolver.unwindUser(s) : null;
-        boolean chain = (s.callchain() != null && s.callchain().size() > 0 || user != null) && f.contains(Field.IP);
+        stack.clear();
+        boolean chain = f.contains(Field.IP) && session.resolveStack(s, maxStack, walk, stack);
         if (f.contains(Field.COMM)) {
             String comm = resolver.comm(s.pid(), s.tid());
             sb.append(chain ? comm : String.format("%16s", comm)).append(' ');
@@ -176,21 +179,15 @@ public final class ScriptPrinter {
         if (chain) {
             out.print(sb.append('\n'));
             StringBuilder lines = new StringBuilder();
-            if (walk.walk(s, user, maxStack)) {
-                for (int i = 0; i < walk.size(); i++) {
-                    Location loc = resolver.resolve(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
-                    for (Location l : walk.unwound(i) && loc.dso() != null ? resolver.withInlines(loc) : List.of(loc)) {
-                        lines.append('\t');
-                        frame(lines, l, f, true);
-                        lines.append('\n');
-                    }
-                }
+            for (Location l : stack) {
+                lines.append('\t');
+                frame(lines, l, f, true);
+                lines.append('\n');
             }
             out.print(lines.append('\n'));
         } else {
-            Location loc = resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip());
             sb.append(' ');
-            frame(sb, loc, f, false);
+            frame(sb, stack.getFirst(), f, false);
             out.print(sb.append('\n'));
         }
     }
