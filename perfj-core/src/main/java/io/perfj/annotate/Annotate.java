@@ -130,6 +130,11 @@ public final class Annotate {
                 public boolean decodesSamples() {
                     return false;
                 }
+
+                @Override
+                public boolean preloadsSymbols() {
+                    return false; // its own loader skips objects that cannot hold the symbols asked for
+                }
             });
             session.recordWarnings().forEach(w -> warn.accept("warning: " + w));
             counts.drainKernel();

@@ -131,9 +131,7 @@ public final class Report {
                 if (rec instanceof KernelRecord.LostSamples ls) {
                     lostSamples += ls.lost();
                 }
-                if (changesMaps(rec.raw().type())) {
-                    frameCache.clear();
-                }
+                invalidate(rec);
             }
 
             @Override
@@ -285,14 +283,41 @@ public final class Report {
         };
     }
 
-    private static boolean changesMaps(int type) {
-        return switch (type) {
-            case RecordType.MMAP, RecordType.MMAP2, RecordType.COMM, RecordType.FORK, RecordType.EXIT,
-                 RecordType.KSYMBOL, RecordType.BPF_EVENT -> true;
-            default -> false;
-        };
+    /**
+     * Forgets cached frames a record may change: those of the process whose maps or name it
+     * changes (a FORK reusing a pid, an EXIT, a COMM, a user MMAP), all of them when the kernel's
+     * maps change (kernel MMAP, KSYMBOL, BPF_EVENT). A system-wide recording has a record of this
+     * kind every few hundred samples, mostly for short-lived processes: clearing every cache
+     * each time made most kernel addresses resolve again.
+     */
+    private void invalidate(PerfRecord rec) {
+        int pid;
+        switch (rec) {
+            case KernelRecord.Mmap m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+            case KernelRecord.Mmap2 m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+            case KernelRecord.Fork f -> pid = f.pid();
+            case KernelRecord.Exit e -> pid = e.pid();
+            case KernelRecord.Comm c -> pid = c.pid();
+            case KernelRecord.Ksymbol k -> pid = ALL;
+            case KernelRecord.BpfEvent b -> pid = ALL;
+            default -> {
+                return;
+            }
+        }
+        lastCache = null;
+        if (pid == ALL) {
+            frameCache.clear();
+        } else {
+            frameCache.keySet().removeIf(k -> (k >> 7) == pid);
+        }
     }
 
+    private static final int ALL = Integer.MIN_VALUE;
+
+    private static boolean kernelMaps(int misc, int pid) {
+        int cpumode = misc & KernelRecord.MISC_CPUMODE_MASK;
+        return pid == -1 || cpumode == 1 || cpumode == 4;
+    }
 
     public List<Hists> hists() {
         return hists;
