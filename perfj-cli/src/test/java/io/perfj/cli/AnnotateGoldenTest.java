@@ -103,16 +103,26 @@ class AnnotateGoldenTest {
 
     /**
      * perf 6.1 prints an empty column for --percent-type global-hits (it divides by a count its
-     * annotate never fills in); perfj prints the real share. Everything else must match.
+     * annotate never fills in): with --compat perf-6.1 perfj prints that, line for line. By
+     * default it prints the real share, hits over all samples; everything else is the same.
      */
     @Test
     void globalHitsAreHitsOverAllSamples() {
         assumeLibcDebug();
-        CliFixtures.Run r = annotate("c-fp", "--percent-type", "global-hits", "compute_a");
-        String[] mine = r.out().split("\n");
         String[] perf = CliFixtures.golden("c-fp", "annotate-global-hits").split("\n");
-        CliFixtures.Run n = annotate("c-fp", "-n", "compute_a");
-        String[] counts = n.out().split("\n");
+        // the golden annotates every symbol; compare compute_a's block
+        List<String> perfBlock = blocks(String.join("\n", perf) + "\n").get(0).lines();
+        String[] compat = annotate("c-fp", "--percent-type", "global-hits", "compute_a").out().split("\n");
+        assertEquals(perfBlock.size(), compat.length);
+        for (int i = 2; i < compat.length; i++) {
+            assertEquals(perfBlock.get(i), compat[i]);
+        }
+        List<String> args = new ArrayList<>(List.of("annotate", "-i", CliFixtures.recording("c-fp").toString(),
+                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
+                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(),
+                "--percent-type", "global-hits", "compute_a"));
+        String[] mine = CliFixtures.run(args.toArray(new String[0])).out().split("\n");
+        String[] counts = annotate("c-fp", "-n", "compute_a").out().split("\n");
         // only compute_a's samples count when it is asked for: 303
         assertTrue(mine[0].startsWith("Samples: 303 "), mine[0]);
         int checked = 0;
@@ -125,8 +135,6 @@ class AnnotateGoldenTest {
             }
         }
         assertTrue(checked >= 7, "instructions with samples: " + checked);
-        // the rest of each line is perf's (its file annotates every symbol; compare compute_a's block)
-        List<String> perfBlock = blocks(String.join("\n", perf) + "\n").get(0).lines();
         assertEquals(perfBlock.size(), mine.length);
         for (int i = 2; i < mine.length; i++) {
             assertEquals(mask(perfBlock.get(i)), mask(mine[i]));

@@ -481,7 +481,8 @@ public final class Annotate {
             periods[i] = h.getValue()[1];
             i++;
         }
-        return a.account(offs, hits, periods, totalSamples, totalPeriod);
+        a.account(offs, hits, periods, totalSamples, totalPeriod);
+        return session.compat().perf61() ? a.perfGlobalHits() : a;
     }
 
     private void warnOnce(Dso dso, String msg) {
