@@ -39,7 +39,7 @@ final class CuEncoder {
 
     /** The unit's records, or null for units pahole skips (partial and skeleton units). */
     CuBtf encode(UnitHeader unit) {
-        DieCursor c = dwarf.cursor(unit);
+        DieCursor c = dwarf.cursor(unit, m.c);
         m.reset(c);
         if (!m.load()) {
             return null;

@@ -44,8 +44,8 @@ final class CuModel {
     private final StringPool pool;
     /** Strings in .debug_str/.debug_line_str, by packed reference: shared by all units of a thread. */
     private final LongIntMap strCache = new LongIntMap(1 << 14);
-    /** Strings inside the unit itself (DW_FORM_string): their references are unique per unit. */
-    private final LongIntMap inlineStrCache = new LongIntMap(1 << 10);
+    /** Strings inside the DIEs (DW_FORM_string), by their bytes: shared by all units of a thread. */
+    private final InlineNames inlineNames;
     DieCursor c;
 
     // Types table, indexed by id (1-based)
@@ -140,6 +140,7 @@ final class CuModel {
 
     CuModel(StringPool pool) {
         this.pool = pool;
+        this.inlineNames = new InlineNames(pool);
     }
 
     /** DWARF this encoder does not turn into BTF, skipped (what pahole warns about), in DIE order. */
@@ -165,7 +166,6 @@ final class CuModel {
         vars.clear();
         unitVars.clear();
         typeByOff.clear();
-        inlineStrCache.clear();
         fnByOff.clear();
         paramByOff.clear();
         varByOff.clear();
@@ -180,15 +180,17 @@ final class CuModel {
         if (i < 0) {
             return -1;
         }
+        if (c.form(i) == Dw.FORM_string) {
+            return inlineNames.id(c.unitBytes(), c.inlineStringStart(i), c.inlineStringLength(i));
+        }
         long ref = c.stringRef(i);
         if (ref < 0) {
             return -1;
         }
-        LongIntMap cache = c.form(i) == Dw.FORM_string ? inlineStrCache : strCache;
-        int id = cache.get(ref, -1);
+        int id = strCache.get(ref, -1);
         if (id < 0) {
             id = pool.intern(c.dwarf().string(ref));
-            cache.put(ref, id);
+            strCache.put(ref, id);
         }
         return id;
     }
@@ -369,7 +371,7 @@ final class CuModel {
 
     private IntBuf addAnnotation(IntBuf out, int componentIdx) {
         int n = c.find(Dw.AT_name);
-        if (n >= 0 && c.dwarf().stringEquals(c.stringRef(n), BTF_DECL_TAG)) {
+        if (n >= 0 && c.stringEquals(n, BTF_DECL_TAG)) {
             if (out == null) {
                 out = new IntBuf(4);
             }
@@ -387,7 +389,7 @@ final class CuModel {
             while ((t = c.next()) > 0) {
                 if (t == Dw.TAG_LLVM_annotation) {
                     int n = c.find(Dw.AT_name);
-                    if (n >= 0 && c.dwarf().stringEquals(c.stringRef(n), BTF_TYPE_TAG)) {
+                    if (n >= 0 && c.stringEquals(n, BTF_TYPE_TAG)) {
                         int id = addType(K_TYPETAG, t, c.offset(), str(Dw.AT_const_value), -1, 0, 0, 0, 0, 0);
                         if (count == 0) {
                             first = id;

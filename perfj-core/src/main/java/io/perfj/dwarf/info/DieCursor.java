@@ -2,6 +2,8 @@ package io.perfj.dwarf.info;
 
 import io.perfj.io.FormatException;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -14,6 +16,10 @@ import java.nio.ByteOrder;
  *
  * <p>Not thread-safe; use one cursor per thread. Reading past the unit's end or meeting an
  * undefined abbreviation or form fails with a {@link FormatException} naming the DIE's offset.
+ *
+ * <p>The unit's bytes are copied into a buffer of the cursor's own when the walk begins (a
+ * section kept in the file's mapping has those pages released again), so positions inside the
+ * cursor are buffer indexes; offsets it returns are section offsets.
  */
 public final class DieCursor {
     private static final VarHandle I16_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -29,7 +35,9 @@ public final class DieCursor {
     private final UnitHeader unit;
     private final AbbrevTable abbrevs;
     private final DwarfSection section;
+    /** The unit's bytes; buf[0] is at section offset {@link #base}. */
     private final byte[] buf;
+    private final long base;
     private final int end;
     private final boolean little;
     private final long strKind;
@@ -47,16 +55,35 @@ public final class DieCursor {
     private long strOffsetsBase = -1;
     private long addrBase = -1;
 
-    DieCursor(DwarfInfo dwarf, UnitHeader unit, AbbrevTable abbrevs) {
+    DieCursor(DwarfInfo dwarf, UnitHeader unit, AbbrevTable abbrevs, DieCursor previous) {
         this.dwarf = dwarf;
         this.unit = unit;
         this.abbrevs = abbrevs;
         this.section = unit.inTypes() ? dwarf.types : dwarf.info;
-        this.buf = section.bytes();
-        this.end = (int) unit.end();
         this.little = dwarf.little;
         this.strKind = unit.inTypes() ? DwarfInfo.STR_TYPES : DwarfInfo.STR_INFO;
-        this.pos = unit.firstDie();
+        if (section.heap()) {
+            // already an array (a decompressed section): read in place
+            this.buf = section.bytes();
+            this.base = 0;
+        } else {
+            int len = (int) (unit.end() - unit.offset());
+            byte[] b = previous == null || previous.section.heap() ? null : previous.buf;
+            if (b == null || b.length < len) {
+                b = new byte[Math.max(len, b == null ? 0 : Math.min(2 * b.length, Integer.MAX_VALUE - 16))];
+            }
+            MemorySegment.copy(section.data(), ValueLayout.JAVA_BYTE, unit.offset(), b, 0, len);
+            section.release(unit.offset(), unit.end());
+            this.buf = b;
+            this.base = unit.offset();
+        }
+        this.end = (int) (unit.end() - base);
+        this.pos = unit.firstDie() - base;
+        if (previous != null && previous.forms.length > forms.length) {
+            forms = previous.forms;
+            vals = previous.vals;
+            lens = previous.lens;
+        }
     }
 
     public UnitHeader unit() {
@@ -75,12 +102,12 @@ public final class DieCursor {
             depth++;
             pendingChildren = false;
         }
-        if (pos >= unit.end()) {
+        if (pos >= end) {
             abbrev = null;
             count = 0;
             return -1;
         }
-        dieOffset = pos;
+        dieOffset = base + pos;
         try {
             long code = uleb();
             if (code == 0) {
@@ -254,7 +281,8 @@ public final class DieCursor {
 
     /**
      * The raw value of attribute {@code i}: constants zero-extended (sdata and implicit_const
-     * signed), flags 0/1, offsets and indexes as stored; for blocks, the block's position.
+     * signed), flags 0/1, offsets and indexes as stored; for blocks and inline strings, their
+     * position in {@link #unitBytes()}.
      */
     public long value(int i) {
         return vals[i];
@@ -330,7 +358,7 @@ public final class DieCursor {
      */
     public long stringRef(int i) {
         return switch (forms[i]) {
-            case Dw.FORM_string -> strKind | vals[i];
+            case Dw.FORM_string -> strKind | (base + vals[i]);
             case Dw.FORM_strp -> checkedStr(dwarf.str, DwarfInfo.STR_STR, vals[i]);
             case Dw.FORM_line_strp -> checkedStr(dwarf.lineStr, DwarfInfo.STR_LINE_STR, vals[i]);
             case Dw.FORM_strx, Dw.FORM_strx1, Dw.FORM_strx2, Dw.FORM_strx3, Dw.FORM_strx4,
@@ -346,7 +374,53 @@ public final class DieCursor {
 
     /** A string attribute as a Java string, or null. */
     public String string(int i) {
+        if (forms[i] == Dw.FORM_string) {
+            int from = inlineStringStart(i);
+            return new String(buf, from, inlineStringLength(i), java.nio.charset.StandardCharsets.UTF_8);
+        }
         return dwarf.string(stringRef(i));
+    }
+
+    /** Whether string attribute {@code i} equals the ASCII {@code text}. */
+    public boolean stringEquals(int i, String text) {
+        if (forms[i] != Dw.FORM_string) {
+            return dwarf.stringEquals(stringRef(i), text);
+        }
+        int from = inlineStringStart(i);
+        int n = text.length();
+        if (inlineStringLength(i) != n) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            if (buf[from + k] != (byte) text.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The buffer holding the current unit's bytes, for reading {@link Dw#FORM_string} attributes
+     * in place ({@link #inlineStringStart}); valid until the cursor's buffer is reused for another
+     * unit, and not to be changed.
+     */
+    public byte[] unitBytes() {
+        return buf;
+    }
+
+    /** Where the bytes of string attribute {@code i}, a {@link Dw#FORM_string}, start in {@link #unitBytes()}. */
+    public int inlineStringStart(int i) {
+        return (int) vals[i];
+    }
+
+    /** The length of string attribute {@code i}, a {@link Dw#FORM_string}, without its terminating NUL. */
+    public int inlineStringLength(int i) {
+        int from = (int) vals[i];
+        int p = from;
+        while (buf[p] != 0) {
+            p++;
+        }
+        return p - from;
     }
 
     public String stringOf(int at) {
@@ -471,7 +545,7 @@ public final class DieCursor {
             long target = ref(s);
             if (target > dieOffset && target <= unit.end()) {
                 pendingChildren = false;
-                pos = target;
+                pos = target - base;
                 return;
             }
         }
@@ -493,12 +567,12 @@ public final class DieCursor {
             depth++;
             pendingChildren = false;
         }
-        if (pos >= unit.end()) {
+        if (pos >= end) {
             abbrev = null;
             count = 0;
             return -1;
         }
-        dieOffset = pos;
+        dieOffset = base + pos;
         try {
             long code = uleb();
             if (code == 0) {
@@ -539,14 +613,14 @@ public final class DieCursor {
     }
 
     public FormatException error(String detail) {
-        long off = dieOffset >= 0 ? dieOffset : pos;
+        long off = dieOffset >= 0 ? dieOffset : base + pos;
         long abs = section.fileOffset() >= 0 ? section.fileOffset() + off : off;
         return new FormatException(dwarf.source(), "DIE <0x" + Long.toHexString(off) + "> in " + section.name(),
                 abs, detail);
     }
 
     private short get16(byte[] b, int at) {
-        return (short) (little ? I16_LE.get(b, at) : I16_BE.get(b, at));
+        return little ? (short) I16_LE.get(b, at) : (short) I16_BE.get(b, at);
     }
 
     private int get32(byte[] b, int at) {
