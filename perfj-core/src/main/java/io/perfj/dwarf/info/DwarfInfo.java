@@ -42,7 +42,9 @@ public final class DwarfInfo {
     final DwarfSection strOffsets;
     final DwarfSection addr;
     private final List<UnitHeader> units;
+    /** Tables that more than one unit uses, parsed once; a table of one unit is parsed for its walk only. */
     private final ConcurrentHashMap<Long, AbbrevTable> abbrevs = new ConcurrentHashMap<>();
+    private final java.util.Set<Long> sharedAbbrevs;
 
     private DwarfInfo(String source, ByteOrder order, DwarfSection info, DwarfSection types, DwarfSection abbrev,
                       DwarfSection str, DwarfSection lineStr, DwarfSection strOffsets, DwarfSection addr) {
@@ -63,6 +65,15 @@ public final class DwarfInfo {
         info.release(0, info.size());
         types.release(0, types.size());
         this.units = Collections.unmodifiableList(all);
+        // A kernel has one table per unit: keeping all 2,000 of them would hold ~100 MB for nothing.
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        java.util.Set<Long> shared = new java.util.HashSet<>();
+        for (UnitHeader u : all) {
+            if (!seen.add(u.abbrevOffset())) {
+                shared.add(u.abbrevOffset());
+            }
+        }
+        this.sharedAbbrevs = shared;
     }
 
     /** The DWARF sections of {@code elf}; an ELF without {@code .debug_info} has no units. */
@@ -106,6 +117,9 @@ public final class DwarfInfo {
     }
 
     AbbrevTable abbrevTable(UnitHeader unit) {
+        if (!sharedAbbrevs.contains(unit.abbrevOffset())) {
+            return AbbrevTable.read(abbrev, unit.abbrevOffset(), source);
+        }
         AbbrevTable t = abbrevs.get(unit.abbrevOffset());
         if (t == null) {
             t = AbbrevTable.read(abbrev, unit.abbrevOffset(), source);

@@ -74,14 +74,21 @@ public final class DwarfSection {
         return data.byteSize() == 0;
     }
 
+    /** Linux maps up to 16 pages around a faulting one when they are cached ("fault-around"). */
+    private static final long FAULT_AROUND = 64 * 1024;
+
     /**
      * Hints that the pages of {@code [from, to)} will not be read again soon: for a mapped file,
-     * they leave the process's resident set (the page cache keeps them).
+     * they leave the process's resident set (the page cache keeps them). The pages the kernel
+     * mapped along with them, up to {@link #FAULT_AROUND} on either side, go too: released ranges
+     * would otherwise come back a few pages at a time and stay.
      */
     void release(long from, long to) {
         if (bytes != null || !data.isMapped() || to <= from) {
             return;
         }
+        from = Math.max(0, from - FAULT_AROUND);
+        to = Math.min(data.byteSize(), to + FAULT_AROUND);
         try {
             data.asSlice(from, to - from).unload();
         } catch (RuntimeException e) {
