@@ -85,12 +85,13 @@ public final class BtfEncoder {
         TypeTable table = new TypeTable((int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 10)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
+        int[] strIds = new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
         List<UnitHeader> units = new ArrayList<>(dwarf.units());
         units.sort((a, b) -> Boolean.compare(!a.isTypeUnit(), !b.isTypeUnit()));
         int threads = Math.max(1, Math.min(options.threads(), units.size()));
         if (threads == 1) {
-            CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars());
+            CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars(), strIds);
             for (UnitHeader u : units) {
                 CuBtf cu = enc.encode(u);
                 report(cu, elf, warn);
@@ -103,7 +104,7 @@ public final class BtfEncoder {
                 return t;
             });
             ThreadLocal<CuEncoder> encoders = ThreadLocal.withInitial(
-                    () -> new CuEncoder(dwarf, pool, ctx, options.vars()));
+                    () -> new CuEncoder(dwarf, pool, ctx, options.vars(), strIds));
             try {
                 // A bounded window of units in flight keeps memory flat while the merge catches up.
                 int window = threads * 8;

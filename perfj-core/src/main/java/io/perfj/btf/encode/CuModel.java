@@ -42,8 +42,11 @@ final class CuModel {
     private static final String BTF_TYPE_TAG = "btf_type_tag";
 
     private final StringPool pool;
-    /** Strings in .debug_str/.debug_line_str, by packed reference: shared by all units of a thread. */
-    private final LongIntMap strCache = new LongIntMap(1 << 14);
+    /**
+     * Pool id + 1 of the string at each offset of .debug_str (0: not looked up yet), shared by all
+     * threads: a thread that races another writes the same id.
+     */
+    private final int[] strIds;
     /** Strings inside the DIEs (DW_FORM_string), by their bytes: shared by all units of a thread. */
     private final InlineNames inlineNames;
     DieCursor c;
@@ -99,10 +102,8 @@ final class CuModel {
     final List<Var> vars = new ArrayList<>();
     final List<Var> unitVars = new ArrayList<>();
 
-    final LongIntMap typeByOff = new LongIntMap(4096);
-    final LongIntMap fnByOff = new LongIntMap(1024);
-    final LongIntMap paramByOff = new LongIntMap(1024);
-    final LongIntMap varByOff = new LongIntMap(1024);
+    /** Types, functions, parameters and variables by DIE offset. */
+    private final DieIndex byOff = new DieIndex();
 
     private final IntBuf[] scratch = new IntBuf[256];
     private int scratchDepth;
@@ -138,8 +139,9 @@ final class CuModel {
         Var spec;
     }
 
-    CuModel(StringPool pool) {
+    CuModel(StringPool pool, int[] strIds) {
         this.pool = pool;
+        this.strIds = strIds;
         this.inlineNames = new InlineNames(pool);
     }
 
@@ -165,10 +167,7 @@ final class CuModel {
         fns.clear();
         vars.clear();
         unitVars.clear();
-        typeByOff.clear();
-        fnByOff.clear();
-        paramByOff.clear();
-        varByOff.clear();
+        byOff.reset(cursor.unit().offset(), cursor.unit().end() - cursor.unit().offset());
         signatures.clear();
         signatureIndex.clear();
         scratchDepth = 0;
@@ -183,14 +182,15 @@ final class CuModel {
         if (c.form(i) == Dw.FORM_string) {
             return inlineNames.id(c.unitBytes(), c.inlineStringStart(i), c.inlineStringLength(i));
         }
-        long ref = c.stringRef(i);
-        if (ref < 0) {
-            return -1;
+        long off = c.debugStrOffset(i);
+        if (off < 0) {
+            String s = c.string(i); // .debug_line_str: names of units and directories, rare
+            return s == null ? -1 : pool.intern(s);
         }
-        int id = strCache.get(ref, -1);
+        int id = strIds[(int) off] - 1;
         if (id < 0) {
-            id = pool.intern(c.dwarf().string(ref));
-            strCache.put(ref, id);
+            id = pool.intern(c.string(i));
+            strIds[(int) off] = id + 1;
         }
         return id;
     }
@@ -307,7 +307,7 @@ final class CuModel {
         tCount[id] = count;
         tType[id] = 0;
         tOff[id] = off;
-        typeByOff.put(off, id);
+        byOff.put(DieIndex.TYPE, off, id);
         return id;
     }
 
@@ -560,7 +560,7 @@ final class CuModel {
         pTypeRef[p] = typeRefOf(Dw.AT_type);
         pOriginRef[p] = typeRefOf(Dw.AT_abstract_origin);
         pType[p] = 0;
-        paramByOff.put(c.offset(), p);
+        byOff.put(DieIndex.PARAM, c.offset(), p);
         return p;
     }
 
@@ -604,7 +604,7 @@ final class CuModel {
         if (c.hasChildren()) {
             functionChildren(fn, true);
         }
-        fnByOff.put(fn.off, fns.size());
+        byOff.put(DieIndex.FN, fn.off, fns.size());
         fns.add(fn);
     }
 
@@ -710,7 +710,7 @@ final class CuModel {
             }
         }
         v.annots = annotations(-1);
-        varByOff.put(v.off, vars.size());
+        byOff.put(DieIndex.VAR, v.off, vars.size());
         vars.add(v);
         if (top) {
             unitVars.add(v);
@@ -726,7 +726,7 @@ final class CuModel {
         if ((ref & SIG_REF) != 0) {
             return foreignId((int) (ref & ~SIG_REF));
         }
-        int id = typeByOff.get(ref, 0);
+        int id = byOff.get(DieIndex.TYPE, ref, 0);
         return id > 0 && tKind[id] == K_UNSPEC ? 0 : id;
     }
 
@@ -760,16 +760,16 @@ final class CuModel {
         }
         for (Var v : vars) {
             if (v.hasSpec && v.specRef >= 0) {
-                int s = varByOff.get(v.specRef, -1);
+                int s = byOff.get(DieIndex.VAR, v.specRef, -1);
                 v.spec = s < 0 ? null : vars.get(s);
             }
         }
         // Functions in table order; parameters of lexical blocks belong to their function.
         for (Fn fn : fns) {
             if (fn.name < 0 && (fn.originRef >= 0 || fn.specRef >= 0)) {
-                int o = fn.originRef >= 0 ? fnByOff.get(fn.originRef, -1) : -1;
+                int o = fn.originRef >= 0 ? byOff.get(DieIndex.FN, fn.originRef, -1) : -1;
                 if (o < 0 && fn.specRef >= 0) {
-                    o = fnByOff.get(fn.specRef, -1);
+                    o = byOff.get(DieIndex.FN, fn.specRef, -1);
                 }
                 if (o >= 0) {
                     fn.name = fns.get(o).name;
@@ -782,7 +782,7 @@ final class CuModel {
         }
         for (Fn fn : fns) {
             if (fn.type == 0 && fn.originRef >= 0) {
-                int o = fnByOff.get(fn.originRef, -1);
+                int o = byOff.get(DieIndex.FN, fn.originRef, -1);
                 if (o >= 0) {
                     fn.type = fns.get(o).type;
                 }
@@ -799,7 +799,7 @@ final class CuModel {
             pType[p] = 0;
             return;
         }
-        int o = paramByOff.get(pOriginRef[p], -1);
+        int o = byOff.get(DieIndex.PARAM, pOriginRef[p], -1);
         if (o < 0) {
             return;
         }

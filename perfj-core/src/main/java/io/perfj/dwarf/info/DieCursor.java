@@ -367,6 +367,17 @@ public final class DieCursor {
         };
     }
 
+    /**
+     * For a string attribute whose bytes are in {@code .debug_str} (strp and strx forms): its
+     * offset there, below {@link DwarfInfo#debugStrSize()}; -1 for other forms.
+     */
+    public long debugStrOffset(int i) {
+        long ref = stringRef(i);
+        return ref >= 0 && (ref & ~OFFSET_MASK) == DwarfInfo.STR_STR ? ref & OFFSET_MASK : -1;
+    }
+
+    private static final long OFFSET_MASK = (1L << 56) - 1;
+
     public long stringRefOf(int at) {
         int i = find(at);
         return i < 0 ? -1 : stringRef(i);

@@ -97,6 +97,11 @@ public final class DwarfInfo {
         return info.size() + types.size();
     }
 
+    /** Size of .debug_str, where {@link DieCursor#debugStrOffset} points. */
+    public long debugStrSize() {
+        return str.size();
+    }
+
     /** All units: those of {@code .debug_info} in section order, then those of {@code .debug_types}. */
     public List<UnitHeader> units() {
         return units;
