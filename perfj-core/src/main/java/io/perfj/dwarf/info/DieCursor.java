@@ -263,16 +263,7 @@ public final class DieCursor {
     /** The index of attribute {@code at} in the current DIE, or -1. */
     public int find(int at) {
         Abbrev a = abbrev;
-        if (a == null) {
-            return -1;
-        }
-        int[] names = a.names;
-        for (int i = 0; i < names.length; i++) {
-            if (names[i] == at) {
-                return i;
-            }
-        }
-        return -1;
+        return a == null ? -1 : a.find(at);
     }
 
     public boolean has(int at) {
