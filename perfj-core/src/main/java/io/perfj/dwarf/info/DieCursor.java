@@ -4,9 +4,6 @@ import io.perfj.io.FormatException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * A forward walk over the DIEs of one unit (DWARF 5 section 7.5.2), in section order. Each
@@ -22,12 +19,6 @@ import java.nio.ByteOrder;
  * cursor are buffer indexes; offsets it returns are section offsets.
  */
 public final class DieCursor {
-    private static final VarHandle I16_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I16_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle I32_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I32_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle I64_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I64_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     /** Returned by address getters when there is no address. */
     public static final long NO_ADDRESS = Long.MIN_VALUE;
 
@@ -621,16 +612,26 @@ public final class DieCursor {
                 abs, detail);
     }
 
+    // Plain shifts rather than byte-array VarHandles: btf encode runs on the JIT's first tier,
+    // which calls out of line for the VarHandles' byte swapping.
     private short get16(byte[] b, int at) {
-        return little ? (short) I16_LE.get(b, at) : (short) I16_BE.get(b, at);
+        int x = b[at] & 0xff;
+        int y = b[at + 1] & 0xff;
+        return (short) (little ? x | y << 8 : x << 8 | y);
     }
 
     private int get32(byte[] b, int at) {
-        return little ? (int) I32_LE.get(b, at) : (int) I32_BE.get(b, at);
+        int x = b[at] & 0xff;
+        int y = b[at + 1] & 0xff;
+        int z = b[at + 2] & 0xff;
+        int t = b[at + 3] & 0xff;
+        return little ? x | y << 8 | z << 16 | t << 24 : x << 24 | y << 16 | z << 8 | t;
     }
 
     private long get64(byte[] b, int at) {
-        return little ? (long) I64_LE.get(b, at) : (long) I64_BE.get(b, at);
+        long lo = get32(b, at) & 0xffff_ffffL;
+        long hi = get32(b, at + 4) & 0xffff_ffffL;
+        return little ? hi << 32 | lo : lo << 32 | hi;
     }
 
     private int u8() {
