@@ -270,7 +270,7 @@ final class LibunwindEmulation {
         if (map == null || map.dso() == null) {
             return EINVAL;
         }
-        UserStackUnwinder.Obj obj = owner.objOf(map);
+        UnwindObject obj = owner.objOf(map);
         if (obj == null) {
             return EINVAL;
         }
@@ -285,7 +285,7 @@ final class LibunwindEmulation {
             }
         }
         if (ret < 0 && !obj.debugFrame().isEmpty()) {
-            long vaddr = UserStackUnwinder.toVaddr(obj, map.mapIp(addr));
+            long vaddr = obj.toVaddr(map.mapIp(addr));
             if (vaddr != -1 && rowAt(obj.debugFrame(), vaddr) == 0) {
                 ret = 0;
             }
@@ -440,7 +440,7 @@ final class LibunwindEmulation {
         if (map == null || map.dso() == null) {
             return -1;
         }
-        UserStackUnwinder.Obj obj = owner.objOf(map);
+        UnwindObject obj = owner.objOf(map);
         if (obj == null) {
             return SOFT;
         }

@@ -1,18 +1,15 @@
 package io.perfj.dwarf;
 
-import io.perfj.elf.ElfFile;
-import io.perfj.elf.ProgramHeader;
 import io.perfj.io.Bytes;
 import io.perfj.perfdata.record.Regs;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.perfdata.record.UserStack;
 import io.perfj.symbols.DsoFinder;
+import io.perfj.symbols.ObjectCache;
 import io.perfj.symbols.Map;
 import io.perfj.symbols.Thread;
 
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Optional;
 
 /**
@@ -30,21 +27,9 @@ public final class UserStackUnwinder {
     private static final int RA = 16;
     private static final int MAX_FRAMES = 127;
 
-    private final DsoFinder finder;
+    private final UnwindObjects objects;
     private final boolean perfCompatible;
-    private final java.util.Map<Path, Optional<Obj>> objs = new HashMap<>();
-    private final java.util.Map<io.perfj.symbols.Dso, Optional<Obj>> byDso = new java.util.IdentityHashMap<>();
     private LibunwindEmulation emulation;
-
-    /**
-     * An object file as the unwinders see it: all its call frame information, the
-     * {@code .eh_frame} part alone with the address of {@code .eh_frame_hdr} (-1 when absent) and
-     * the page-aligned address of its first PT_LOAD segment (what perf's lookup starts from),
-     * and the file itself for reads outside the copied stack.
-     */
-    record Obj(ElfFile elf, CallFrameInfo info, CallFrameInfo ehFrame, CallFrameInfo debugFrame,
-               ProgramHeader[] loads, long ehFrameHdrAddr, long firstLoadPage) {
-    }
 
     /** Unwinds with the call frame information alone (the correct result). */
     public UserStackUnwinder(DsoFinder finder) {
@@ -57,7 +42,12 @@ public final class UserStackUnwinder {
      *                       unwind with the call frame information alone
      */
     public UserStackUnwinder(DsoFinder finder, boolean perfCompatible) {
-        this.finder = finder;
+        this(new UnwindObjects(new ObjectCache(finder)), perfCompatible);
+    }
+
+    /** Over a run's objects, shared with other unwinders and inline-frame naming. */
+    public UserStackUnwinder(UnwindObjects objects, boolean perfCompatible) {
+        this.objects = objects;
         this.perfCompatible = perfCompatible;
     }
 
@@ -108,11 +98,11 @@ public final class UserStackUnwinder {
             if (map == null || map.dso() == null) {
                 break;
             }
-            Obj cfi = objOf(map);
+            UnwindObject cfi = objOf(map);
             if (cfi == null || cfi.info().isEmpty()) {
                 break;
             }
-            long vaddr = toVaddr(cfi, map.mapIp(first ? pc : pc - 1));
+            long vaddr = cfi.toVaddr(map.mapIp(first ? pc : pc - 1));
             if (vaddr == -1) {
                 break;
             }
@@ -182,76 +172,8 @@ public final class UserStackUnwinder {
         return Arrays.copyOf(out, n);
     }
 
-    /**
-     * The object file behind a map, or null when it cannot be found or read: the runtime object
-     * (the file the process mapped), not a separate debug file, which has no call frame
-     * information or code of its own. Cached per DSO and per file.
-     */
-    Obj objOf(Map map) {
-        io.perfj.symbols.Dso dso = map.dso();
-        if (dso == null) {
-            return null;
-        }
-        return byDso.computeIfAbsent(dso, d -> Optional.ofNullable(runtimeFile(d)).map(this::objAt))
-                .orElse(null);
-    }
-
-    private Path runtimeFile(io.perfj.symbols.Dso dso) {
-        java.util.List<Path> candidates;
-        try {
-            candidates = finder.elfCandidates(dso);
-        } catch (RuntimeException e) {
-            return null;
-        }
-        byte[] want = dso.buildId().orElse(null);
-        for (Path p : candidates) {
-            if (!java.nio.file.Files.isRegularFile(p)) {
-                continue;
-            }
-            try (ElfFile elf = ElfFile.open(p)) {
-                if (want != null) {
-                    byte[] have = elf.buildId().orElse(null);
-                    if (have != null && !io.perfj.symbols.DsoFinder.sameId(want, have)) {
-                        continue;
-                    }
-                }
-                if (elf.section(".text").map(x -> x.hasFileData()).orElse(false)) {
-                    return p;
-                }
-            } catch (RuntimeException e) {
-                // not an ELF file, or a broken one: try the next
-            }
-        }
-        return null;
-    }
-
-    private Obj objAt(Path file) {
-        return objs.computeIfAbsent(file, f -> {
-            try {
-                // kept open: the frame information reads from the mapping
-                ElfFile elf = ElfFile.open(f);
-                CallFrameInfo info = CallFrameInfo.parse(elf);
-                ProgramHeader[] loads = elf.programHeaders().stream().filter(ProgramHeader::isLoad)
-                        .toArray(ProgramHeader[]::new);
-                long hdr = elf.section(".eh_frame_hdr").filter(x -> x.hasFileData())
-                        .map(x -> x.addr()).orElse(-1L);
-                CallFrameInfo eh = CallFrameInfo.parse(elf, true, false);
-                CallFrameInfo debug = CallFrameInfo.parse(elf, false, true);
-                long firstLoad = loads.length == 0 ? 0 : loads[0].vaddr() & -4096L;
-                return Optional.of(new Obj(elf, info, eh, debug, loads, hdr, firstLoad));
-            } catch (RuntimeException e) {
-                return Optional.empty();
-            }
-        }).orElse(null);
-    }
-
-    /** A file offset (a user map's map_ip) to the ELF's virtual address, through its PT_LOAD segments. */
-    static long toVaddr(Obj cfi, long fileOffset) {
-        for (ProgramHeader p : cfi.loads()) {
-            if (fileOffset >= p.offset() && fileOffset < p.offset() + Math.max(p.filesz(), 1)) {
-                return fileOffset - p.offset() + p.vaddr();
-            }
-        }
-        return -1;
+    /** The object file behind a map (see {@link UnwindObjects#of}), or null. */
+    UnwindObject objOf(Map map) {
+        return objects.of(map.dso());
     }
 }
