@@ -19,8 +19,25 @@ public final class UnwindObjects {
     private final Map<Path, Optional<UnwindObject>> byFile = new ConcurrentHashMap<>();
     private final Map<Dso, Optional<UnwindObject>> byDso = new ConcurrentHashMap<>();
 
+    /** Counts address-space changes announced by the owner; -1 when nobody announces them. */
+    private volatile long generation = -1;
+
     public UnwindObjects(ObjectCache files) {
         this.files = files;
+    }
+
+    /**
+     * Tells the unwinders that some process's maps changed (an MMAP, FORK, EXIT... record was
+     * processed). Whoever calls this once must call it after every such change: from then on
+     * unwinders keep facts derived from a process's maps until the next call.
+     */
+    public void addressSpacesChanged() {
+        generation++;
+    }
+
+    /** The number of announced changes, or -1 when they are not announced (nothing may be kept). */
+    long generation() {
+        return generation;
     }
 
     public ObjectCache files() {

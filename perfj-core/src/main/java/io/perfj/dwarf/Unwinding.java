@@ -45,6 +45,11 @@ public final class Unwinding implements AutoCloseable {
         return perfCompatible;
     }
 
+    /** Must be called after every record that may change a process's maps (see {@link UnwindObjects#addressSpacesChanged()}). */
+    public void addressSpacesChanged() {
+        objects.addressSpacesChanged();
+    }
+
     /** The sample's user frames, innermost first, or null when it carries no user stack. */
     public long[] unwind(Sample s, Thread thread) {
         if (s.userStack() == null || s.userRegs() == null) {

@@ -172,6 +172,11 @@ public final class UserStackUnwinder {
         return Arrays.copyOf(out, n);
     }
 
+    /** See {@link UnwindObjects#generation()}. */
+    long generation() {
+        return objects.generation();
+    }
+
     /** The object file behind a map (see {@link UnwindObjects#of}), or null. */
     UnwindObject objOf(Map map) {
         return objects.of(map.dso());

@@ -37,6 +37,9 @@ public final class MachineResolver implements FrameResolver {
     public void process(PerfRecord r) {
         machine.process(r);
         last = null;
+        if (unwinding != null) {
+            unwinding.addressSpacesChanged();
+        }
     }
 
     @Override
