@@ -1,6 +1,5 @@
 package io.perfj.dwarf;
 
-import io.perfj.io.Bytes;
 import io.perfj.perfdata.record.Regs;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.perfdata.record.UserStack;
@@ -9,8 +8,6 @@ import io.perfj.symbols.ObjectCache;
 import io.perfj.symbols.Map;
 import io.perfj.symbols.Thread;
 
-import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * Unwinds a sample's user-space stack from the registers and stack bytes perf copied
@@ -23,13 +20,12 @@ public final class UserStackUnwinder {
     /** perf's x86-64 register order (arch/x86/include/uapi/asm/perf_regs.h) for DWARF registers 0..16. */
     private static final int[] PERF_INDEX = {0 /* ax */, 3 /* dx */, 2 /* cx */, 1 /* bx */, 4 /* si */,
         5 /* di */, 6 /* bp */, 7 /* sp */, 16, 17, 18, 19, 20, 21, 22, 23, 8 /* ip */};
-    private static final int SP = 7;
-    private static final int RA = 16;
     private static final int MAX_FRAMES = 127;
 
     private final UnwindObjects objects;
     private final boolean perfCompatible;
     private LibunwindEmulation emulation;
+    private CfiWalk walk;
 
     /** Unwinds with the call frame information alone (the correct result). */
     public UserStackUnwinder(DsoFinder finder) {
@@ -78,98 +74,10 @@ public final class UserStackUnwinder {
             }
             return emulation.unwind(reg, known, stack.data(), stack.dynSize(), thread, MAX_FRAMES);
         }
-        if (!known[SP] || !known[RA]) {
-            return null;
+        if (walk == null) {
+            walk = new CfiWalk(this);
         }
-        Bytes mem = stack.data();
-        long memSize = stack.dynSize() > 0 ? Math.min(stack.dynSize(), mem.size()) : mem.size();
-        long base = reg[SP];
-        long[] out = new long[16];
-        int n = 0;
-        long pc = reg[RA];
-        boolean first = true;
-        while (n < MAX_FRAMES && pc != 0) {
-            if (n == out.length) {
-                out = Arrays.copyOf(out, n * 2);
-            }
-            // perf reports a caller frame at its return address minus one (inside the call)
-            out[n++] = first ? pc : pc - 1;
-            Map map = thread.maps().find(first ? pc : pc - 1);
-            if (map == null || map.dso() == null) {
-                break;
-            }
-            UnwindObject cfi = objOf(map);
-            if (cfi == null || cfi.info().isEmpty()) {
-                break;
-            }
-            long vaddr = cfi.toVaddr(map.mapIp(first ? pc : pc - 1));
-            if (vaddr == -1) {
-                break;
-            }
-            Optional<UnwindRow> row;
-            try {
-                row = cfi.info().rowFor(vaddr);
-            } catch (RuntimeException e) {
-                break;
-            }
-            if (row.isEmpty() || !(row.get().cfa() instanceof CfaRule.RegisterOffset ro) || ro.register() > 16
-                    || !known[ro.register()]) {
-                break;
-            }
-            long cfa = reg[ro.register()] + ro.offset();
-            long[] next = reg.clone();
-            boolean[] nextKnown = known.clone();
-            boolean ok = true;
-            for (int d = 0; d <= 16 && ok; d++) {
-                RegisterRule r = row.get().rule(d);
-                switch (r) {
-                    case RegisterRule.Offset o -> {
-                        long a = cfa + o.offset();
-                        long off = a - base;
-                        if (off < 0 || off + 8 > memSize) {
-                            if (d == RA) {
-                                ok = false;
-                            }
-                            nextKnown[d] = false;
-                        } else {
-                            next[d] = mem.u64(off);
-                            nextKnown[d] = true;
-                        }
-                    }
-                    case RegisterRule.ValOffset v -> {
-                        next[d] = cfa + v.offset();
-                        nextKnown[d] = true;
-                    }
-                    case RegisterRule.Register rr -> {
-                        if (rr.register() <= 16) {
-                            next[d] = reg[rr.register()];
-                            nextKnown[d] = known[rr.register()];
-                        }
-                    }
-                    case RegisterRule.Undefined u -> {
-                        if (d == RA) {
-                            ok = false;
-                        }
-                    }
-                    default -> {
-                        // same value: keep; expressions: not evaluated
-                    }
-                }
-            }
-            if (!ok || !nextKnown[RA]) {
-                break;
-            }
-            next[SP] = cfa;
-            nextKnown[SP] = true;
-            if (next[RA] == pc && next[SP] == reg[SP]) {
-                break;
-            }
-            reg = next;
-            known = nextKnown;
-            pc = reg[RA];
-            first = false;
-        }
-        return Arrays.copyOf(out, n);
+        return walk.unwind(reg, known, stack.data(), stack.dynSize(), thread.maps(), MAX_FRAMES);
     }
 
     /** See {@link UnwindObjects#generation()}. */
