@@ -10,8 +10,8 @@ import java.util.Arrays;
  * Unwinds a copied user stack with the call frame information alone (x86-64), every rule
  * applied as DWARF 5 section 6.4 defines it, DWARF expressions included (libc's PLT rules are
  * expressions). The walk ends where the information ends: no rule for an address, a return
- * address that cannot be recovered (undefined, or saved outside the copied stack), or a frame
- * that does not move.
+ * address that cannot be recovered (undefined, or saved outside the copied stack), a return
+ * address in no mapping (left out), or a frame that does not move.
  *
  * <p>Memory outside the copied stack is read from the file of the map that covers it, but only
  * from maps that are not writable (code and read-only data are as in the file; writable data
@@ -96,8 +96,13 @@ final class CfiWalk {
                 out = Arrays.copyOf(out, n * 2);
             }
             long lookup = exact ? pc : pc - 1;
-            out[n++] = lookup;
             Map map = maps.find(lookup);
+            if (map == null && n > 0) {
+                // a return address in no mapping is not one (e.g. a stack copied from the new
+                // image of a process in execve, whose registers are still the old image's)
+                break;
+            }
+            out[n++] = lookup;
             if (map == null || map.dso() == null) {
                 break;
             }
@@ -117,6 +122,11 @@ final class CfiWalk {
                 signal = fde != null && fde.cie().signalFrame();
             } catch (RuntimeException e) {
                 break;
+            }
+            if (signal && !exact) {
+                // a signal trampoline is entered at its first instruction, not called: its
+                // frame is the return address itself (the FDE starts a byte early for the lookup)
+                out[n - 1] = pc;
             }
             if (row == null || !step(row)) {
                 break;
