@@ -11,6 +11,7 @@ import io.perfj.perfdata.record.KernelRecord;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
+import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.HashMap;
