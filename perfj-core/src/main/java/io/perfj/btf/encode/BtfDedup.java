@@ -1,10 +1,12 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.TypeSection;
+
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
-import static io.perfj.btf.encode.BtfWords.*;
+import static io.perfj.btf.wire.Kinds.*;
 
 /**
  * Type deduplication as libbpf's {@code btf__dedup} (libbpf 1.1, {@code src/btf.c}) does it, in
@@ -19,7 +21,7 @@ final class BtfDedup {
     private static final int UNPROCESSED = -1;
     private static final int IN_PROGRESS = -2;
 
-    private final TypeTable t;
+    private final TypeSection t;
     private final int[] w;
     private final int n;
     private final int[] map;
@@ -27,10 +29,10 @@ final class BtfDedup {
     private final IntBuf hypotList = new IntBuf(64);
     private final DedupTable table;
 
-    BtfDedup(TypeTable t) {
+    BtfDedup(TypeSection t) {
         this.t = t;
-        this.w = t.w;
-        this.n = t.count;
+        this.w = t.words();
+        this.n = t.size();
         this.map = new int[n + 1];
         this.hypot = new int[n + 1];
         Arrays.fill(hypot, UNPROCESSED);
@@ -42,8 +44,8 @@ final class BtfDedup {
     }
 
     /** Runs all passes and returns the compacted table. */
-    TypeTable run() {
-        TypeTable[] out = new TypeTable[1];
+    TypeSection run() {
+        TypeSection[] out = new TypeSection[1];
         RuntimeException[] err = new RuntimeException[1];
         // The graph walks recurse as deep as type chains go; give them a large stack.
         Thread th = new Thread(null, () -> {
@@ -68,7 +70,7 @@ final class BtfDedup {
         return out[0];
     }
 
-    private TypeTable passes() {
+    private TypeSection passes() {
         long t0 = System.nanoTime();
         for (int i = 1; i <= n; i++) {
             dedupPrim(i);
@@ -83,7 +85,7 @@ final class BtfDedup {
             dedupRef(i);
         }
         long t3 = System.nanoTime();
-        TypeTable out = compactAndRemap();
+        TypeSection out = compactAndRemap();
         if (Boolean.getBoolean("perfj.btf.timing")) {
             System.err.printf("btf dedup: primitives %d ms, structs %d ms, references %d ms, compaction %d ms%n",
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
@@ -95,7 +97,7 @@ final class BtfDedup {
     // ---- accessors ----
 
     private int p(int id) {
-        return t.start[id];
+        return t.start(id);
     }
 
     private int name(int id) {
@@ -578,26 +580,26 @@ final class BtfDedup {
 
     // ---- compaction ----
 
-    private TypeTable compactAndRemap() {
+    private TypeSection compactAndRemap() {
         int[] newId = new int[n + 1];
         int count = 0;
-        long words = 0;
+        long total = 0;
         for (int i = 1; i <= n; i++) {
             if (map[i] == i) {
                 newId[i] = ++count;
-                words += length(info(i));
+                total += words(info(i));
             }
         }
-        TypeTable out = new TypeTable((int) words, count);
+        TypeSection out = new TypeSection(1, (int) total, count);
         for (int i = 1; i <= n; i++) {
             if (map[i] != i) {
                 continue;
             }
-            int len = length(info(i));
+            int len = words(info(i));
             int id = out.add(len);
-            int q = out.start[id];
-            System.arraycopy(w, p(i), out.w, q, len);
-            int[] ow = out.w;
+            int q = out.start(id);
+            System.arraycopy(w, p(i), out.words(), q, len);
+            int[] ow = out.words();
             forEachTypeRef(ow, q, at -> {
                 int v = ow[at];
                 ow[at] = v == 0 ? 0 : newId[resolve(v)];

@@ -1,5 +1,6 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.TypeSection;
 import io.perfj.dwarf.info.DwarfInfo;
 import io.perfj.dwarf.info.UnitHeader;
 import io.perfj.elf.ElfFile;
@@ -16,7 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import static io.perfj.btf.encode.BtfWords.*;
+import static io.perfj.btf.wire.Kinds.*;
 
 /**
  * BTF from an ELF file's DWARF, like {@code pahole -J}: compile units are encoded in parallel,
@@ -82,7 +83,7 @@ public final class BtfEncoder {
         // About one word of BTF per five bytes of .debug_info (measured on vmlinux); a little more,
         // so the table rarely has to grow.
         long guess = dwarf.infoSize() / 4;
-        TypeTable table = new TypeTable((int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
+        TypeSection table = new TypeSection(1, (int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 10)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
         // Type units first, so units referring to their types by signature find them numbered.
@@ -134,22 +135,22 @@ public final class BtfEncoder {
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
         long t1 = System.nanoTime();
-        if (table.count == 0) {
+        if (table.size() == 0) {
             return RawBtf.write(table, pool, elf.order());
         }
-        int before = table.count;
-        TypeTable deduped = new BtfDedup(table).run();
+        int before = table.size();
+        TypeSection deduped = new BtfDedup(table).run();
         long t2 = System.nanoTime();
         byte[] out = RawBtf.write(deduped, pool, elf.order());
         if (TIMING) {
             System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"
-                    + " dedup %d ms, write %d ms%n", units.size(), before, table.nw, deduped.count,
+                    + " dedup %d ms, write %d ms%n", units.size(), before, table.wordCount(), deduped.size(),
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
         }
         return out;
     }
 
-    private static void addDatasecs(TypeTable t, StringPool pool, ElfContext ctx, Merger m, EncodeOptions.Vars vars) {
+    private static void addDatasecs(TypeSection t, StringPool pool, ElfContext ctx, Merger m, EncodeOptions.Vars vars) {
         if (m.varIds.size() == 0) {
             return;
         }
@@ -184,22 +185,22 @@ public final class BtfEncoder {
             }
             long[] last = entries.get(n - 1);
             int id = t.add(3 + 3 * n);
-            int p = t.start[id];
-            t.w[p] = pool.intern(sh.name());
-            t.w[p + 1] = info(DATASEC, n, false);
-            t.w[p + 2] = (int) (last[0] + last[1]);
+            int p = t.start(id);
+            t.words()[p] = pool.intern(sh.name());
+            t.words()[p + 1] = info(DATASEC, n, false);
+            t.words()[p + 2] = (int) (last[0] + last[1]);
             for (int i = 0; i < n; i++) {
                 long[] x = entries.get(i);
-                t.w[p + 3 + 3 * i] = (int) x[2];
-                t.w[p + 4 + 3 * i] = (int) x[0];
-                t.w[p + 5 + 3 * i] = (int) x[1];
+                t.words()[p + 3 + 3 * i] = (int) x[2];
+                t.words()[p + 4 + 3 * i] = (int) x[0];
+                t.words()[p + 5 + 3 * i] = (int) x[1];
             }
         }
     }
 
     /** Appends compile units in order, numbering their records as pahole's single encoder would. */
     static final class Merger {
-        private final TypeTable t;
+        private final TypeSection t;
         private final boolean bySymbols;
         private final Set<Integer> generated = new HashSet<>();
         private boolean hasIndexType;
@@ -211,7 +212,7 @@ public final class BtfEncoder {
 
         private final int intName;
 
-        Merger(TypeTable t, boolean bySymbols, int intName) {
+        Merger(TypeSection t, boolean bySymbols, int intName) {
             this.t = t;
             this.bySymbols = bySymbols;
             this.intName = intName;
@@ -226,7 +227,7 @@ public final class BtfEncoder {
         void finish() {
             for (int i = 0; i < pendingPos.size(); i++) {
                 Integer g = bySignature.get(pendingSig.get(i));
-                t.w[pendingPos.get(i)] = g == null ? 0 : g;
+                t.words()[pendingPos.get(i)] = g == null ? 0 : g;
             }
         }
 
@@ -234,7 +235,7 @@ public final class BtfEncoder {
             int info = w[p + 1];
             int kind = kind(info);
             int vlen = vlen(info);
-            if (word2IsType(kind)) {
+            if (sizeIsType(kind)) {
                 w[p + 2] = local(w[p + 2], map, index);
             }
             switch (kind) {
@@ -263,10 +264,10 @@ public final class BtfEncoder {
 
         private void copy(CuBtf cu, int r, int[] map, int index) {
             int s = cu.starts[r];
-            int len = length(cu.words[s + 1]);
+            int len = words(cu.words[s + 1]);
             int id = t.add(len);
-            int p = t.start[id];
-            int[] w = t.w;
+            int p = t.start(id);
+            int[] w = t.words();
             System.arraycopy(cu.words, s, w, p, len);
             remap(w, p, map, index);
             if (cu.signatures.length > 0) {
@@ -292,7 +293,7 @@ public final class BtfEncoder {
             if (cu == null) {
                 return;
             }
-            int base = t.count;
+            int base = t.size();
             int index;
             boolean addInt = false;
             if (hasIndexType) {
@@ -332,11 +333,11 @@ public final class BtfEncoder {
             }
             if (addInt) {
                 int id = t.add(4);
-                int p = t.start[id];
-                t.w[p] = intName;
-                t.w[p + 1] = info(INT, 0, false);
-                t.w[p + 2] = 4;
-                t.w[p + 3] = 1 << 24 | 32;
+                int p = t.start(id);
+                t.words()[p] = intName;
+                t.words()[p + 1] = info(INT, 0, false);
+                t.words()[p + 2] = 4;
+                t.words()[p + 3] = 1 << 24 | 32;
             }
             for (int r = cu.nTypes; r < cu.nRecords; r++) {
                 if (keep[r]) {

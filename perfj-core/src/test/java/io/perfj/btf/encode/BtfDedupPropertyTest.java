@@ -1,5 +1,6 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.TypeSection;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -7,7 +8,7 @@ import net.jqwik.api.constraints.IntRange;
 import java.util.Arrays;
 import java.util.Random;
 
-import static io.perfj.btf.encode.BtfWords.*;
+import static io.perfj.btf.wire.Kinds.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -19,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class BtfDedupPropertyTest {
 
     /** One unit's layout: 1 int, 2 long, then per struct j: 3+3j STRUCT, 4+3j PTR to it, 5+3j ARRAY of it. */
-    private static void addUnit(TypeTable t, StringPool pool, int structs, long seed, boolean fwds, Random fwdRnd) {
-        int base = t.count;
+    private static void addUnit(TypeSection t, StringPool pool, int structs, long seed, boolean fwds, Random fwdRnd) {
+        int base = t.size();
         Random r = new Random(seed);
         put(t, pool.intern("int"), info(INT, 0, false), 4, 1 << 24 | 32);
         put(t, pool.intern("long"), info(INT, 0, false), 8, 1 << 24 | 64);
@@ -41,14 +42,14 @@ class BtfDedupPropertyTest {
                 put(t, name, info(FWD, 0, false), 0);
             } else {
                 int id = t.add(3 + 3 * members);
-                int p = t.start[id];
-                t.w[p] = name;
-                t.w[p + 1] = info(STRUCT, members, false);
-                t.w[p + 2] = 8 * members;
+                int p = t.start(id);
+                t.words()[p] = name;
+                t.words()[p + 1] = info(STRUCT, members, false);
+                t.words()[p + 2] = 8 * members;
                 for (int m = 0; m < members; m++) {
-                    t.w[p + 3 + 3 * m] = pool.intern("m" + m);
-                    t.w[p + 4 + 3 * m] = mt[m];
-                    t.w[p + 5 + 3 * m] = 64 * m;
+                    t.words()[p + 3 + 3 * m] = pool.intern("m" + m);
+                    t.words()[p + 4 + 3 * m] = mt[m];
+                    t.words()[p + 5 + 3 * m] = 64 * m;
                 }
             }
             put(t, 0, info(PTR, 0, false), base + 3 + 3 * j);
@@ -56,41 +57,41 @@ class BtfDedupPropertyTest {
         }
     }
 
-    private static void put(TypeTable t, int... words) {
+    private static void put(TypeSection t, int... words) {
         int id = t.add(words.length);
-        System.arraycopy(words, 0, t.w, t.start[id], words.length);
+        System.arraycopy(words, 0, t.words(), t.start(id), words.length);
     }
 
-    private static int[] words(TypeTable t) {
-        return Arrays.copyOf(t.w, t.nw);
+    private static int[] words(TypeSection t) {
+        return Arrays.copyOf(t.words(), t.wordCount());
     }
 
     @Property(tries = 60)
     void repeatedUnitsDeduplicateToOne(@ForAll @IntRange(min = 1, max = 12) int structs,
                                        @ForAll @IntRange(min = 2, max = 5) int copies, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeTable one = new TypeTable(64, 16);
+        TypeSection one = new TypeSection(1, 64, 16);
         addUnit(one, pool, structs, seed, false, null);
-        TypeTable once = new BtfDedup(one).run();
+        TypeSection once = new BtfDedup(one).run();
 
-        TypeTable many = new TypeTable(64, 16);
+        TypeSection many = new TypeSection(1, 64, 16);
         Random fwdRnd = new Random(seed ^ 0x5eed);
         for (int c = 0; c < copies; c++) {
             addUnit(many, pool, structs, seed, c > 0, fwdRnd);
         }
-        TypeTable deduped = new BtfDedup(many).run();
-        assertEquals(once.count, deduped.count);
+        TypeSection deduped = new BtfDedup(many).run();
+        assertEquals(once.size(), deduped.size());
         assertArrayEquals(words(once), words(deduped));
     }
 
     @Property(tries = 40)
     void distinctStructsStay(@ForAll @IntRange(min = 1, max = 12) int structs, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeTable one = new TypeTable(64, 16);
+        TypeSection one = new TypeSection(1, 64, 16);
         addUnit(one, pool, structs, seed, false, null);
-        int before = one.count;
-        TypeTable once = new BtfDedup(one).run();
+        int before = one.size();
+        TypeSection once = new BtfDedup(one).run();
         // nothing in one unit is a duplicate of anything else
-        assertEquals(before, once.count);
+        assertEquals(before, once.size());
     }
 }
