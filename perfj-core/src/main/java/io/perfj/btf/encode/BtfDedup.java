@@ -100,12 +100,13 @@ final class BtfDedup {
         return t.start(id);
     }
 
+    /** Void (id 0) has no record: libbpf's btf_type_by_id gives it a zeroed one, so no name and kind 0. */
     private int name(int id) {
-        return w[p(id)];
+        return id == 0 ? 0 : w[p(id)];
     }
 
     private int info(int id) {
-        return w[p(id) + 1];
+        return id == 0 ? 0 : w[p(id) + 1];
     }
 
     private int word2(int id) {
@@ -113,7 +114,7 @@ final class BtfDedup {
     }
 
     private int kindOf(int id) {
-        return kind(w[p(id) + 1]);
+        return kind(info(id));
     }
 
     private boolean mapped(int id) {
