@@ -1,5 +1,9 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
+
+import io.perfj.testing.BuildIdCacheFixture;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,8 +28,8 @@ class AnnotateFastPathTest {
     }
 
     private static String[] withInput(String... rest) {
-        List<String> a = new ArrayList<>(List.of("annotate", "-i", CliFixtures.recording("c-fp").toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files"));
+        List<String> a = new ArrayList<>(List.of("annotate", "-i", Fixtures.recording("c-fp").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files"));
         a.addAll(List.of(rest));
         return a.toArray(String[]::new);
     }

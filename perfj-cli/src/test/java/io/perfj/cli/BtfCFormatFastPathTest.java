@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,7 +58,7 @@ class BtfCFormatFastPathTest {
 
     @Test
     void perfDataEntriesAndMissingFilesToo(@TempDir Path tmp) {
-        String data = CliFixtures.recording("bpf-sys").toString();
+        String data = Fixtures.recording("bpf-sys").toString();
         assertEquals(full("btf", "dump", data, "format", "c").out(), fast("btf", "dump", data, "format", "c").out());
         Run missing = fast("btf", "dump", tmp.resolve("missing").toString(), "format", "c");
         assertEquals(full("btf", "dump", tmp.resolve("missing").toString(), "format", "c").err(), missing.err());

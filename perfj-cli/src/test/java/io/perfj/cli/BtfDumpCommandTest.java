@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
+
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +33,7 @@ class BtfDumpCommandTest {
     }
 
     static Path btf(String rel) {
-        Path p = CliFixtures.dir().resolve("btf").resolve(rel);
+        Path p = Fixtures.file("btf").resolve(rel);
         Assumptions.assumeTrue(Files.isRegularFile(p), "no " + p);
         return p;
     }
@@ -75,7 +77,7 @@ class BtfDumpCommandTest {
 
     @Test
     void perfDataEntriesHaveAHeaderLine() {
-        Path data = CliFixtures.recording("bpf-sys");
+        Path data = Fixtures.recording("bpf-sys");
         Run r = run("btf", "dump", data.toString());
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().startsWith("# BPF_BTF id "), r.out());

@@ -379,7 +379,7 @@ public final class Annotate {
     private static final class AddrCounts {
         /** The probe ruled this object out: its samples are not counted (checked when met again). */
         boolean skip;
-        private final io.perfj.report.LongIntMap index = new io.perfj.report.LongIntMap(64);
+        private final io.perfj.util.LongIntMap index = new io.perfj.util.LongIntMap(64);
         long[] addrs = new long[16];
         long[] samples = new long[16];
         long[] periods = new long[16];

@@ -13,6 +13,7 @@ import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
 import io.perfj.session.Session;
+import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.HashMap;

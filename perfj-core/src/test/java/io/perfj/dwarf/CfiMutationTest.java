@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class CfiMutationTest {
 
     private static byte[] hot() throws Exception {
-        return Files.readAllBytes(Fixtures.dir().resolve("bin/hot"));
+        return Files.readAllBytes(Fixtures.file("bin/hot"));
     }
 
     private static SectionHeader section(byte[] image, String name) {

@@ -30,11 +30,11 @@ class ElfMutationTest {
 
     private static List<byte[]> seeds() throws IOException {
         List<byte[]> out = new ArrayList<>();
-        out.add(Files.readAllBytes(Fixtures.dir().resolve("bin/hot")));
+        out.add(Files.readAllBytes(Fixtures.file("bin/hot")));
         out.add(new ElfBuilder(false, ByteOrder.BIG_ENDIAN).sym("f", 0x401010, 16, Elf.STT_FUNC, Elf.STB_GLOBAL).build());
         out.add(new ElfBuilder(true, ByteOrder.LITTLE_ENDIAN).sym("g", 0x401010, 16, Elf.STT_FUNC, Elf.STB_GLOBAL).build());
-        BuildIdCacheFixture.member("[vdso]", "vdso").ifPresent(p -> out.add(read(p)));
-        BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/libz.so.1.2.13", "elf").ifPresent(p -> out.add(read(p)));
+        out.add(read(BuildIdCacheFixture.member("[vdso]", "vdso").orElseThrow()));
+        out.add(read(BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/libz.so.1.2.13", "elf").orElseThrow()));
         return out;
     }
 
@@ -165,7 +165,7 @@ class ElfMutationTest {
     @Test
     void textParsersOnlyWarn() throws IOException {
         Random rnd = new Random(7);
-        byte[] map = Files.readAllBytes(Fixtures.dir().resolve("perf-maps/perf-9690.map"));
+        byte[] map = Files.readAllBytes(Fixtures.file("perf-maps/perf-9690.map"));
         byte[] kall = Files.readAllBytes(BuildIdCacheFixture.member("[kernel.kallsyms]", "kallsyms").orElseThrow());
         kall = Arrays.copyOf(kall, 200_000);
         for (int round = 0; round < 200; round++) {

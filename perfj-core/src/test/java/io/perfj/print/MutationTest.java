@@ -118,10 +118,7 @@ class MutationTest {
     @Test
     void damagedFilesFailOnlyWithFormatException() throws IOException {
         for (String name : List.of("c-fp", "pipe", "zstd")) {
-            Path file = Fixtures.dir().resolve(name + ".data");
-            if (!Files.isRegularFile(file)) {
-                continue;
-            }
+            Path file = Fixtures.recording(name);
             byte[] orig = Files.readAllBytes(file);
             Random rnd = new Random(42);
             Path tmp = Files.createTempFile("perfj-mut", ".data");

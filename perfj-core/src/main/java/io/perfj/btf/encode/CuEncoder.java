@@ -5,7 +5,7 @@ import io.perfj.dwarf.info.Dw;
 import io.perfj.dwarf.info.DwarfInfo;
 import io.perfj.dwarf.info.UnitHeader;
 
-import static io.perfj.btf.encode.BtfWords.*;
+import static io.perfj.btf.wire.Kinds.*;
 import static io.perfj.btf.encode.CuModel.*;
 
 /**

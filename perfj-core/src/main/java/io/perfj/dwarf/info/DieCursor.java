@@ -1,6 +1,7 @@
 package io.perfj.dwarf.info;
 
 import io.perfj.io.FormatException;
+import io.perfj.io.Leb128;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -33,6 +34,8 @@ public final class DieCursor {
     private final boolean little;
     private final long strKind;
     private long pos;
+    /** {@link #pos} while a LEB128 is read. */
+    private final int[] at = new int[1];
     private int depth;
     private boolean pendingChildren;
 
@@ -677,40 +680,18 @@ public final class DieCursor {
     }
 
     private long uleb() {
-        long result = 0;
-        int shift = 0;
-        int p = (int) pos;
-        byte[] s = buf;
-        while (true) {
-            int b = s[p++];
-            if (shift < 64) {
-                result |= (long) (b & 0x7f) << shift;
-            }
-            shift += 7;
-            if ((b & 0x80) == 0) {
-                pos = p;
-                return result;
-            }
-        }
+        int[] a = at;
+        a[0] = (int) pos;
+        long v = Leb128.unsigned(buf, a);
+        pos = a[0];
+        return v;
     }
 
     private long sleb() {
-        long result = 0;
-        int shift = 0;
-        int p = (int) pos;
-        byte[] s = buf;
-        int b;
-        do {
-            b = s[p++];
-            if (shift < 64) {
-                result |= (long) (b & 0x7f) << shift;
-            }
-            shift += 7;
-        } while ((b & 0x80) != 0);
-        if (shift < 64 && (b & 0x40) != 0) {
-            result |= -1L << shift;
-        }
-        pos = p;
-        return result;
+        int[] a = at;
+        a[0] = (int) pos;
+        long v = Leb128.signed(buf, a);
+        pos = a[0];
+        return v;
     }
 }
