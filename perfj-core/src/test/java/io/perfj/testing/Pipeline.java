@@ -1,0 +1,80 @@
+package io.perfj.testing;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.print.DumpPrinter;
+import io.perfj.report.CallchainMode;
+import io.perfj.report.MachineResolver;
+import io.perfj.report.Report;
+import io.perfj.report.ReportOptions;
+import io.perfj.report.ScriptPrinter;
+import io.perfj.report.SortKey;
+import io.perfj.report.StdioReport;
+import io.perfj.symbols.SymbolOptions;
+
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What {@code report}, {@code script} and {@code dump} do with a recording, through the library's
+ * public entry points, with no file of this machine read (no system symbols, perf maps from a
+ * directory that does not exist). Used by the mutation tests and, as a {@code main}, by the
+ * memory-bound tests that run it in a child JVM with a small heap.
+ */
+public final class Pipeline {
+    private Pipeline() {
+    }
+
+    /** Symbol sources that read nothing of this machine. */
+    public static SymbolOptions noSystemFiles() {
+        return new SymbolOptions(null, null, null, Path.of("/nonexistent-perfj-maps"), false);
+    }
+
+    /** perf report's defaults: comm,dso,symbol, children and a graph when callchains were recorded. */
+    public static ReportOptions reportOptions(boolean children) {
+        return new ReportOptions(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM), true, children,
+                CallchainMode.GRAPH, true, 0.5, 0, 127, null, null, null, null, null, null);
+    }
+
+    /** Builds and prints the report; returns how many samples it counted. */
+    public static long report(PerfData data, boolean children) {
+        MachineResolver resolver = new MachineResolver(data, noSystemFiles());
+        Report r = Report.build(data, resolver, reportOptions(children));
+        PrintWriter out = new PrintWriter(OutputStream.nullOutputStream());
+        new StdioReport(r, out).print();
+        out.flush();
+        return r.totalSamples();
+    }
+
+    /** Prints every sample as perf script does. */
+    public static void script(PerfData data) {
+        PrintWriter out = new PrintWriter(OutputStream.nullOutputStream());
+        new ScriptPrinter(data, new MachineResolver(data, noSystemFiles()), out, null, 127).print();
+        out.flush();
+    }
+
+    /** Prints perf report -D's dump. */
+    public static void dump(PerfData data) {
+        new DumpPrinter(data, data.name(), OutputStream.nullOutputStream()).print();
+    }
+
+    /** {@code Pipeline report|script|dump FILE}: runs one command, prints "ok" and the sample count. */
+    public static void main(String[] args) {
+        try (PerfData d = PerfData.open(Path.of(args[1]))) {
+            long n = switch (args[0]) {
+                case "report" -> report(d, true);
+                case "script" -> {
+                    script(d);
+                    yield -1;
+                }
+                case "dump" -> {
+                    dump(d);
+                    yield -1;
+                }
+                default -> throw new IllegalArgumentException(args[0]);
+            };
+            System.out.println("ok " + n);
+        }
+    }
+}
