@@ -3,12 +3,13 @@ package io.perfj.testing;
 import io.perfj.perfdata.PerfData;
 import io.perfj.print.DumpPrinter;
 import io.perfj.report.CallchainMode;
-import io.perfj.report.MachineResolver;
 import io.perfj.report.Report;
 import io.perfj.report.ReportOptions;
 import io.perfj.report.ScriptPrinter;
 import io.perfj.report.SortKey;
 import io.perfj.report.StdioReport;
+import io.perfj.session.Session;
+import io.perfj.session.SessionOptions;
 import io.perfj.symbols.SymbolOptions;
 
 import java.io.OutputStream;
@@ -37,10 +38,13 @@ public final class Pipeline {
                 CallchainMode.GRAPH, true, 0.5, 0, 127, null, null, null, null, null, null);
     }
 
+    private static Session session(PerfData data) {
+        return Session.of(data, SessionOptions.of(noSystemFiles()));
+    }
+
     /** Builds and prints the report; returns how many samples it counted. */
     public static long report(PerfData data, boolean children) {
-        MachineResolver resolver = new MachineResolver(data, noSystemFiles());
-        Report r = Report.build(data, resolver, reportOptions(children));
+        Report r = Report.build(session(data), reportOptions(children));
         PrintWriter out = new PrintWriter(OutputStream.nullOutputStream());
         new StdioReport(r, out).print();
         out.flush();
@@ -50,8 +54,15 @@ public final class Pipeline {
     /** Prints every sample as perf script does. */
     public static void script(PerfData data) {
         PrintWriter out = new PrintWriter(OutputStream.nullOutputStream());
-        new ScriptPrinter(data, new MachineResolver(data, noSystemFiles()), out, null, 127).print();
+        new ScriptPrinter(session(data), out, null, Session.DEFAULT_MAX_STACK).print();
         out.flush();
+    }
+
+    /** Every sample resolved, as a library user reads them; returns how many there were. */
+    public static long samples(PerfData data) {
+        long[] n = new long[1];
+        session(data).forEachSample(s -> n[0]++);
+        return n[0];
     }
 
     /** Prints perf report -D's dump. */
@@ -59,7 +70,7 @@ public final class Pipeline {
         new DumpPrinter(data, data.name(), OutputStream.nullOutputStream()).print();
     }
 
-    /** {@code Pipeline report|script|dump FILE}: runs one command, prints "ok" and the sample count. */
+    /** {@code Pipeline report|script|samples|dump FILE}: runs one command, prints "ok" and the sample count. */
     public static void main(String[] args) {
         try (PerfData d = PerfData.open(Path.of(args[1]))) {
             long n = switch (args[0]) {
@@ -68,6 +79,7 @@ public final class Pipeline {
                     script(d);
                     yield -1;
                 }
+                case "samples" -> samples(d);
                 case "dump" -> {
                     dump(d);
                     yield -1;
