@@ -67,7 +67,7 @@ public final class OrderedRecords implements RecordInput {
                 order.pass(slot(r));
                 continue;
             }
-            if (r.bytes().segment().isNative()) {
+            if (!RecordArena.ownsItsBytes(r)) {
                 order.enqueue(slot(r), t);
             } else {
                 order.enqueue(~arena.put(r), t);

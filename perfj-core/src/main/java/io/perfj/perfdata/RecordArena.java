@@ -19,6 +19,8 @@ import java.util.Arrays;
 final class RecordArena {
     static final int BLOCK = 1 << 20;
     private static final int BLOCK_SHIFT = 20;
+    /** The first blocks are smaller: most recordings that pass here wait with a few records only. */
+    private static final int FIRST_BLOCK = 128 << 10;
     /** Before each record: its file offset, its bytes' base, whether it was compressed. */
     private static final int PREFIX = 17;
     /** Emptied blocks kept for reuse, so that blocks the old generation holds are not garbage. */
@@ -31,7 +33,8 @@ final class RecordArena {
     private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
     private int current = -1;
     private int pos;
-    private int allocated;
+    private long held;
+    private int made;
     private ByteOrder order;
     private String source;
 
@@ -47,7 +50,7 @@ final class RecordArena {
             order = r.bytes().order();
             source = r.bytes().source();
         }
-        if (current < 0 || pos + PREFIX + size > BLOCK) {
+        if (current < 0 || pos + PREFIX + size > blocks[current].length) {
             newBlock();
         }
         ByteBuffer v = views[current];
@@ -82,7 +85,17 @@ final class RecordArena {
 
     /** Bytes of the blocks in use. */
     long held() {
-        return (long) allocated * BLOCK;
+        return held;
+    }
+
+    /**
+     * Whether a record's bytes are an array of its own (a copy made when it was read, as for
+     * unpacked or piped records) rather than a view of a mapping or of a whole recording in
+     * memory: only such records cost memory per record while they wait.
+     */
+    static boolean ownsItsBytes(RawRecord r) {
+        MemorySegment s = r.bytes().segment();
+        return !s.isNative() && s.heapBase().orElse(null) instanceof byte[] a && a.length == s.byteSize();
     }
 
     private void newBlock() {
@@ -101,11 +114,11 @@ final class RecordArena {
                 live = Arrays.copyOf(live, id * 2);
             }
         }
-        byte[] block = spare.isEmpty() ? new byte[BLOCK] : spare.pop();
+        byte[] block = !spare.isEmpty() ? spare.pop() : new byte[made++ < 2 ? FIRST_BLOCK : BLOCK];
         blocks[id] = block;
         views[id] = ByteBuffer.wrap(block).order(order);
         live[id] = 0;
-        allocated++;
+        held += block.length;
         current = id;
         pos = 0;
     }
@@ -113,12 +126,12 @@ final class RecordArena {
     private int allocatedIds;
 
     private void release(int id) {
+        held -= blocks[id].length;
         if (spare.size() < spareBlocks) {
             spare.push(blocks[id]);
         }
         blocks[id] = null;
         views[id] = null;
         freeIds.push(id);
-        allocated--;
     }
 }

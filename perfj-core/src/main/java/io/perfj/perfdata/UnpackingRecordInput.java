@@ -29,7 +29,7 @@ final class UnpackingRecordInput implements RecordInput {
     private final List<String> warnings = new ArrayList<>();
     private ZstdStream zstd;
     /** Decompressed bytes not yet handed out are buf[head, end): whole records, then a tail. */
-    private final byte[] buf = new byte[ZstdStream.STEP + MAX_RECORD];
+    private byte[] buf;
     private ByteBuffer view;
     private int head;
     private int end;
@@ -96,6 +96,7 @@ final class UnpackingRecordInput implements RecordInput {
         }
         if (zstd == null) {
             zstd = new ZstdStream();
+            buf = new byte[ZstdStream.STEP + MAX_RECORD];
             view = ByteBuffer.wrap(buf).order(data.header().order());
         }
         zstd.feed(b.slice(payloadOff, payloadLen));

@@ -32,19 +32,27 @@ public final class Pipeline {
         return new SymbolOptions(null, null, null, Path.of("/nonexistent-perfj-maps"), false);
     }
 
-    /** perf report's defaults: comm,dso,symbol, children and a graph when callchains were recorded. */
-    public static ReportOptions reportOptions(boolean children) {
+    /** perf report's default sort keys (comm,dso,symbol) with these callchain settings. */
+    public static ReportOptions reportOptions(boolean children, CallchainMode mode) {
         return new ReportOptions(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM), true, children,
-                CallchainMode.GRAPH, true, 0.5, 0, 127, null, null, null, null, null, null);
+                mode, true, 0.5, 0, 127, null, null, null, null, null, null);
     }
 
     private static Session session(PerfData data) {
         return Session.of(data, SessionOptions.of(noSystemFiles()));
     }
 
-    /** Builds and prints the report; returns how many samples it counted. */
+    /** Builds and prints the report (callchain graph); returns how many samples it counted. */
     public static long report(PerfData data, boolean children) {
-        Report r = Report.build(session(data), reportOptions(children));
+        return report(data, children, CallchainMode.GRAPH);
+    }
+
+    /**
+     * Builds and prints the report; returns how many samples it counted. Without children and
+     * callchains the samples are read in place, not decoded (perf report --no-children -g none).
+     */
+    public static long report(PerfData data, boolean children, CallchainMode mode) {
+        Report r = Report.build(session(data), reportOptions(children, mode));
         PrintWriter out = new PrintWriter(OutputStream.nullOutputStream());
         new StdioReport(r, out).print();
         out.flush();
