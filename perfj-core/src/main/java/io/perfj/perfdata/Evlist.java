@@ -1,5 +1,7 @@
 package io.perfj.perfdata;
 
+import io.perfj.io.FormatException;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -47,6 +49,17 @@ public final class Evlist {
 
     public Evsel first() {
         return evsels.getFirst();
+    }
+
+    /**
+     * The error for a sample that arrives while no event is defined (an attr section shorter than
+     * one attr, or a pipe-mode SAMPLE before any HEADER_ATTR). perf's evlist__parse_sample finds no
+     * evsel for it and stops reading there ("failed to process type: 9"); its layout is unknown, so
+     * nothing after it can be trusted either.
+     */
+    public static FormatException sampleWithoutEvent(String source, long offset) {
+        return new FormatException(source, "PERF_RECORD_SAMPLE", offset,
+                "sample with no event defined before it (no perf_event_attr in the attr section or HEADER_ATTR record)");
     }
 
     public Optional<Evsel> byId(long id) {

@@ -120,6 +120,10 @@ public final class RecordScan implements AutoCloseable {
             }
             int type = bytes.s32(at);
             if (type == RecordType.SAMPLE) {
+                if (layouts.length == 0) {
+                    finished = true;
+                    throw Evlist.sampleWithoutEvent(data.name(), bytes.base() + at);
+                }
                 Layout l = layoutOf(at);
                 int size = bytes.u16(at + 6);
                 if (l != null && size >= l.end) {

@@ -36,8 +36,11 @@ public final class RecordDecoder {
         Bytes b = raw.bytes().named(RecordType.structure(raw.type()));
         int type = raw.type();
         if (type == RecordType.SAMPLE) {
-            Evsel e = evlist == null || evlist.isEmpty() ? null : evlist.evselOf(raw);
-            return decodeSample(raw, b, e, e == null ? NO_FIELDS : evlist.layout(e));
+            if (evlist == null || evlist.isEmpty()) {
+                throw Evlist.sampleWithoutEvent(b.source(), raw.offset());
+            }
+            Evsel e = evlist.evselOf(raw);
+            return decodeSample(raw, b, e, evlist.layout(e));
         }
         if (type >= RecordType.USER_TYPE_START) {
             return decodeUser(raw, b);
@@ -183,11 +186,9 @@ public final class RecordDecoder {
 
     // ------------------------------------------------------------------ samples
 
-    private static final SampleLayout NO_FIELDS = SampleLayout.of(0);
-
     private static Sample decodeSample(RawRecord raw, Bytes b, Evsel e, SampleLayout layout) {
-        EventAttr a = e == null ? null : e.attr();
-        long st = a == null ? 0 : a.sampleType();
+        EventAttr a = e.attr();
+        long st = a.sampleType();
         Cursor c = b.cursor(RawRecord.HEADER_SIZE);
         long identifier = -1;
         long ip = 0;
@@ -199,7 +200,7 @@ public final class RecordDecoder {
         long streamId = -1;
         int cpu = -1;
         int res = 0;
-        long period = a == null ? 0 : a.samplePeriod();
+        long period = a.samplePeriod();
         ReadValues read = null;
         Callchain chain = null;
         Bytes rawData = null;
