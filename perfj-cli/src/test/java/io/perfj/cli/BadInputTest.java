@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.CompressedFlood;
+import io.perfj.testing.PerfDataBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,7 +74,16 @@ class BadInputTest {
     }
 
     @Test
-    void zstdBombIsAFormatErrorInDump() throws IOException {
-        typedError("exceeds the bound of 8192 bytes", "dump", "-i", ZstdBomb.write(tmp, 8192).toString());
+    void compressedRecordInflatingPastPerfsBufferIsAFormatError() throws IOException {
+        // 16 MiB out of one record, where perf record -m 1 (one data page) writes at most 8 KiB
+        PerfDataBuilder b = new PerfDataBuilder(ByteOrder.LITTLE_ENDIAN);
+        b.addAttr(b.attr(1, 0, 1, 1, 0, 0), 1);
+        CompressedFlood.add(b, b.record(82, 0), 2 << 20, 8192);
+        Path f = tmp.resolve("bomb.data");
+        Files.write(f, b.buildFile());
+        for (String cmd : new String[] {"dump", "report", "script"}) {
+            typedError("PERF_RECORD_COMPRESSED at offset 0x100: decompressed data exceeds the bound of 8192 bytes",
+                    cmd, "-i", f.toString(), "--no-system-files");
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.perfj.btf;
 
+import io.perfj.btf.wire.Header;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
 import io.perfj.io.Bytes;
@@ -151,14 +152,12 @@ public final class BtfFiles {
                 return seg;
             }
             Bytes b = Bytes.of(seg, ByteOrder.LITTLE_ENDIAN, name, "btf_header", 0);
-            int magic = b.u16(0);
-            if (magic != io.perfj.btf.wire.Header.MAGIC) {
-                b = b.withOrder(ByteOrder.BIG_ENDIAN);
-                if (b.u16(0) != io.perfj.btf.wire.Header.MAGIC) {
-                    throw new FormatException(name, "btf_header", 0, String.format(
-                            "bad magic 0x%04x (expected 0xeb9f) in a %d-byte file", magic, size));
-                }
+            ByteOrder order = Header.orderOf(b.u8(0), b.u8(1));
+            if (order == null) {
+                throw new FormatException(name, "btf_header", 0, String.format(
+                        "bad magic 0x%02x%02x (expected 0xeb9f) in a %d-byte file", b.u8(0), b.u8(1), size));
             }
+            b = b.withOrder(order);
             long hdrLen = b.u32(4);
             long end = hdrLen + Math.max(b.u32(8) + b.u32(12), b.u32(16) + b.u32(20));
             if (end > MAX_BLOB) {

@@ -19,7 +19,8 @@ public final class OrderedRecords implements RecordInput {
     private final RecordSlots slots = new RecordSlots();
     private boolean ended;
     /** Queued records that live on the heap, as bytes; their handles are negative in the queue. */
-    private final RecordArena arena = new RecordArena(MAX_HEAP_HELD);
+    private final RecordArena arena;
+    private final long maxHeapHeld;
 
     /** Default limit on queued records: about 60 MB of record views. */
     public static final int DEFAULT_MAX_QUEUED = 500_000;
@@ -37,9 +38,15 @@ public final class OrderedRecords implements RecordInput {
     }
 
     public OrderedRecords(RecordInput in, Evlist evlist, int maxQueued) {
+        this(in, evlist, maxQueued, MAX_HEAP_HELD);
+    }
+
+    OrderedRecords(RecordInput in, Evlist evlist, int maxQueued, long maxHeapHeld) {
         this.in = in;
         this.evlist = evlist;
         this.order = new OrderQueue(maxQueued);
+        this.maxHeapHeld = maxHeapHeld;
+        this.arena = new RecordArena(maxHeapHeld);
     }
 
     @Override
@@ -71,7 +78,7 @@ public final class OrderedRecords implements RecordInput {
                 order.enqueue(slot(r), t);
             } else {
                 order.enqueue(~arena.put(r), t);
-                if (arena.held() > MAX_HEAP_HELD) {
+                if (arena.held() > maxHeapHeld) {
                     order.shrink();
                 }
             }

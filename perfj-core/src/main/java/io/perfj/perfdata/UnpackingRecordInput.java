@@ -17,10 +17,10 @@ import java.util.List;
  */
 final class UnpackingRecordInput implements RecordInput {
     /**
-     * The largest mmap_len perf record can write to HEADER_COMPRESSED: perf's ring buffers are a
-     * power of two of data pages plus the control page, and the kernel (rb_alloc) refuses a buffer
-     * whose page array needs more than an order-10 allocation, which allows 2^19 pages of 4 KiB
-     * or 2^15 of 64 KiB: 2 GiB plus one page.
+     * The largest mmap_len perf record writes to HEADER_COMPRESSED (a u32): a ring buffer is a
+     * power of two of data pages plus the control page; with 4 KiB pages Linux 6.1's rb_alloc
+     * gives at most 2^19 data pages (its page array must stay under an order-11 allocation), and
+     * a 64 KiB-page ring past 2^15 pages no longer fits the field: 2 GiB plus one page.
      */
     static final long PERF_MAX_MMAP_LEN = (1L << 31) + (64 << 10);
 

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  *
  * <p>Mutant {@code i} of a run is made from a random generator seeded with the run's seed and
  * {@code i} alone, so every mutant can be made again: {@code -Dperfj.mutant=NAME:I} runs only
- * mutant I of run NAME, {@code -Dperfj.mutants=N} sets how many mutants each run makes.
+ * mutant I of run NAME, {@code -Dperfj.mutants=N} sets how many mutants each run makes and
+ * {@code -Dperfj.mutants.seed=S} replaces the run's seed (to explore further).
  */
 public final class Mutants {
     /** A seed input and the byte ranges [from, to) where its structure is (may be empty). */
@@ -61,7 +62,7 @@ public final class Mutants {
             throw new IllegalArgumentException(name + ": no seed inputs");
         }
         this.name = name;
-        this.seed = seed;
+        this.seed = Long.decode(System.getProperty("perfj.mutants.seed", Long.toString(seed)));
         this.seeds = seeds;
         this.boundMillis = boundMillis;
     }
@@ -262,7 +263,8 @@ public final class Mutants {
     }
 
     private String describe(Mutant m) {
-        return m + " [run again alone with -Dperfj.mutant=" + name + ":" + m.index() + "]";
+        return m + " [run seed 0x" + Long.toHexString(seed) + "; again alone: -Dperfj.mutants.seed=0x"
+                + Long.toHexString(seed) + " -Dperfj.mutant=" + name + ":" + m.index() + "]";
     }
 
     private static final class Worker {

@@ -31,7 +31,7 @@ public final class MutationMain {
     public static String inChildJvm(Class<?> owner, int count) {
         List<String> opts = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx1g",
                 "-Xss8m", "-Dperfj.mutants=" + count));
-        for (String p : List.of("perfj.fixtures", "perfj.mutant")) {
+        for (String p : List.of("perfj.fixtures", "perfj.mutant", "perfj.mutants.seed")) {
             String v = System.getProperty(p);
             if (v != null) {
                 opts.add("-D" + p + "=" + v);
