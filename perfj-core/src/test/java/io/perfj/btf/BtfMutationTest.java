@@ -57,19 +57,7 @@ class BtfMutationTest {
             boolean split = m.seed().name().startsWith(SPLIT);
             int refused = 0;
             try {
-                Btf btf = Btf.parse(m.bytes(), "mutant", split ? base : null);
-                for (int id = btf.startId(); id < btf.typeCount(); id++) {
-                    BtfType t = btf.type(id);
-                    btf.string(t.nameOff());
-                    try {
-                        btf.resolveSize(id);
-                    } catch (FormatException e) {
-                        // unsized or looping types are allowed to fail this way
-                    }
-                    btf.skipModsAndTypedefs(id);
-                }
-                BtfWriter.write(btf);
-                BtfRawDumper.dump(btf, OutputStream.nullOutputStream());
+                BtfRawDumper.dump(use(Btf.parse(m.bytes(), "mutant", split ? base : null)), OutputStream.nullOutputStream());
             } catch (FormatException e) {
                 refused++;
             }
@@ -101,20 +89,25 @@ class BtfMutationTest {
         MutationMain.inChildJvm(BtfMutationTest.class, Mutants.count(100_000));
     }
 
+    /** What a user of the model does with every own type: name, size, modifiers; then writes it back. */
+    private static Btf use(Btf btf) {
+        for (int id = btf.startId(); id < btf.typeCount(); id++) {
+            BtfType t = btf.type(id);
+            btf.string(t.nameOff());
+            try {
+                btf.resolveSize(id);
+            } catch (FormatException e) {
+                // unsized or looping types are allowed to fail this way
+            }
+            btf.skipModsAndTypedefs(id);
+        }
+        BtfWriter.write(btf);
+        return btf;
+    }
+
     private static void parseAndUse(byte[] data) {
         try {
-            Btf btf = Btf.parse(data, "mutant");
-            for (int id = 0; id < btf.typeCount(); id++) {
-                BtfType t = btf.type(id);
-                btf.string(t.nameOff());
-                try {
-                    btf.resolveSize(id);
-                } catch (FormatException e) {
-                    // unsized or looping types are allowed to fail this way
-                }
-                btf.skipModsAndTypedefs(id);
-            }
-            BtfWriter.write(btf);
+            use(Btf.parse(data, "mutant"));
         } catch (FormatException e) {
             // the only allowed failure
         } catch (RuntimeException e) {

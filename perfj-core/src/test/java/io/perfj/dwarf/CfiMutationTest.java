@@ -39,39 +39,7 @@ class CfiMutationTest {
 
     /** Everything a user of the API may do; returns how many calls failed with FormatException. */
     static int exercise(byte[] image, long seed) {
-        int errors = 0;
-        try (ElfFile elf = ElfFile.of(image, "mutant")) {
-            CallFrameInfo cfi;
-            try {
-                cfi = CallFrameInfo.parse(elf);
-            } catch (FormatException e) {
-                return 1;
-            }
-            List<Fde> fdes = new ArrayList<>();
-            try {
-                fdes.addAll(cfi.fdes());
-            } catch (FormatException e) {
-                errors++;
-            }
-            Random r = new Random(seed);
-            for (int i = 0; i < 64; i++) {
-                long pc = 0x1000 + r.nextInt(0x400);
-                try {
-                    cfi.rowFor(pc);
-                } catch (FormatException e) {
-                    errors++;
-                }
-            }
-            for (Fde f : fdes) {
-                try {
-                    cfi.rows(f);
-                    cfi.rowFor(f, f.pcBegin());
-                } catch (FormatException e) {
-                    errors++;
-                }
-            }
-        }
-        return errors;
+        return lookups(image, 0x1000, 0x1400, seed, Integer.MAX_VALUE);
     }
 
     private static int rejected;
@@ -109,14 +77,18 @@ class CfiMutationTest {
         }
         return new MutationMain.Job(new Mutants("cfi", 0x5eed_0004L, seeds, 10_000), m -> {
             long[] range = ranges.get(m.seed().name());
-            if (lookups(m.bytes(), range[0], range[1], m.index()) > 0) {
+            if (lookups(m.bytes(), range[0], range[1], m.index(), 16) > 0) {
                 throw new FormatException("mutant", "CFI", -1, "refused");
             }
         });
     }
 
-    /** What a sample's unwinding does; returns how many calls failed with FormatException. */
-    private static int lookups(byte[] image, long lo, long hi, long seed) {
+    /**
+     * Parses, indexes, looks up 48 addresses around [lo, hi) and computes the rows of up to
+     * {@code maxFdes} FDEs (all of them in order when there are no more, else picked at random);
+     * returns how many calls failed with FormatException.
+     */
+    private static int lookups(byte[] image, long lo, long hi, long seed, int maxFdes) {
         int errors = 0;
         try (ElfFile elf = ElfFile.of(image, "mutant")) {
             CallFrameInfo cfi = CallFrameInfo.parse(elf);
@@ -135,8 +107,8 @@ class CfiMutationTest {
                     errors++;
                 }
             }
-            for (int i = 0; i < Math.min(16, fdes.size()); i++) {
-                Fde f = fdes.get(r.nextInt(fdes.size()));
+            for (int i = 0; i < Math.min(maxFdes, fdes.size()); i++) {
+                Fde f = fdes.size() <= maxFdes ? fdes.get(i) : fdes.get(r.nextInt(fdes.size()));
                 try {
                     cfi.rows(f);
                     cfi.rowFor(f, f.pcBegin());
