@@ -15,6 +15,9 @@ import static io.perfj.btf.wire.Kinds.*;
  */
 public final class TypeTable {
     private final TypeSection types;
+    /** {@code types}' words and record starts by id, read here directly: the dumper's hot loops. */
+    private final int[] words;
+    private final int[] pos;
     private final int count;
     private final StringSection strings;
     private final String source;
@@ -29,6 +32,8 @@ public final class TypeTable {
      */
     public TypeTable(TypeSection types, StringSection strings, String source) {
         this.types = types;
+        this.words = types.words();
+        this.pos = types.starts();
         this.count = types.end();
         this.strings = strings;
         this.source = source;
@@ -48,34 +53,34 @@ public final class TypeTable {
     }
 
     int kind(int id) {
-        return id == 0 ? 0 : types.kind(id);
+        return id == 0 ? 0 : (words[pos[id] + 1] >>> 24) & 0x1f;
     }
 
     int nameOff(int id) {
-        return id == 0 ? 0 : types.nameOff(id);
+        return id == 0 ? 0 : words[pos[id]];
     }
 
     int vlen(int id) {
-        return id == 0 ? 0 : types.vlen(id);
+        return id == 0 ? 0 : words[pos[id] + 1] & 0xffff;
     }
 
     boolean kflag(int id) {
-        return id != 0 && types.kflag(id);
+        return id != 0 && words[pos[id] + 1] < 0;
     }
 
     /** {@code size} of INT, ENUM, STRUCT, UNION, DATASEC, FLOAT, ENUM64 types. */
     int size(int id) {
-        return id == 0 ? 0 : types.sizeOrType(id);
+        return id == 0 ? 0 : words[pos[id] + 2];
     }
 
     /** {@code type} of PTR, TYPEDEF, modifiers, FUNC, FUNC_PROTO (return), VAR, DECL_TAG, TYPE_TAG. */
     int ref(int id) {
-        return id == 0 ? 0 : types.sizeOrType(id);
+        return id == 0 ? 0 : words[pos[id] + 2];
     }
 
     /** Word {@code i} after the header. */
     int extra(int id, int i) {
-        return types.extra(id, i);
+        return words[pos[id] + 3 + i];
     }
 
     int arrayType(int id) {

@@ -19,23 +19,27 @@ public final class TypeSection {
     private final int first;
     private int[] words;
     private int wordCount;
-    /** {@code start[id - first]}: the index in {@link #words} of the record's {@code name_off} word. */
+    /**
+     * {@code start[id]}: the index in {@link #words} of the record's {@code name_off} word, for
+     * ids from {@link #first()} (the slots below are unused), so that readers index it by id.
+     */
     private int[] start;
-    private int size;
+    private int end;
 
     /** An empty section for ids from {@code first}, growing as records are {@link #add}ed. */
     public TypeSection(int first, int wordCapacity, int typeCapacity) {
         this.first = first;
+        this.end = first;
         this.words = new int[Math.max(wordCapacity, 16)];
-        this.start = new int[Math.max(typeCapacity, 16)];
+        this.start = new int[first + Math.max(typeCapacity, 16)];
     }
 
-    private TypeSection(int first, int[] words, int wordCount, int[] start, int size) {
+    private TypeSection(int first, int[] words, int wordCount, int[] start, int end) {
         this.first = first;
         this.words = words;
         this.wordCount = wordCount;
         this.start = start;
-        this.size = size;
+        this.end = end;
     }
 
     /**
@@ -48,47 +52,45 @@ public final class TypeSection {
         int nWords = h.typeLen() >>> 2;
         int tail = h.typeLen() & 3;
         int baseWords = base == null ? 0 : base.wordCount;
-        int baseTypes = base == null ? 0 : base.size;
         int[] words = new int[baseWords + nWords];
         // every record has at least 3 words: an upper bound, so the index never grows
-        int[] start = new int[baseTypes + nWords / 3 + 1];
+        long slots = (long) first + nWords / 3 + 1;
+        if (slots > Integer.MAX_VALUE - 16) {
+            throw new FormatException(source, "btf_type", origin + h.typeStart(), "more than 2^31 type ids");
+        }
+        int[] start = new int[(int) slots];
         if (base != null) {
             System.arraycopy(base.words, 0, words, 0, baseWords);
-            System.arraycopy(base.start, 0, start, 0, baseTypes);
+            System.arraycopy(base.start, 0, start, 0, base.end);
         }
         blob.slice(h.typeStart(), nWords * 4).order(h.order()).asIntBuffer().get(words, baseWords, nWords);
         long at = origin + h.typeStart() - 4L * baseWords;
         int p = baseWords;
-        int end = words.length;
-        int n = baseTypes;
-        while (p < end) {
-            int left = 4 * (end - p) + tail;
-            if (end - p < 3) {
-                throw truncated(source, at + 4L * p, first + n - baseTypes, left);
+        int wend = words.length;
+        int id = first;
+        while (p < wend) {
+            int left = 4 * (wend - p) + tail;
+            if (wend - p < 3) {
+                throw truncated(source, at + 4L * p, id, left);
             }
             int info = words[p + 1];
             int kind = Kinds.kind(info);
             if (!Kinds.known(kind)) {
-                throw new FormatException(source, structure(first + n - baseTypes), at + 4L * p + 4,
-                        "unknown BTF kind " + kind);
+                throw new FormatException(source, structure(id), at + 4L * p + 4, "unknown BTF kind " + kind);
             }
             int len = Kinds.words(info);
-            if (len > end - p) {
-                throw new FormatException(source, structure(first + n - baseTypes), at + 4L * p,
+            if (len > wend - p) {
+                throw new FormatException(source, structure(id), at + 4L * p,
                         Kinds.name(kind) + " record needs " + 4 * len + " bytes, only " + left
                                 + " left in the type section");
             }
-            start[n++] = p;
+            start[id++] = p;
             p += len;
         }
         if (tail != 0) {
-            throw truncated(source, at + 4L * p, first + n - baseTypes, tail);
+            throw truncated(source, at + 4L * p, id, tail);
         }
-        int f = base == null ? first : base.first;
-        if (f + n < 0) {
-            throw new FormatException(source, "btf_type", origin + h.typeStart(), "more than 2^31 type ids");
-        }
-        return new TypeSection(f, words, words.length, start, n);
+        return new TypeSection(base == null ? first : base.first, words, words.length, start, id);
     }
 
     private static String structure(int id) {
@@ -104,12 +106,12 @@ public final class TypeSection {
         if (wordCount + n > words.length) {
             words = Arrays.copyOf(words, Math.max(wordCount + n, words.length + (words.length >> 1)));
         }
-        if (size == start.length) {
+        if (end == start.length) {
             start = Arrays.copyOf(start, start.length + (start.length >> 1) + 16);
         }
-        start[size] = wordCount;
+        start[end] = wordCount;
         wordCount += n;
-        return first + size++;
+        return end++;
     }
 
     /** The first id with a record. */
@@ -119,12 +121,12 @@ public final class TypeSection {
 
     /** One past the last id (libbpf's {@code btf__type_cnt} when {@link #first()} is 1). */
     public int end() {
-        return first + size;
+        return end;
     }
 
     /** Number of records. */
     public int size() {
-        return size;
+        return end - first;
     }
 
     /** The words; {@link #add} may replace the array, so callers that add fetch it again. */
@@ -139,36 +141,36 @@ public final class TypeSection {
 
     /** Index in {@link #words()} of the record of {@code id}. */
     public int start(int id) {
-        return start[id - first];
+        return start[id];
+    }
+
+    /**
+     * The record starts by id ({@link #start} for every id); for readers that walk the section
+     * in a hot loop. {@link #add} may replace the array.
+     */
+    public int[] starts() {
+        return start;
     }
 
     public int nameOff(int id) {
-        return words[start[id - first]];
+        return words[start[id]];
     }
 
     public int info(int id) {
-        return words[start[id - first] + 1];
+        return words[start[id] + 1];
     }
 
     public int kind(int id) {
-        return Kinds.kind(info(id));
-    }
-
-    public int vlen(int id) {
-        return info(id) & 0xffff;
-    }
-
-    public boolean kflag(int id) {
-        return info(id) < 0;
+        return (words[start[id] + 1] >>> 24) & 0x1f;
     }
 
     /** The {@code size|type} word. */
     public int sizeOrType(int id) {
-        return words[start[id - first] + 2];
+        return words[start[id] + 2];
     }
 
     /** Word {@code i} after the three header words. */
     public int extra(int id, int i) {
-        return words[start[id - first] + 3 + i];
+        return words[start[id] + 3 + i];
     }
 }
