@@ -5,7 +5,7 @@ import io.perfj.annotate.AnnotationPrinter;
 import io.perfj.annotate.Disassembler;
 import io.perfj.annotate.PercentType;
 import io.perfj.perfdata.PerfData;
-import io.perfj.report.MachineResolver;
+import io.perfj.session.Session;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -164,8 +164,8 @@ public final class AnnotateCommand implements Callable<Integer> {
         List<String> warnings = new ArrayList<>();
         int printed;
         try (PerfData data = PerfData.open(in.input)) {
-            MachineResolver resolver = new MachineResolver(data, sym.toOptions());
-            printed = new Annotate(data, resolver, opts, warnings::add).run(sb -> {
+            Session session = sym.session(data);
+            printed = new Annotate(session, opts, warnings::add).run(sb -> {
                 try {
                     w.append(sb);
                 } catch (IOException e) {
@@ -179,7 +179,7 @@ public final class AnnotateCommand implements Callable<Integer> {
             for (String s : data.warnings()) {
                 err.println("perfj: warning: " + s);
             }
-            for (String s : resolver.warnings()) {
+            for (String s : session.machine().warnings()) {
                 err.println("perfj: warning: " + s);
             }
         } finally {

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,7 +60,7 @@ class AnnotateGoldenTest {
                 "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
                 "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         args.addAll(Arrays.asList(extra));
-        return CliFixtures.run(args.toArray(new String[0]));
+        return CliFixtures.runPerf(args.toArray(new String[0]));
     }
 
     @TestFactory
@@ -94,17 +95,45 @@ class AnnotateGoldenTest {
     }
 
     /**
+     * Without {@code --compat perf-6.1} nothing is deleted from the symbol tables: a call into a
+     * function that has samples elsewhere is named from the symbol table like any other call.
+     * Every other line is perf's.
+     */
+    @Test
+    void callsIntoSymbolsWithSamplesAreNamedFromTheSymbolTableByDefault() {
+        assumeObjdump();
+        CliFixtures.Run r = CliFixtures.run("annotate", "-i", Fixtures.recording("java").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString(), "StringTable::create_table");
+        String perf = Fixtures.golden("java", "annotate-create_table");
+        String want = perf.replace("→ call   AllocateHeap(unsigned long, MemTag, AllocFailStrategy::AllocFailEnum)\n",
+                "→ call   AllocateHeap\n");
+        assertNotEquals(perf, want);
+        assertEquals(want, r.out(), r.err());
+    }
+
+    /**
      * perf 6.1 prints an empty column for --percent-type global-hits (it divides by a count its
-     * annotate never fills in); perfj prints the real share. Everything else must match.
+     * annotate never fills in): with --compat perf-6.1 perfj prints that, line for line. By
+     * default it prints the real share, hits over all samples; everything else is the same.
      */
     @Test
     void globalHitsAreHitsOverAllSamples() {
         assumeLibcDebug();
-        CliFixtures.Run r = annotate("c-fp", "--percent-type", "global-hits", "compute_a");
-        String[] mine = r.out().split("\n");
         String[] perf = Fixtures.golden("c-fp", "annotate-global-hits").split("\n");
-        CliFixtures.Run n = annotate("c-fp", "-n", "compute_a");
-        String[] counts = n.out().split("\n");
+        // the golden annotates every symbol; compare compute_a's block
+        List<String> perfBlock = blocks(String.join("\n", perf) + "\n").get(0).lines();
+        String[] compat = annotate("c-fp", "--percent-type", "global-hits", "compute_a").out().split("\n");
+        assertEquals(perfBlock.size(), compat.length);
+        for (int i = 2; i < compat.length; i++) {
+            assertEquals(perfBlock.get(i), compat[i]);
+        }
+        List<String> args = new ArrayList<>(List.of("annotate", "-i", Fixtures.recording("c-fp").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString(),
+                "--percent-type", "global-hits", "compute_a"));
+        String[] mine = CliFixtures.run(args.toArray(new String[0])).out().split("\n");
+        String[] counts = annotate("c-fp", "-n", "compute_a").out().split("\n");
         // only compute_a's samples count when it is asked for: 303
         assertTrue(mine[0].startsWith("Samples: 303 "), mine[0]);
         int checked = 0;
@@ -117,8 +146,6 @@ class AnnotateGoldenTest {
             }
         }
         assertTrue(checked >= 7, "instructions with samples: " + checked);
-        // the rest of each line is perf's (its file annotates every symbol; compare compute_a's block)
-        List<String> perfBlock = blocks(String.join("\n", perf) + "\n").get(0).lines();
         assertEquals(perfBlock.size(), mine.length);
         for (int i = 2; i < mine.length; i++) {
             assertEquals(mask(perfBlock.get(i)), mask(mine[i]));
@@ -386,7 +413,7 @@ class AnnotateGoldenTest {
         List<String> args = new ArrayList<>(List.of("annotate", "-i", file.toString(),
                 "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files"));
         args.addAll(Arrays.asList(extra));
-        return CliFixtures.run(args.toArray(new String[0]));
+        return CliFixtures.runPerf(args.toArray(new String[0]));
     }
 
     @Test

@@ -17,6 +17,19 @@ final class CliFixtures {
     record Run(int rc, String out, String err) {
     }
 
+    /**
+     * Runs a command with {@code --compat perf-6.1} after its name: what golden tests against
+     * perf's own output compare, since they include perf's known mistakes.
+     */
+    static Run runPerf(String... args) {
+        String[] a = new String[args.length + 2];
+        a[0] = args[0];
+        a[1] = "--compat";
+        a[2] = "perf-6.1";
+        System.arraycopy(args, 1, a, 3, args.length - 1);
+        return run(a);
+    }
+
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();

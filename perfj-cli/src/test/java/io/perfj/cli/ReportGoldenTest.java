@@ -79,7 +79,7 @@ class ReportGoldenTest {
                             Fixtures.recording(name).toString(), "--buildid-dir", BuildIdCacheFixture.dir().toString(),
                             "--no-system-files", "--perf-map-dir", Fixtures.file("perf-maps").toString()));
                     args.addAll(List.of(v.args()));
-                    CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                    CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
                     assertEquals(0, r.rc(), r.err());
                     assertEquals(String.join("\n", withoutTip(String.join("\n", withoutComms(Fixtures.golden(name, v.kind()), except)))),
                             String.join("\n", withoutTip(String.join("\n", withoutComms(r.out(), except)))));
@@ -104,7 +104,7 @@ class ReportGoldenTest {
             }
             tests.add(DynamicTest.dynamicTest(name + " report", () -> {
                 String golden = Fixtures.golden(name, "report");
-                CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", Fixtures.recording(name).toString(),
+                CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording(name).toString(),
                         "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
                         "--perf-map-dir", Fixtures.file("perf-maps").toString());
                 assertEquals(0, r.rc(), r.err());
@@ -153,7 +153,7 @@ class ReportGoldenTest {
                     Fixtures.recording("c-fp").toString(), "--buildid-dir", BuildIdCacheFixture.dir().toString(),
                     "--no-system-files"));
             args.addAll(List.of(v.args()));
-            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
             assertEquals(String.join("\n", withoutTip(Fixtures.golden("c-fp", v.kind()))),
                     String.join("\n", withoutTip(r.out())));
@@ -200,7 +200,7 @@ class ReportGoldenTest {
                     "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
                     "--perf-map-dir", Fixtures.file("perf-maps").toString()));
             args.addAll(List.of(v.args()));
-            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
             assertEquals(String.join("\n", withoutTip(golden)), String.join("\n", withoutTip(r.out())));
         }));
@@ -220,7 +220,7 @@ class ReportGoldenTest {
         List<DynamicTest> tests = new ArrayList<>();
         tests.add(DynamicTest.dynamicTest("java report-children", () -> {
             String golden = Fixtures.golden("java", "report-children");
-            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", Fixtures.recording("java").toString(),
+            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording("java").toString(),
                     "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", javaSysroot(), "--no-system-files",
                     "--perf-map-dir", Fixtures.file("perf-maps").toString(),
                     "--children", "-g", "none", "--sort", "comm,dso,symbol");
@@ -229,7 +229,7 @@ class ReportGoldenTest {
         }));
         tests.add(DynamicTest.dynamicTest("java report", () -> {
             String golden = Fixtures.golden("java", "report");
-            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", Fixtures.recording("java").toString(),
+            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording("java").toString(),
                     "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", javaSysroot(), "--no-system-files",
                     "--perf-map-dir", Fixtures.file("perf-maps").toString());
             assertEquals(0, r.rc(), r.err());
@@ -247,7 +247,7 @@ class ReportGoldenTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (String depth : List.of("1", "2")) {
             tests.add(DynamicTest.dynamicTest("java report-max-stack" + depth, () -> {
-                CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", Fixtures.recording("java").toString(),
+                CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording("java").toString(),
                         "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", javaSysroot(),
                         "--no-system-files", "--perf-map-dir", Fixtures.file("perf-maps").toString(),
                         "--max-stack", depth);
@@ -308,7 +308,7 @@ class ReportGoldenTest {
                 List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i",
                         Fixtures.recording("bpf-dwarf").toString(), "--buildid-dir", BuildIdCacheFixture.dir().toString()));
                 args.addAll(List.of(v.args()));
-                CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+                CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
                 assertEquals(0, r.rc(), r.err());
                 assertEquals(String.join("\n", withoutTip(Fixtures.golden("bpf-dwarf", v.kind()))),
                         String.join("\n", withoutTip(r.out())));
@@ -322,7 +322,7 @@ class ReportGoldenTest {
             List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", Fixtures.recording("bpf-dwarf").toString(),
                     "--buildid-dir", BuildIdCacheFixture.dir().toString()));
             args.addAll(List.of(v.args()));
-            CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+            CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
             assertEquals(String.join("\n", withoutTip(Fixtures.golden("bpf-dwarf", v.kind()))),
                     String.join("\n", withoutTip(r.out())));
@@ -341,7 +341,7 @@ class ReportGoldenTest {
                 "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
                 "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         args.addAll(List.of(v.args()));
-        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
         compare(String.join("\n", withoutComms(golden, comms)), String.join("\n", withoutComms(r.out(), comms)));
     }
@@ -385,7 +385,7 @@ class ReportGoldenTest {
                 "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
                 "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         args.addAll(List.of(v.args()));
-        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
         compare(golden, r.out());
     }

@@ -16,7 +16,7 @@ class RustV0ReportTest {
     @Test
     void reportShowsDemangledV0NamesAsPerf() throws Exception {
         String golden = Fixtures.golden("rust-v0", "report-sym");
-        CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--no-children", "-g", "none", "--sort", "symbol",
+        CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "--no-children", "-g", "none", "--sort", "symbol",
                 "--dsos", "rv0", "-i", Fixtures.recording("rust-v0").toString(),
                 "--buildid-dir", BuildIdCacheFixture.unpacked("rust-v0.buildid-cache").toString(), "--no-system-files");
         assertEquals(0, r.rc(), r.err());
@@ -26,7 +26,7 @@ class RustV0ReportTest {
 
     @Test
     void scriptShowsDemangledV0Names() throws Exception {
-        CliFixtures.Run r = CliFixtures.run("script", "-i", Fixtures.recording("rust-v0").toString(),
+        CliFixtures.Run r = CliFixtures.runPerf("script", "-i", Fixtures.recording("rust-v0").toString(),
                 "--buildid-dir", BuildIdCacheFixture.unpacked("rust-v0.buildid-cache").toString(), "--no-system-files");
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains(" <rv0::Suma as rv0::Visitante>::visitar+0x"), r.out().substring(0, 2000));

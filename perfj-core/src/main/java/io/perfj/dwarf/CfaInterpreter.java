@@ -56,7 +56,7 @@ final class CfaInterpreter {
         return out;
     }
 
-    private void run(RowSink sink) {
+    void run(RowSink sink) {
         RuleState initial = new RuleState();
         long[] loc = {fde.pcBegin()};
         execute(cie.initialInstructions(), initial, null, loc, null, null);

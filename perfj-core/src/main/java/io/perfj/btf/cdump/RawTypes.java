@@ -1,6 +1,7 @@
 package io.perfj.btf.cdump;
 
 import io.perfj.btf.Btf;
+import io.perfj.btf.BtfFiles;
 import io.perfj.btf.BtfWriter;
 import io.perfj.btf.wire.Header;
 import io.perfj.btf.wire.StringSection;
@@ -10,6 +11,8 @@ import io.perfj.io.FormatException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -37,7 +40,7 @@ public final class RawTypes {
         return mapped != null ? parse(mapped, base, file.toString()) : parse(blob(file), base, file.toString());
     }
 
-    /** The file mapped, when it is raw BTF and can be mapped (sysfs files cannot); else null. */
+    /** The file mapped, when it is raw BTF of up to 2 GiB and can be mapped (sysfs files cannot); else null. */
     private static ByteBuffer mapRaw(Path file) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
@@ -54,21 +57,28 @@ public final class RawTypes {
         }
     }
 
-    /** The BTF bytes of a file: the whole file, or its ELF {@code .BTF} section. */
+    /**
+     * The BTF bytes of a file: its ELF {@code .BTF} section, or the raw BTF (from a mapping, so a
+     * file larger than an array is only read as far as its header says; see
+     * {@link BtfFiles#mapRaw}).
+     */
     public static byte[] blob(Path file) {
-        byte[] all;
-        try {
-            all = Files.readAllBytes(file);
+        if (ElfFile.isElf(file)) {
+            try (ElfFile elf = ElfFile.open(file)) {
+                var sec = elf.section(".BTF").orElseThrow(() -> new FormatException(file.toString(),
+                        "ELF file", -1, "no .BTF section"));
+                return elf.sectionData(sec).segment().toArray(ValueLayout.JAVA_BYTE);
+            }
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = BtfFiles.mapRaw(file, arena);
+            if (seg != null) {
+                return seg.toArray(ValueLayout.JAVA_BYTE);
+            }
+            return Files.readAllBytes(file);
         } catch (IOException e) {
             throw new UncheckedIOException("failed to open " + file + ": " + e.getMessage(), e);
         }
-        if (all.length >= 4 && all[0] == 0x7f && all[1] == 'E' && all[2] == 'L' && all[3] == 'F') {
-            ElfFile elf = ElfFile.of(all, file.toString());
-            var sec = elf.section(".BTF").orElseThrow(() -> new FormatException(file.toString(),
-                    "ELF file", -1, "no .BTF section"));
-            return elf.sectionData(sec).segment().toArray(ValueLayout.JAVA_BYTE);
-        }
-        return all;
     }
 
     /** Parses a BTF blob; {@code base} non-null makes it split BTF continuing the base's ids and strings. */

@@ -1,7 +1,5 @@
 package io.perfj.btf.encode;
 
-import io.perfj.btf.wire.TypeSection;
-
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,18 +19,25 @@ final class BtfDedup {
     private static final int UNPROCESSED = -1;
     private static final int IN_PROGRESS = -2;
 
-    private final TypeSection t;
-    private final int[] w;
+    private final TypeTable t;
+    /** The table's arrays and how type ids find their words in them ({@link TypeTable#words}). */
+    private final int[][] chunks;
+    private final int[] start;
+    private final int shift;
+    private final int mask;
     private final int n;
     private final int[] map;
     private final int[] hypot;
     private final IntBuf hypotList = new IntBuf(64);
     private final DedupTable table;
 
-    BtfDedup(TypeSection t) {
+    BtfDedup(TypeTable t) {
         this.t = t;
-        this.w = t.words();
-        this.n = t.size();
+        this.chunks = t.chunks();
+        this.start = t.start;
+        this.shift = t.shift();
+        this.mask = t.mask();
+        this.n = t.count;
         this.map = new int[n + 1];
         this.hypot = new int[n + 1];
         Arrays.fill(hypot, UNPROCESSED);
@@ -44,8 +49,8 @@ final class BtfDedup {
     }
 
     /** Runs all passes and returns the compacted table. */
-    TypeSection run() {
-        TypeSection[] out = new TypeSection[1];
+    TypeTable run() {
+        TypeTable[] out = new TypeTable[1];
         RuntimeException[] err = new RuntimeException[1];
         // The graph walks recurse as deep as type chains go; give them a large stack.
         Thread th = new Thread(null, () -> {
@@ -70,7 +75,7 @@ final class BtfDedup {
         return out[0];
     }
 
-    private TypeSection passes() {
+    private TypeTable passes() {
         long t0 = System.nanoTime();
         for (int i = 1; i <= n; i++) {
             dedupPrim(i);
@@ -85,7 +90,7 @@ final class BtfDedup {
             dedupRef(i);
         }
         long t3 = System.nanoTime();
-        TypeSection out = compactAndRemap();
+        TypeTable out = compactAndRemap();
         if (Boolean.getBoolean("perfj.btf.timing")) {
             System.err.printf("btf dedup: primitives %d ms, structs %d ms, references %d ms, compaction %d ms%n",
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
@@ -96,21 +101,32 @@ final class BtfDedup {
 
     // ---- accessors ----
 
+    /** The array holding type {@code id}'s words. */
+    private int[] a(int id) {
+        return chunks[start[id] >>> shift];
+    }
+
+    /** Where type {@code id}'s words begin in {@link #a}. */
     private int p(int id) {
-        return t.start(id);
+        return start[id] & mask;
     }
 
     /** Void (id 0) has no record: libbpf's btf_type_by_id gives it a zeroed one, so no name and kind 0. */
     private int name(int id) {
-        return id == 0 ? 0 : w[p(id)];
+        return id == 0 ? 0 : a(id)[p(id)];
     }
 
     private int info(int id) {
-        return id == 0 ? 0 : w[p(id) + 1];
+        return id == 0 ? 0 : a(id)[p(id) + 1];
     }
 
     private int word2(int id) {
-        return w[p(id) + 2];
+        return a(id)[p(id) + 2];
+    }
+
+    /** Word {@code k} of type {@code id}. */
+    private int word(int id, int k) {
+        return a(id)[p(id) + k];
     }
 
     private int kindOf(int id) {
@@ -160,11 +176,11 @@ final class BtfDedup {
     }
 
     private long hashIntTag(int id) {
-        return combine(hashCommon(id), u(w[p(id) + 3]));
+        return combine(hashCommon(id), u(word(id, 3)));
     }
 
     private boolean equalIntTag(int a, int b) {
-        return equalCommon(a, b) && w[p(a) + 3] == w[p(b) + 3];
+        return equalCommon(a, b) && word(a, 3) == word(b, 3);
     }
 
     private long hashEnum(int id) {
@@ -177,7 +193,7 @@ final class BtfDedup {
         }
         int stride = kindOf(a) == ENUM ? 2 : 3;
         int len = vlen(info(a)) * stride;
-        return Arrays.equals(w, p(a) + 3, p(a) + 3 + len, w, p(b) + 3, p(b) + 3 + len);
+        return Arrays.equals(a(a), p(a) + 3, p(a) + 3 + len, a(b), p(b) + 3, p(b) + 3 + len);
     }
 
     private boolean isAnyEnum(int id) {
@@ -198,6 +214,7 @@ final class BtfDedup {
 
     private long hashStruct(int id) {
         long h = hashCommon(id);
+        int[] w = a(id);
         int q = p(id) + 3;
         for (int i = 0, v = vlen(info(id)); i < v; i++, q += 3) {
             h = combine(h, u(w[q]));
@@ -210,10 +227,12 @@ final class BtfDedup {
         if (!equalCommon(a, b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a) + 3;
         int qb = p(b) + 3;
         for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 3, qb += 3) {
-            if (w[qa] != w[qb] || w[qa + 2] != w[qb + 2]) {
+            if (wa[qa] != wb[qb] || wa[qa + 2] != wb[qb + 2]) {
                 return false;
             }
         }
@@ -221,6 +240,7 @@ final class BtfDedup {
     }
 
     private long hashArray(int id) {
+        int[] w = a(id);
         int q = p(id);
         long h = hashCommon(id);
         h = combine(h, u(w[q + 3]));
@@ -232,17 +252,20 @@ final class BtfDedup {
         if (!equalCommon(a, b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a);
         int qb = p(b);
-        return w[qa + 3] == w[qb + 3] && w[qa + 4] == w[qb + 4] && w[qa + 5] == w[qb + 5];
+        return wa[qa + 3] == wb[qb + 3] && wa[qa + 4] == wb[qb + 4] && wa[qa + 5] == wb[qb + 5];
     }
 
     private boolean compatArray(int a, int b) {
-        return equalCommon(a, b) && w[p(a) + 5] == w[p(b) + 5];
+        return equalCommon(a, b) && word(a, 5) == word(b, 5);
     }
 
     private long hashFnProto(int id) {
         long h = hashCommon(id);
+        int[] w = a(id);
         int q = p(id) + 3;
         for (int i = 0, v = vlen(info(id)); i < v; i++, q += 2) {
             h = combine(h, u(w[q]));
@@ -256,17 +279,19 @@ final class BtfDedup {
             return false;
         }
         int len = 2 * vlen(info(a));
-        return Arrays.equals(w, p(a) + 3, p(a) + 3 + len, w, p(b) + 3, p(b) + 3 + len);
+        return Arrays.equals(a(a), p(a) + 3, p(a) + 3 + len, a(b), p(b) + 3, p(b) + 3 + len);
     }
 
     private boolean compatFnProto(int a, int b) {
         if (name(a) != name(b) || info(a) != info(b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a) + 3;
         int qb = p(b) + 3;
         for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 2, qb += 2) {
-            if (w[qa] != w[qb]) {
+            if (wa[qa] != wb[qb]) {
                 return false;
             }
         }
@@ -384,11 +409,13 @@ final class BtfDedup {
         if ((ka != STRUCT && ka != UNION) || ka != kindOf(b) || !shallowEqualStruct(a, b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a) + 3;
         int qb = p(b) + 3;
         for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 3, qb += 3) {
-            int ta = w[qa + 1];
-            int tb = w[qb + 1];
+            int ta = wa[qa + 1];
+            int tb = wb[qb + 1];
             if (ta != tb && !identicalArrays(ta, tb) && !identicalStructs(ta, tb)) {
                 return false;
             }
@@ -444,18 +471,18 @@ final class BtfDedup {
                 if (!compatArray(cand, canon)) {
                     return false;
                 }
-                int qa = p(cand);
-                int qb = p(canon);
-                return isEquiv(w[qa + 4], w[qb + 4]) && isEquiv(w[qa + 3], w[qb + 3]);
+                return isEquiv(word(cand, 4), word(canon, 4)) && isEquiv(word(cand, 3), word(canon, 3));
             }
             case STRUCT, UNION: {
                 if (!shallowEqualStruct(cand, canon)) {
                     return false;
                 }
+                int[] wa = a(cand);
+                int[] wb = a(canon);
                 int qa = p(cand) + 3;
                 int qb = p(canon) + 3;
                 for (int i = 0, v = vlen(info(cand)); i < v; i++, qa += 3, qb += 3) {
-                    if (!isEquiv(w[qa + 1], w[qb + 1])) {
+                    if (!isEquiv(wa[qa + 1], wb[qb + 1])) {
                         return false;
                     }
                 }
@@ -468,10 +495,12 @@ final class BtfDedup {
                 if (!isEquiv(word2(cand), word2(canon))) {
                     return false;
                 }
+                int[] wa = a(cand);
+                int[] wb = a(canon);
                 int qa = p(cand) + 3;
                 int qb = p(canon) + 3;
                 for (int i = 0, v = vlen(info(cand)); i < v; i++, qa += 2, qb += 2) {
-                    if (!isEquiv(w[qa + 1], w[qb + 1])) {
+                    if (!isEquiv(wa[qa + 1], wb[qb + 1])) {
                         return false;
                     }
                 }
@@ -540,6 +569,7 @@ final class BtfDedup {
             return resolve(id);
         }
         map[id] = IN_PROGRESS;
+        int[] w = a(id);
         int q = p(id);
         int k = kind(w[q + 1]);
         int newId = id;
@@ -581,7 +611,7 @@ final class BtfDedup {
 
     // ---- compaction ----
 
-    private TypeSection compactAndRemap() {
+    private TypeTable compactAndRemap() {
         int[] newId = new int[n + 1];
         int count = 0;
         long total = 0;
@@ -591,16 +621,19 @@ final class BtfDedup {
                 total += words(info(i));
             }
         }
-        TypeSection out = new TypeSection(1, (int) total, count);
+        if (total > Integer.MAX_VALUE - 16) {
+            throw new EncodeException(total + " words of deduplicated BTF types do not fit one array");
+        }
+        TypeTable out = TypeTable.exact((int) total, count);
         for (int i = 1; i <= n; i++) {
             if (map[i] != i) {
                 continue;
             }
             int len = words(info(i));
             int id = out.add(len);
-            int q = out.start(id);
-            System.arraycopy(w, p(i), out.words(), q, len);
-            int[] ow = out.words();
+            int q = out.start[id];
+            System.arraycopy(a(i), p(i), out.w, q, len);
+            int[] ow = out.w;
             forEachTypeRef(ow, q, at -> {
                 int v = ow[at];
                 ow[at] = v == 0 ? 0 : newId[resolve(v)];

@@ -1,6 +1,5 @@
 package io.perfj.btf.encode;
 
-import io.perfj.btf.wire.TypeSection;
 import io.perfj.dwarf.info.DwarfInfo;
 import io.perfj.dwarf.info.UnitHeader;
 import io.perfj.elf.ElfFile;
@@ -80,18 +79,18 @@ public final class BtfEncoder {
             System.err.printf("btf encode: sections %d ms, then symbols %d ms more%n", (tDwarf - t0) / 1_000_000,
                     (tElf - tDwarf) / 1_000_000);
         }
-        // About one word of BTF per five bytes of .debug_info (measured on vmlinux); a little more,
-        // so the table rarely has to grow.
-        long guess = dwarf.infoSize() / 4;
-        TypeSection table = new TypeSection(1, (int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
-                (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 10)));
+        // About one word of BTF per five bytes of .debug_info and one type per ten words (measured
+        // on vmlinux); only the per-type array grows by copying.
+        long guess = dwarf.infoSize() / 5;
+        TypeTable table = TypeTable.growing(guess, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
+        int[] strIds = new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
         List<UnitHeader> units = new ArrayList<>(dwarf.units());
         units.sort((a, b) -> Boolean.compare(!a.isTypeUnit(), !b.isTypeUnit()));
         int threads = Math.max(1, Math.min(options.threads(), units.size()));
         if (threads == 1) {
-            CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars());
+            CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars(), strIds);
             for (UnitHeader u : units) {
                 CuBtf cu = enc.encode(u);
                 report(cu, elf, warn);
@@ -104,7 +103,7 @@ public final class BtfEncoder {
                 return t;
             });
             ThreadLocal<CuEncoder> encoders = ThreadLocal.withInitial(
-                    () -> new CuEncoder(dwarf, pool, ctx, options.vars()));
+                    () -> new CuEncoder(dwarf, pool, ctx, options.vars(), strIds));
             try {
                 // A bounded window of units in flight keeps memory flat while the merge catches up.
                 int window = threads * 8;
@@ -135,22 +134,22 @@ public final class BtfEncoder {
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
         long t1 = System.nanoTime();
-        if (table.size() == 0) {
+        if (table.count == 0) {
             return RawBtf.write(table, pool, elf.order());
         }
-        int before = table.size();
-        TypeSection deduped = new BtfDedup(table).run();
+        int before = table.count;
+        TypeTable deduped = new BtfDedup(table).run();
         long t2 = System.nanoTime();
         byte[] out = RawBtf.write(deduped, pool, elf.order());
         if (TIMING) {
             System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"
-                    + " dedup %d ms, write %d ms%n", units.size(), before, table.wordCount(), deduped.size(),
+                    + " dedup %d ms, write %d ms%n", units.size(), before, table.nw, deduped.count,
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
         }
         return out;
     }
 
-    private static void addDatasecs(TypeSection t, StringPool pool, ElfContext ctx, Merger m, EncodeOptions.Vars vars) {
+    private static void addDatasecs(TypeTable t, StringPool pool, ElfContext ctx, Merger m, EncodeOptions.Vars vars) {
         if (m.varIds.size() == 0) {
             return;
         }
@@ -185,22 +184,23 @@ public final class BtfEncoder {
             }
             long[] last = entries.get(n - 1);
             int id = t.add(3 + 3 * n);
-            int p = t.start(id);
-            t.words()[p] = pool.intern(sh.name());
-            t.words()[p + 1] = info(DATASEC, n, false);
-            t.words()[p + 2] = (int) (last[0] + last[1]);
+            int p = t.pos(id);
+            int[] w = t.words(id);
+            w[p] = pool.intern(sh.name());
+            w[p + 1] = info(DATASEC, n, false);
+            w[p + 2] = (int) (last[0] + last[1]);
             for (int i = 0; i < n; i++) {
                 long[] x = entries.get(i);
-                t.words()[p + 3 + 3 * i] = (int) x[2];
-                t.words()[p + 4 + 3 * i] = (int) x[0];
-                t.words()[p + 5 + 3 * i] = (int) x[1];
+                w[p + 3 + 3 * i] = (int) x[2];
+                w[p + 4 + 3 * i] = (int) x[0];
+                w[p + 5 + 3 * i] = (int) x[1];
             }
         }
     }
 
     /** Appends compile units in order, numbering their records as pahole's single encoder would. */
     static final class Merger {
-        private final TypeSection t;
+        private final TypeTable t;
         private final boolean bySymbols;
         private final Set<Integer> generated = new HashSet<>();
         private boolean hasIndexType;
@@ -212,7 +212,7 @@ public final class BtfEncoder {
 
         private final int intName;
 
-        Merger(TypeSection t, boolean bySymbols, int intName) {
+        Merger(TypeTable t, boolean bySymbols, int intName) {
             this.t = t;
             this.bySymbols = bySymbols;
             this.intName = intName;
@@ -227,7 +227,7 @@ public final class BtfEncoder {
         void finish() {
             for (int i = 0; i < pendingPos.size(); i++) {
                 Integer g = bySignature.get(pendingSig.get(i));
-                t.words()[pendingPos.get(i)] = g == null ? 0 : g;
+                t.set(pendingPos.get(i), g == null ? 0 : g);
             }
         }
 
@@ -266,8 +266,8 @@ public final class BtfEncoder {
             int s = cu.starts[r];
             int len = words(cu.words[s + 1]);
             int id = t.add(len);
-            int p = t.start(id);
-            int[] w = t.words();
+            int p = t.pos(id);
+            int[] w = t.words(id);
             System.arraycopy(cu.words, s, w, p, len);
             remap(w, p, map, index);
             if (cu.signatures.length > 0) {
@@ -278,7 +278,7 @@ public final class BtfEncoder {
                         Integer g = bySignature.get(sig);
                         if (g == null) {
                             // a type unit not merged yet: patched at the end
-                            pendingPos.add(at);
+                            pendingPos.add(t.address(id, at));
                             pendingSig.add(sig);
                             w[at] = 0;
                         } else {
@@ -293,7 +293,7 @@ public final class BtfEncoder {
             if (cu == null) {
                 return;
             }
-            int base = t.size();
+            int base = t.count;
             int index;
             boolean addInt = false;
             if (hasIndexType) {
@@ -333,11 +333,12 @@ public final class BtfEncoder {
             }
             if (addInt) {
                 int id = t.add(4);
-                int p = t.start(id);
-                t.words()[p] = intName;
-                t.words()[p + 1] = info(INT, 0, false);
-                t.words()[p + 2] = 4;
-                t.words()[p + 3] = 1 << 24 | 32;
+                int p = t.pos(id);
+                int[] w = t.words(id);
+                w[p] = intName;
+                w[p + 1] = info(INT, 0, false);
+                w[p + 2] = 4;
+                w[p + 3] = 1 << 24 | 32;
             }
             for (int r = cu.nTypes; r < cu.nRecords; r++) {
                 if (keep[r]) {

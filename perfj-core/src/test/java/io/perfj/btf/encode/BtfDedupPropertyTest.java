@@ -1,6 +1,5 @@
 package io.perfj.btf.encode;
 
-import io.perfj.btf.wire.TypeSection;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -11,6 +10,7 @@ import java.util.Random;
 import static io.perfj.btf.wire.Kinds.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Deduplication on random type graphs: a unit repeated several times (later copies with some
@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class BtfDedupPropertyTest {
 
     /** One unit's layout: 1 int, 2 long, then per struct j: 3+3j STRUCT, 4+3j PTR to it, 5+3j ARRAY of it. */
-    private static void addUnit(TypeSection t, StringPool pool, int structs, long seed, boolean fwds, Random fwdRnd) {
-        int base = t.size();
+    private static void addUnit(TypeTable t, StringPool pool, int structs, long seed, boolean fwds, Random fwdRnd) {
+        int base = t.count;
         Random r = new Random(seed);
         put(t, pool.intern("int"), info(INT, 0, false), 4, 1 << 24 | 32);
         put(t, pool.intern("long"), info(INT, 0, false), 8, 1 << 24 | 64);
@@ -42,14 +42,15 @@ class BtfDedupPropertyTest {
                 put(t, name, info(FWD, 0, false), 0);
             } else {
                 int id = t.add(3 + 3 * members);
-                int p = t.start(id);
-                t.words()[p] = name;
-                t.words()[p + 1] = info(STRUCT, members, false);
-                t.words()[p + 2] = 8 * members;
+                int p = t.pos(id);
+                int[] w = t.words(id);
+                w[p] = name;
+                w[p + 1] = info(STRUCT, members, false);
+                w[p + 2] = 8 * members;
                 for (int m = 0; m < members; m++) {
-                    t.words()[p + 3 + 3 * m] = pool.intern("m" + m);
-                    t.words()[p + 4 + 3 * m] = mt[m];
-                    t.words()[p + 5 + 3 * m] = 64 * m;
+                    w[p + 3 + 3 * m] = pool.intern("m" + m);
+                    w[p + 4 + 3 * m] = mt[m];
+                    w[p + 5 + 3 * m] = 64 * m;
                 }
             }
             put(t, 0, info(PTR, 0, false), base + 3 + 3 * j);
@@ -57,41 +58,61 @@ class BtfDedupPropertyTest {
         }
     }
 
-    private static void put(TypeSection t, int... words) {
+    private static void put(TypeTable t, int... words) {
         int id = t.add(words.length);
-        System.arraycopy(words, 0, t.words(), t.start(id), words.length);
+        System.arraycopy(words, 0, t.words(id), t.pos(id), words.length);
     }
 
-    private static int[] words(TypeSection t) {
-        return Arrays.copyOf(t.words(), t.wordCount());
+    /** The words of a deduplicated (one-array) table. */
+    private static int[] words(TypeTable t) {
+        return Arrays.copyOf(t.w, (int) t.nw);
     }
 
     @Property(tries = 60)
     void repeatedUnitsDeduplicateToOne(@ForAll @IntRange(min = 1, max = 12) int structs,
                                        @ForAll @IntRange(min = 2, max = 5) int copies, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeSection one = new TypeSection(1, 64, 16);
+        TypeTable one = TypeTable.growing(64, 16);
         addUnit(one, pool, structs, seed, false, null);
-        TypeSection once = new BtfDedup(one).run();
+        TypeTable once = new BtfDedup(one).run();
 
-        TypeSection many = new TypeSection(1, 64, 16);
+        TypeTable many = TypeTable.growing(64, 16);
         Random fwdRnd = new Random(seed ^ 0x5eed);
         for (int c = 0; c < copies; c++) {
             addUnit(many, pool, structs, seed, c > 0, fwdRnd);
         }
-        TypeSection deduped = new BtfDedup(many).run();
-        assertEquals(once.size(), deduped.size());
+        TypeTable deduped = new BtfDedup(many).run();
+        assertEquals(once.count, deduped.count);
         assertArrayEquals(words(once), words(deduped));
+    }
+
+    @Property(tries = 30)
+    void smallChunksDeduplicateLikeOneChunk(@ForAll @IntRange(min = 1, max = 12) int structs,
+                                            @ForAll @IntRange(min = 2, max = 5) int copies, @ForAll long seed) {
+        StringPool pool = new StringPool();
+        TypeTable big = TypeTable.growing(1 << 16, 16);
+        TypeTable small = TypeTable.growing(64, 16, 4); // 16-word chunks: types spread over many
+        for (TypeTable t : new TypeTable[] {big, small}) {
+            Random fwdRnd = new Random(seed ^ 0x5eed);
+            for (int c = 0; c < copies; c++) {
+                addUnit(t, pool, structs, seed, c > 0, fwdRnd);
+            }
+        }
+        assertTrue(small.chunks().length > 1 && small.chunks()[1] != null, "the small table has several chunks");
+        TypeTable a = new BtfDedup(big).run();
+        TypeTable b = new BtfDedup(small).run();
+        assertEquals(a.count, b.count);
+        assertArrayEquals(words(a), words(b));
     }
 
     @Property(tries = 40)
     void distinctStructsStay(@ForAll @IntRange(min = 1, max = 12) int structs, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeSection one = new TypeSection(1, 64, 16);
+        TypeTable one = TypeTable.growing(64, 16);
         addUnit(one, pool, structs, seed, false, null);
-        int before = one.size();
-        TypeSection once = new BtfDedup(one).run();
+        int before = one.count;
+        TypeTable once = new BtfDedup(one).run();
         // nothing in one unit is a duplicate of anything else
-        assertEquals(before, once.size());
+        assertEquals(before, once.count);
     }
 }

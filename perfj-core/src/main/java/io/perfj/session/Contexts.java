@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.session;
 
 import io.perfj.perfdata.record.Callchain;
 

@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.session;
 
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RawRecord;
@@ -17,13 +17,14 @@ import java.util.concurrent.BlockingQueue;
  * process model. Order and results are exactly those of a single thread: one producer, one
  * consumer, FIFO. A format error ends the stream after every record before it was delivered.
  */
-public final class DecodedRecords implements AutoCloseable {
+final class DecodedRecords implements AutoCloseable {
     private static final int BATCH = 2048;
     private static final List<PerfRecord> END = List.of();
 
     private final BlockingQueue<List<PerfRecord>> queue = new ArrayBlockingQueue<>(16);
     private final Thread producer;
-    private volatile RuntimeException failure;
+    /** What ended the producer early: any throwable, so that an Error (a missing library) is not taken for the end. */
+    private volatile Throwable failure;
     private volatile List<String> warnings = List.of();
     private volatile boolean closed;
     private List<PerfRecord> current = List.of();
@@ -36,8 +37,9 @@ public final class DecodedRecords implements AutoCloseable {
     }
 
     private void produce(PerfData data) {
-        RecordInput in = data.orderedRecords();
+        RecordInput in = null;
         try {
+            in = data.orderedRecords();
             List<PerfRecord> batch = new ArrayList<>(BATCH);
             for (RawRecord raw; !closed && (raw = in.next()) != null; ) {
                 batch.add(RecordDecoder.decode(raw, data.evlist()));
@@ -49,12 +51,14 @@ public final class DecodedRecords implements AutoCloseable {
             if (!batch.isEmpty()) {
                 queue.put(batch);
             }
-        } catch (RuntimeException e) {
-            failure = e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            failure = e;
         } finally {
-            warnings = in.warnings();
+            if (in != null) {
+                warnings = in.warnings();
+            }
             try {
                 queue.put(END);
             } catch (InterruptedException e) {
@@ -78,8 +82,11 @@ public final class DecodedRecords implements AutoCloseable {
             pos = 0;
             if (current == END) {
                 ended = true;
-                if (failure != null) {
-                    throw failure;
+                switch (failure) {
+                    case null -> { }
+                    case RuntimeException e -> throw e;
+                    case Error e -> throw e;
+                    default -> throw new IllegalStateException(failure);
                 }
                 return null;
             }

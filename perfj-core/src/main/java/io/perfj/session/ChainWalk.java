@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.session;
 
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.Sample;
@@ -11,7 +11,7 @@ import java.util.Arrays;
  * whole chain; with {@code --call-graph dwarf}, the unwound user frames replace whatever the kernel
  * saw of user space. Reused from sample to sample.
  */
-final class ChainWalk {
+public final class ChainWalk {
     private long[] ips = new long[128];
     private int[] modes = new int[128];
     private boolean[] unwound = new boolean[128];
@@ -23,7 +23,7 @@ final class ChainWalk {
      *
      * @param user unwound user frames, or null
      */
-    boolean walk(Sample s, long[] user, int max) {
+    public boolean walk(Sample s, long[] user, int max) {
         return walk(s, user, max, false);
     }
 
@@ -36,7 +36,7 @@ final class ChainWalk {
      * {@code max} frames nearest the leaf, in either order, after at most {@code max} addresses
      * of the recorded chain.
      */
-    boolean walk(Sample s, long[] user, int max, boolean fromRoot) {
+    public boolean walk(Sample s, long[] user, int max, boolean fromRoot) {
         size = 0;
         Callchain cc = s.callchain();
         int ccSize = cc == null ? 0 : cc.size();
@@ -84,20 +84,23 @@ final class ChainWalk {
         size++;
     }
 
-    int size() {
+    /** How many addresses the last walk gave. */
+    public int size() {
         return size;
     }
 
-    long ip(int i) {
+    /** The i-th address, leaf first. */
+    public long ip(int i) {
         return ips[i];
     }
 
-    int mode(int i) {
+    /** The cpumode (PERF_RECORD_MISC_*) that resolves the i-th address. */
+    public int mode(int i) {
         return modes[i];
     }
 
     /** Whether the address came from unwinding the copied user stack. */
-    boolean unwound(int i) {
+    public boolean unwound(int i) {
         return unwound[i];
     }
 }
