@@ -79,16 +79,8 @@ public final class Leb128 {
     /** The signed LEB128 at {@code b[at[0]]}, sign-extended; {@code at[0]} moves past it. */
     public static long signed(byte[] b, int[] at) {
         int p = at[0];
-        long result = 0;
-        int shift = 0;
-        int v;
-        do {
-            v = b[p++];
-            result |= shift < 64 ? (long) (v & 0x7f) << shift : 0;
-            shift += 7;
-        } while (v < 0);
-        at[0] = p;
-        return signExtend(result, shift, v);
+        long bits = unsigned(b, at);
+        return signExtend(bits, 7 * (at[0] - p), b[at[0] - 1]);
     }
 
     /** Whether the 7 value bits of byte {@code b} at bit {@code shift} fit in 64 bits. */

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
-import static io.perfj.btf.encode.BtfWords.*;
+import static io.perfj.btf.wire.Kinds.*;
 
 /**
  * Type deduplication as libbpf's {@code btf__dedup} (libbpf 1.1, {@code src/btf.c}) does it, in
@@ -111,12 +111,13 @@ final class BtfDedup {
         return start[id] & mask;
     }
 
+    /** Void (id 0) has no record: libbpf's btf_type_by_id gives it a zeroed one, so no name and kind 0. */
     private int name(int id) {
-        return a(id)[p(id)];
+        return id == 0 ? 0 : a(id)[p(id)];
     }
 
     private int info(int id) {
-        return a(id)[p(id) + 1];
+        return id == 0 ? 0 : a(id)[p(id) + 1];
     }
 
     private int word2(int id) {
@@ -613,22 +614,22 @@ final class BtfDedup {
     private TypeTable compactAndRemap() {
         int[] newId = new int[n + 1];
         int count = 0;
-        long words = 0;
+        long total = 0;
         for (int i = 1; i <= n; i++) {
             if (map[i] == i) {
                 newId[i] = ++count;
-                words += length(info(i));
+                total += words(info(i));
             }
         }
-        if (words > Integer.MAX_VALUE - 16) {
-            throw new EncodeException(words + " words of deduplicated BTF types do not fit one array");
+        if (total > Integer.MAX_VALUE - 16) {
+            throw new EncodeException(total + " words of deduplicated BTF types do not fit one array");
         }
-        TypeTable out = TypeTable.exact((int) words, count);
+        TypeTable out = TypeTable.exact((int) total, count);
         for (int i = 1; i <= n; i++) {
             if (map[i] != i) {
                 continue;
             }
-            int len = length(info(i));
+            int len = words(info(i));
             int id = out.add(len);
             int q = out.start[id];
             System.arraycopy(a(i), p(i), out.w, q, len);

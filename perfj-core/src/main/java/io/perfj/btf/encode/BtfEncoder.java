@@ -16,7 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import static io.perfj.btf.encode.BtfWords.*;
+import static io.perfj.btf.wire.Kinds.*;
 
 /**
  * BTF from an ELF file's DWARF, like {@code pahole -J}: compile units are encoded in parallel,
@@ -235,7 +235,7 @@ public final class BtfEncoder {
             int info = w[p + 1];
             int kind = kind(info);
             int vlen = vlen(info);
-            if (word2IsType(kind)) {
+            if (sizeIsType(kind)) {
                 w[p + 2] = local(w[p + 2], map, index);
             }
             switch (kind) {
@@ -264,7 +264,7 @@ public final class BtfEncoder {
 
         private void copy(CuBtf cu, int r, int[] map, int index) {
             int s = cu.starts[r];
-            int len = length(cu.words[s + 1]);
+            int len = words(cu.words[s + 1]);
             int id = t.add(len);
             int p = t.pos(id);
             int[] w = t.words(id);

@@ -2,7 +2,6 @@ package io.perfj.btf.encode;
 
 import io.perfj.dwarf.info.DieCursor;
 import io.perfj.dwarf.info.Dw;
-import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,9 +1,11 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.Kinds;
+
 import java.util.Arrays;
 
 /**
- * All types, numbered globally from 1, as words (see {@link BtfWords}). Type id's words are
+ * All types, numbered globally from 1, as words (see {@link io.perfj.btf.wire.Kinds}). Type id's words are
  * {@code words(id)[pos(id)]} onward; a type never straddles two arrays.
  *
  * <p>A table made with {@link #growing} (the one units are merged into, 130 MB for a kernel)
@@ -132,6 +134,6 @@ final class TypeTable {
     }
 
     int kind(int id) {
-        return BtfWords.kind(info(id));
+        return Kinds.kind(info(id));
     }
 }

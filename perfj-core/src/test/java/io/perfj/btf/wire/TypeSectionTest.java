@@ -69,7 +69,7 @@ class TypeSectionTest {
             assertEquals(4, r.end());
             assertArrayEquals(java.util.Arrays.copyOf(t.words(), t.wordCount()), r.words());
             assertEquals(Kinds.STRUCT, r.kind(2));
-            assertEquals(2, r.info(2) & 0xffff);
+            assertEquals(2, Kinds.vlen(r.info(2)));
             assertEquals(9, r.extra(2, 3));
             assertEquals(2, r.sizeOrType(3));
         }
