@@ -37,9 +37,14 @@ import java.util.Optional;
  *     never read from the copy (perf's bound check is off by one).</li>
  * </ol>
  *
+ * <p>DWARF expressions in CFA and register rules are evaluated as libunwind's Gexpr.c does for
+ * the operations call frame rules use (libc's PLT and signal trampoline rules): a dummy 0 pushed
+ * before a CFA expression, %rsp read as the CFA, %rip as the ip. Not reproduced there:
+ * libunwind's register locations from DW_OP_reg (the walk ends), its division and modulo by zero
+ * giving 0 (an error here), and its reads of 1 to 4 bytes through the aligned word around them.
+ *
  * <p>Not reproduced: libunwind's per-process cache of register rules (it could keep a rule found
- * while the load address was still right), DWARF expressions in CFA and register rules (the walk
- * ends there, as in the plain unwinder), signal frames found through the frame-pointer path,
+ * while the load address was still right), signal frames found through the frame-pointer path,
  * and perf's {@code .debug_frame} search after a failed {@code .eh_frame_hdr} one, which is
  * approximated with the object's own addresses.
  */
@@ -85,6 +90,37 @@ final class LibunwindEmulation {
     private long lowestGeneration = -1;
     private java.util.Map<io.perfj.symbols.Dso, Long> lowest;
     private boolean rowSignal;
+
+    private final ExpressionEvaluator evaluator = ExpressionEvaluator.x86_64();
+
+    /**
+     * Registers and memory as libunwind's expression evaluator sees them (Gexpr.c through
+     * unw_get_reg and access_mem): %rsp is the cursor's CFA, %rip its ip, the others read from
+     * their current locations; a read perf answers "0 without an error" gives 0.
+     */
+    private final ExpressionEvaluator.Context context = new ExpressionEvaluator.Context() {
+        @Override
+        public long register(int r) {
+            if (r == RSP) {
+                return cfa;
+            }
+            if (r == RIP) {
+                return ip;
+            }
+            if (r < 0 || r >= NREGS || get(r) < 0) {
+                throw new ExpressionException(-1, "register " + r);
+            }
+            return value;
+        }
+
+        @Override
+        public long read(long address, int size) {
+            if (LibunwindEmulation.this.read(address) < 0) {
+                throw new ExpressionException(-1, "unreadable");
+            }
+            return size == 8 ? value : value & ((1L << (8 * size)) - 1);
+        }
+    };
 
     LibunwindEmulation(UserStackUnwinder owner) {
         this.owner = owner;
@@ -354,6 +390,13 @@ final class LibunwindEmulation {
             } else {
                 return EBADREG;
             }
+        } else if (r.cfa() instanceof CfaRule.Expression e) {
+            // libunwind pushes a dummy 0 before a CFA expression
+            try {
+                newCfa = evaluator.evaluate(e.code(), context, 0);
+            } catch (ExpressionException x) {
+                return EINVAL;
+            }
         } else {
             return EINVAL;
         }
@@ -383,8 +426,22 @@ final class LibunwindEmulation {
                     nk[i] = nk[rr.register()];
                     nw[i] = nw[rr.register()];
                 }
-                default -> {
-                    return EINVAL;
+                case RegisterRule.Expression x -> {
+                    // evaluated on the frame being unwound, the new CFA pushed first
+                    try {
+                        nw[i] = evaluator.evaluate(x.code(), context, newCfa);
+                        nk[i] = MEM;
+                    } catch (ExpressionException ex) {
+                        return EINVAL;
+                    }
+                }
+                case RegisterRule.ValExpression x -> {
+                    try {
+                        nw[i] = evaluator.evaluate(x.code(), context, newCfa);
+                        nk[i] = VAL;
+                    } catch (ExpressionException ex) {
+                        return EINVAL;
+                    }
                 }
             }
         }
