@@ -9,7 +9,7 @@ import io.perfj.report.Report;
 import io.perfj.report.ReportOptions;
 import io.perfj.report.SortKey;
 import io.perfj.report.StdioReport;
-import io.perfj.report.MachineResolver;
+import io.perfj.session.Session;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -87,14 +87,14 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (PerfData data = PerfData.open(in.input)) {
             ReportOptions opts = options(data);
-            MachineResolver resolver = sym.resolver(data);
-            Report r = Report.build(data, resolver, opts);
+            Session session = sym.session(data);
+            Report r = Report.build(session, opts);
             if (json) {
                 new JsonReport(r, out).print();
             } else {
                 new StdioReport(r, out).print();
             }
-            InputOptions.warn(out, err, data.warnings(), r.warnings(), resolver.warnings());
+            InputOptions.warn(out, err, session.warnings());
         }
         return 0;
     }

@@ -2,7 +2,7 @@ package io.perfj.cli;
 
 import io.perfj.perfdata.PerfData;
 import io.perfj.report.ScriptPrinter;
-import io.perfj.report.MachineResolver;
+import io.perfj.session.Session;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,15 +37,16 @@ public final class ScriptCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (PerfData data = PerfData.open(in.input)) {
-            MachineResolver resolver = sym.resolver(data);
+            Session session = sym.session(data);
             java.util.Set<ScriptPrinter.Field> f;
             try {
                 f = fields == null ? null : ScriptPrinter.Field.parse(fields);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
-            var warnings = new ScriptPrinter(data, resolver, out, f, maxStack).print();
-            InputOptions.warn(out, err, data.warnings(), warnings, resolver.warnings());
+            out.flush();
+            new ScriptPrinter(session, Main.stdout(spec), f, maxStack).print();
+            InputOptions.warn(out, err, session.warnings());
         }
         return 0;
     }

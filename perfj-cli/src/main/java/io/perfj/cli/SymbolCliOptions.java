@@ -1,5 +1,9 @@
 package io.perfj.cli;
 
+import io.perfj.session.Compat;
+import io.perfj.session.Session;
+import io.perfj.session.SessionOptions;
+
 import io.perfj.symbols.SymbolOptions;
 import picocli.CommandLine.Option;
 
@@ -25,18 +29,32 @@ public final class SymbolCliOptions {
             description = "Use only --symfs/--buildid-dir/--kallsyms/--perf-map-dir, not this machine's files.")
     boolean noSystem;
 
-    /** How {@code --call-graph dwarf} stacks are unwound. */
-    enum Unwind { perf, cfi }
+    @Option(names = "--compat", paramLabel = "MODE", defaultValue = "none", converter = CompatConverter.class,
+            description = "'perf-6.1' gives what perf 6.1 prints where perf is known to be wrong (its "
+                    + "libunwind-based --call-graph dwarf stacks, annotate's deleted call-target names), "
+                    + "for comparing the two line for line; 'none' (default) gives the correct answers.")
+    Compat compat = Compat.NONE;
 
-    @Option(names = "--dwarf-unwind", paramLabel = "MODE", defaultValue = "perf",
-            description = "How --call-graph dwarf stacks are unwound: 'perf' (default) gives the frames perf 6.1 "
-                    + "with libunwind prints, also where its unwinding goes wrong; 'cfi' follows the call frame "
-                    + "information alone.")
-    Unwind unwind = Unwind.perf;
+    /** picocli's converter for {@code --compat}. */
+    static final class CompatConverter implements picocli.CommandLine.ITypeConverter<Compat> {
+        @Override
+        public Compat convert(String value) {
+            try {
+                return Compat.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
 
-    /** A resolver for these options. */
-    io.perfj.report.MachineResolver resolver(io.perfj.perfdata.PerfData data) {
-        return new io.perfj.report.MachineResolver(data, toOptions()).perfCompatibleUnwind(unwind == Unwind.perf);
+    /** The session options these flags describe. */
+    SessionOptions sessionOptions() {
+        return new SessionOptions(toOptions(), compat);
+    }
+
+    /** A session over a recording the caller opened (and closes). */
+    Session session(io.perfj.perfdata.PerfData data) {
+        return Session.of(data, sessionOptions());
     }
 
     SymbolOptions toOptions() {

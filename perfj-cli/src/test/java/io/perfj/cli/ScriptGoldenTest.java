@@ -1,12 +1,12 @@
 package io.perfj.cli;
 
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,13 +19,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ScriptGoldenTest {
     static CliFixtures.Run script(String name, boolean systemFiles) {
-        List<String> args = new ArrayList<>(List.of("script", "-i", CliFixtures.recording(name).toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        List<String> args = new ArrayList<>(List.of("script", "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(),
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         if (!systemFiles) {
             args.add("--no-system-files");
         }
-        return CliFixtures.run(args.toArray(new String[0]));
+        return CliFixtures.runPerf(args.toArray(new String[0]));
     }
 
     static void assertSameLines(String expected, String actual) {
@@ -42,7 +42,7 @@ class ScriptGoldenTest {
     @ParameterizedTest
     @ValueSource(strings = {"c-fp", "bpf-sys", "pipe", "zstd", "two-events"})
     void matchesPerfFromCommittedFilesAlone(String name) {
-        String golden = CliFixtures.golden(name, "script");
+        String golden = Fixtures.golden(name, "script");
         CliFixtures.Run r = script(name, false);
         assertEquals(0, r.rc(), r.err());
         assertSameLines(golden, r.out());
@@ -60,12 +60,12 @@ class ScriptGoldenTest {
         if (name.equals("bpf-dwarf")) {
             Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
         }
-        List<String> args = new ArrayList<>(List.of("script", "--max-stack", depth, "-i", CliFixtures.recording(name).toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
-        CliFixtures.Run r = CliFixtures.run(args.toArray(new String[0]));
+        List<String> args = new ArrayList<>(List.of("script", "--max-stack", depth, "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()));
+        CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
-        assertSameLines(CliFixtures.golden(name, "script-max-stack" + depth), r.out());
+        assertSameLines(Fixtures.golden(name, "script-max-stack" + depth), r.out());
     }
 
     /** Objects bpf-dwarf's chains run through that 'perf archive' did not pack (no samples of their own). */
@@ -73,7 +73,7 @@ class ScriptGoldenTest {
 
     /**
      * bpf-dwarf (--call-graph dwarf) from the committed files alone: user frames are unwound from
-     * the copied stacks as perf 6.1 with libunwind does (--dwarf-unwind=perf, the default), inline
+     * the copied stacks as perf 6.1 with libunwind does (--compat perf-6.1), inline
      * frames named through addr2line as perf does. Every sample must be perf's, except that a
      * chain running into an object the archive lacks ends at that object's first frame (its call
      * frame information is not there to go on).
@@ -81,7 +81,7 @@ class ScriptGoldenTest {
     @Test
     void dwarfUnwoundFramesMatchPerf() {
         Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
-        String golden = CliFixtures.golden("bpf-dwarf", "script");
+        String golden = Fixtures.golden("bpf-dwarf", "script");
         CliFixtures.Run r = script("bpf-dwarf", false);
         assertEquals(0, r.rc(), r.err());
         List<List<String>> g = samples(golden);
@@ -112,42 +112,35 @@ class ScriptGoldenTest {
     @Test
     void dwarfUnwoundMatchesPerfExactlyWithTheRecordedSystem() throws java.io.IOException {
         Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
-        Assumptions.assumeTrue(recordedSystem(), "this machine's objects are not the recorded ones");
+        Assumptions.assumeTrue(recordedSystem(), "this machine's libc, /usr/bin/date or /usr/bin/perf is not the recorded build, or a bpftool is installed");
         CliFixtures.Run r = script("bpf-dwarf", true);
         assertEquals(0, r.rc(), r.err());
-        assertSameLines(CliFixtures.golden("bpf-dwarf", "script"), r.out());
-    }
-
-    /** Whether the system libc.so.6 is the recorded one and the unarchived objects exist. */
-    static boolean recordedSystem() throws java.io.IOException {
-        Path libc = Path.of("/usr/lib/x86_64-linux-gnu/libc.so.6");
-        if (!Files.isRegularFile(libc) || !Files.isRegularFile(Path.of("/usr/bin/date"))
-                || !Files.isRegularFile(Path.of("/usr/bin/perf"))) {
-            return false;
-        }
-        Path recorded = CliFixtures.buildIdCache().resolve("usr/lib/x86_64-linux-gnu/libc.so.6");
-        String have;
-        try (io.perfj.elf.ElfFile elf = io.perfj.elf.ElfFile.open(libc)) {
-            have = elf.buildIdHex().orElse("");
-        }
-        try (var dirs = Files.list(recorded)) {
-            return dirs.anyMatch(d -> d.getFileName().toString().equals(have));
-        }
+        assertSameLines(Fixtures.golden("bpf-dwarf", "script"), r.out());
     }
 
     /**
-     * With --dwarf-unwind=cfi the frames follow the call frame information alone: the stacks
+     * Whether this machine's libc.so.6, /usr/bin/date and /usr/bin/perf are the builds bpf-dwarf
+     * was recorded with (libc's build-id from the committed cache, the others' from the goldens).
+     */
+    static boolean recordedSystem() throws java.io.IOException {
+        String libcId = BuildIdCacheFixture.object("libc.so.6", "elf").getParent().getFileName().toString();
+        java.util.Map<String, String> binaries = new java.util.HashMap<>(ReportGoldenTest.BPF_DWARF_SYSTEM_BINARIES);
+        binaries.put("/usr/lib/x86_64-linux-gnu/libc.so.6", libcId);
+        return ReportGoldenTest.recordedBinariesInstalled(binaries);
+    }
+
+    /**
+     * By default (no --compat) the frames follow the call frame information alone: the stacks
      * perf ends early (after libc's syscall, where it fell back to frame pointers) go on, so
      * fewer samples are identical, but nearly every frame both print is equal.
      */
     @Test
     void cfiUnwindingDiffersFromPerfOnlyWhereStacksEnd() {
         Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
-        String golden = CliFixtures.golden("bpf-dwarf", "script");
-        CliFixtures.Run r = CliFixtures.run("script", "-i", CliFixtures.recording("bpf-dwarf").toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(), "--no-system-files",
-                "--dwarf-unwind", "cfi");
+        String golden = Fixtures.golden("bpf-dwarf", "script");
+        CliFixtures.Run r = CliFixtures.run("script", "-i", Fixtures.recording("bpf-dwarf").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(),
+                "--perf-map-dir", Fixtures.file("perf-maps").toString(), "--no-system-files");
         assertEquals(0, r.rc(), r.err());
         List<List<String>> g = samples(golden);
         List<List<String>> m = samples(r.out());
@@ -196,18 +189,14 @@ class ScriptGoldenTest {
 
     /**
      * The java recording's chains run through libjli.so, which 'perf archive' did not pack (it
-     * has no samples of its own): compared only where the JDK the fixture was recorded with is
-     * installed at the recorded path.
+     * has no samples of its own): the committed java-sysroot has it.
      */
     @Test
-    void javaMatchesPerfWhereTheRecordedJdkIsInstalled() {
-        Assumptions.assumeTrue(Files.isRegularFile(Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/libjli.so")),
-                "the recorded JDK is not installed here");
-        String golden = CliFixtures.golden("java", "script");
-        CliFixtures.Run r = script("java", true);
+    void javaMatchesPerf() {
+        CliFixtures.Run r = CliFixtures.runPerf("script", "-i", Fixtures.recording("java").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", ReportGoldenTest.javaSysroot(),
+                "--no-system-files", "--perf-map-dir", Fixtures.file("perf-maps").toString());
         assertEquals(0, r.rc(), r.err());
-        // Other builds of the same JDK have other build-ids: perf would not trust them either.
-        Assumptions.assumeTrue(r.out().contains("JavaMain+0x8f"), "the installed JDK is another build");
-        assertSameLines(golden, r.out());
+        assertSameLines(Fixtures.golden("java", "script"), r.out());
     }
 }

@@ -5,16 +5,16 @@ import io.perfj.elf.SectionHeader;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.FeatureId;
 import io.perfj.perfdata.PerfData;
-import io.perfj.perfdata.RecordScan;
 import io.perfj.perfdata.feature.BpfProg;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.feature.Feature;
 import io.perfj.perfdata.feature.Features;
 import io.perfj.perfdata.record.PerfRecord;
-import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
-import io.perfj.report.DecodedRecords;
-import io.perfj.report.MachineResolver;
+import io.perfj.session.MachineResolver;
+import io.perfj.session.RecordHandler;
+import io.perfj.session.SampleRef;
+import io.perfj.session.Session;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.DsoKind;
 import io.perfj.symbols.Location;
@@ -71,6 +71,7 @@ public final class Annotate {
     private record Key(int evsel, Dso dso, Symbol sym) {
     }
 
+    private final Session session;
     private final PerfData data;
     private final MachineResolver resolver;
     private final Options opts;
@@ -81,9 +82,10 @@ public final class Annotate {
     private List<BpfProg> bpfProgs;
     private Map<Long, byte[]> btfById;
 
-    public Annotate(PerfData data, MachineResolver resolver, Options opts, Consumer<String> warn) {
-        this.data = data;
-        this.resolver = resolver;
+    public Annotate(Session session, Options opts, Consumer<String> warn) {
+        this.session = session;
+        this.data = session.data();
+        this.resolver = session.resolver();
         this.opts = opts;
         this.warn = warn;
     }
@@ -104,27 +106,37 @@ public final class Annotate {
         });
         counts.loader = loader;
         try {
-            RecordScan scan = data.scan();
-            if (scan != null) {
-                try (scan) {
-                    while (scan.next()) {
-                        if (scan.isSample()) {
-                            counts.add(scan.evsel().index(), scan.pid(), scan.tid(), scan.cpumode(), scan.ip(),
-                                    scan.period());
-                        } else {
-                            take(RecordDecoder.decode(scan.record(), data.evlist()), counts);
-                        }
-                    }
-                    scan.warnings().forEach(w -> warn.accept("warning: " + w));
+            session.run(new RecordHandler() {
+                @Override
+                public void sample(SampleRef s) {
+                    counts.add(s.event(), s.pid(), s.tid(), s.cpumode(), s.ip(), s.period());
                 }
-            } else {
-                try (DecodedRecords in = new DecodedRecords(data)) {
-                    for (PerfRecord rec; (rec = in.next()) != null; ) {
-                        take(rec, counts);
+
+                @Override
+                public void beforeModel(PerfRecord rec) {
+                    if (changesKernelMaps(rec)) {
+                        counts.drainKernel();
                     }
-                    in.warnings().forEach(w -> warn.accept("warning: " + w));
                 }
-            }
+
+                @Override
+                public void record(PerfRecord rec) {
+                    if (changesKernelMaps(rec)) {
+                        counts.kernelSkipped = false; // decided again for the samples after it
+                    }
+                }
+
+                @Override
+                public boolean decodesSamples() {
+                    return false;
+                }
+
+                @Override
+                public boolean preloadsSymbols() {
+                    return false; // its own loader skips objects that cannot hold the symbols asked for
+                }
+            });
+            session.recordWarnings().forEach(w -> warn.accept("warning: " + w));
             counts.drainKernel();
         } finally {
             loader.shutdown();
@@ -134,7 +146,7 @@ public final class Annotate {
         // sample hits (builtin-annotate.c, evsel__add_sample); call and jump targets in those
         // symbols then go unresolved and keep objdump's name. Not on the branch-stack path, which
         // perf takes for --stdio2 when the recording has branch stacks.
-        boolean dropsHitSymbols = !opts.symbols().isEmpty()
+        boolean dropsHitSymbols = session.compat().perf61() && !opts.symbols().isEmpty()
                 && (opts.stdio() || data.features().get(FeatureId.BRANCH_STACK) == null);
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
@@ -200,21 +212,6 @@ public final class Annotate {
             out.accept(new StringBuilder(jsonCount == 0 ? "[]\n" : "\n]\n"));
         }
         return printed;
-    }
-
-    private void take(PerfRecord rec, Counts counts) {
-        if (rec instanceof Sample s) {
-            counts.add(s.evsel().index(), s.pid(), s.tid(), s.cpumode(), s.ip(), s.period());
-            return;
-        }
-        boolean kernelMaps = changesKernelMaps(rec);
-        if (kernelMaps) {
-            counts.drainKernel();
-        }
-        resolver.process(rec);
-        if (kernelMaps) {
-            counts.kernelSkipped = false; // decided again for the samples after it
-        }
     }
 
     private static boolean kernelMode(int misc) {
@@ -382,7 +379,7 @@ public final class Annotate {
     private static final class AddrCounts {
         /** The probe ruled this object out: its samples are not counted (checked when met again). */
         boolean skip;
-        private final io.perfj.report.LongIntMap index = new io.perfj.report.LongIntMap(64);
+        private final io.perfj.util.LongIntMap index = new io.perfj.util.LongIntMap(64);
         long[] addrs = new long[16];
         long[] samples = new long[16];
         long[] periods = new long[16];
@@ -484,7 +481,8 @@ public final class Annotate {
             periods[i] = h.getValue()[1];
             i++;
         }
-        return a.account(offs, hits, periods, totalSamples, totalPeriod);
+        a.account(offs, hits, periods, totalSamples, totalPeriod);
+        return session.compat().perf61() ? a.perfGlobalHits() : a;
     }
 
     private void warnOnce(Dso dso, String msg) {

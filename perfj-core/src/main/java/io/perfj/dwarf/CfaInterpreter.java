@@ -2,6 +2,7 @@ package io.perfj.dwarf;
 
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
+import io.perfj.io.Leb128;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

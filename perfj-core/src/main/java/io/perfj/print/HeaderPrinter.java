@@ -65,8 +65,10 @@ public final class HeaderPrinter {
     /** perf 6.1's HEADER_LAST_FEATURE: ids from here on are unknown to it. */
     public static final int LAST_FEATURE = 32;
 
-    private static final DateTimeFormatter CTIME =
-            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
+    /** ctime()'s C-locale names, spelled out: a DateTimeFormatter's text fields load locale data. */
+    private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+        "Nov", "Dec"};
 
     private final PerfData data;
     private final boolean full;
@@ -104,7 +106,21 @@ public final class HeaderPrinter {
 
     /** C's {@code ctime()} without the trailing newline. */
     public static String ctime(Instant t, ZoneId zone) {
-        return CTIME.format(ZonedDateTime.ofInstant(t, zone));
+        ZonedDateTime z = ZonedDateTime.ofInstant(t, zone);
+        StringBuilder sb = new StringBuilder(24);
+        sb.append(DAYS[z.getDayOfWeek().ordinal()]).append(' ').append(MONTHS[z.getMonthValue() - 1]).append(' ');
+        if (z.getDayOfMonth() < 10) {
+            sb.append(' ');
+        }
+        sb.append(z.getDayOfMonth()).append(' ');
+        two(sb, z.getHour()).append(':');
+        two(sb, z.getMinute()).append(':');
+        two(sb, z.getSecond()).append(' ');
+        return sb.append(z.getYear()).toString();
+    }
+
+    private static StringBuilder two(StringBuilder sb, int v) {
+        return sb.append((char) ('0' + v / 10)).append((char) ('0' + v % 10));
     }
 
     public void print(PrintWriter out) {

@@ -49,6 +49,8 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
         int firstBad = -1;
         int lineNo = 0;
         int pos = 0;
+        // Plain byte arithmetic, and a String only for the lines kept: this runs over 100k+
+        // lines before the JIT has compiled anything, at every start of report, script, dump.
         while (pos < data.length) {
             int eol = pos;
             while (eol < data.length && data[eol] != '\n') {
@@ -57,16 +59,15 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
             lineNo++;
             int p = pos;
             long addr = 0;
-            int digits = 0;
             while (p < eol) {
-                int d = Character.digit(data[p], 16);
+                int d = hexDigit(data[p]);
                 if (d < 0) {
                     break;
                 }
                 addr = (addr << 4) | d;
-                digits++;
                 p++;
             }
+            int digits = p - pos;
             if (digits == 0 || digits > 16 || p + 2 >= eol || data[p] != ' ' || data[p + 2] != ' ') {
                 if (eol > pos) {
                     bad++;
@@ -79,15 +80,17 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
             }
             char type = (char) (data[p + 1] & 0xff);
             int nameStart = p + 3;
-            String sym = new String(data, nameStart, eol - nameStart, StandardCharsets.UTF_8);
-            if (keepsType(type) && !sym.isEmpty() && sym.charAt(0) != '$') {
+            if (keepsType(type) && nameStart < eol && data[nameStart] != '$') {
+                String sym = new String(data, nameStart, eol - nameStart, StandardCharsets.UTF_8);
                 char binding = type == 'W' ? 'W' : Character.isUpperCase(type) ? 'G' : 'L';
                 all.add(new Symbol(addr, addr, sym, binding));
-                switch (sym) {
-                    case "_stext" -> stext = addr;
-                    case "_text" -> text = addr;
-                    case "_etext" -> etext = addr;
-                    default -> {
+                if (data[nameStart] == '_') {
+                    switch (sym) {
+                        case "_stext" -> stext = addr;
+                        case "_text" -> text = addr;
+                        case "_etext" -> etext = addr;
+                        default -> {
+                        }
                     }
                 }
             }
@@ -112,6 +115,19 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
                 : name + ": skipped " + bad + " malformed line" + (bad == 1 ? "" : "s") + " (first: line " + firstBad + ")";
         return new Kallsyms(SymbolTable.ofSorted(kernel), Collections.unmodifiableMap(modules),
                 stext != 0 ? stext : text, etext, bad, warning);
+    }
+
+    private static int hexDigit(byte b) {
+        if (b >= '0' && b <= '9') {
+            return b - '0';
+        }
+        if (b >= 'a' && b <= 'f') {
+            return b - 'a' + 10;
+        }
+        if (b >= 'A' && b <= 'F') {
+            return b - 'A' + 10;
+        }
+        return -1;
     }
 
     /** Module names, e.g. {@code [bpf]}. */

@@ -41,18 +41,16 @@ public final class SymbolFixups {
         if (n == 0) {
             return;
         }
+        boolean prevBracket = kallsyms && sorted.get(0).name().indexOf('[') >= 0;
         for (int i = 1; i < n; i++) {
             Symbol prev = sorted.get(i - 1);
             Symbol curr = sorted.get(i);
+            boolean currBracket = kallsyms && curr.name().indexOf('[') >= 0;
             if (prev.end() == prev.start()) {
-                long end;
-                if (kallsyms && (prev.name().indexOf('[') >= 0) != (curr.name().indexOf('[') >= 0)) {
-                    end = roundUp(prev.end() + PAGE);
-                } else {
-                    end = curr.start();
-                }
+                long end = prevBracket != currBracket ? roundUp(prev.end() + PAGE) : curr.start();
                 sorted.set(i - 1, new Symbol(prev.start(), end, prev.name(), prev.binding()));
             }
+            prevBracket = currBracket;
         }
         Symbol last = sorted.get(n - 1);
         if (last.end() == last.start()) {

@@ -113,9 +113,20 @@ public final class SymbolTable {
         return Collections.unmodifiableList(java.util.Arrays.asList(symbols));
     }
 
+    /**
+     * A copy sorted by unsigned start, equal starts in their given order. Symbol sources are
+     * mostly sorted already (kallsyms, ELF tables): checked first, without boxing the keys.
+     */
     static List<Symbol> sortedCopy(List<Symbol> in) {
         List<Symbol> l = new ArrayList<>(in);
-        l.sort(Comparator.comparing(Symbol::start, Long::compareUnsigned));
+        for (int i = 1; i < l.size(); i++) {
+            if (Long.compareUnsigned(l.get(i - 1).start(), l.get(i).start()) > 0) {
+                l.sort(BY_START);
+                break;
+            }
+        }
         return l;
     }
+
+    private static final Comparator<Symbol> BY_START = (a, b) -> Long.compareUnsigned(a.start(), b.start());
 }

@@ -6,7 +6,7 @@ import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
-import io.perfj.report.MachineResolver;
+import io.perfj.session.MachineResolver;
 import io.perfj.symbols.SymbolOptions;
 import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;

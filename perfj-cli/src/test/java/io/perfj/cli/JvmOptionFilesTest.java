@@ -1,0 +1,92 @@
+package io.perfj.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The checked-in JVM option files the launcher passes as {@code java @argfiles}: one per command,
+ * each accepted by the JVM, none capping the heap, each with training lines that run.
+ */
+class JvmOptionFilesTest {
+    /** The option files a command line can pick (as ./perfj names them), besides common. */
+    static List<String> expected() {
+        List<String> names = new ArrayList<>(List.of("default", "btf-dump-c"));
+        for (String c : Main.SUBCOMMANDS.keySet()) {
+            if (!c.equals("btf")) {
+                names.add(c);
+            }
+        }
+        new picocli.CommandLine(new BtfCommand()).getSubcommands().keySet().forEach(s -> names.add("btf-" + s));
+        return names;
+    }
+
+    static List<Path> commandFiles() throws IOException {
+        try (Stream<Path> s = Files.list(ChildJvm.optionDir())) {
+            return s.filter(p -> p.toString().endsWith(".options") && !p.getFileName().toString().equals("common.options"))
+                    .sorted().toList();
+        }
+    }
+
+    @Test
+    void everyCommandHasItsFile() {
+        for (String name : expected()) {
+            assertTrue(Files.isRegularFile(ChildJvm.optionDir().resolve(name + ".options")), "no " + name + ".options");
+        }
+        assertTrue(Files.isRegularFile(ChildJvm.optionDir().resolve("common.options")));
+    }
+
+    @Test
+    void noFileCapsTheHeap() throws IOException {
+        try (Stream<Path> s = Files.list(ChildJvm.optionDir())) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".options")).toList()) {
+                for (String line : Files.readAllLines(f)) {
+                    String opts = line.replaceFirst("#.*", "");
+                    for (String o : opts.trim().split("\\s+")) {
+                        assertFalse(o.startsWith("-Xmx") || o.startsWith("-XX:MaxHeapSize") || o.startsWith("-XX:MaxRAM"),
+                                f + ": " + o + " (memory bounds are tests, e.g. StreamingMemoryBoundTest)");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theJvmAcceptsEveryFile() throws Exception {
+        for (Path f : commandFiles()) {
+            String name = f.getFileName().toString().replace(".options", "");
+            // "-version" in the main class's place: the JVM starts with the options, prints, exits
+            ChildJvm.Result r = ChildJvm.run(name, List.of(), true, "-version");
+            assertEquals(0, r.rc(), f + ": " + r.err());
+        }
+    }
+
+    @Test
+    void everyTrainingLineRuns() throws IOException {
+        Path root = ChildJvm.root();
+        for (Path f : commandFiles()) {
+            List<String[]> runs = AotTraining.commandLines(f);
+            assertFalse(runs.isEmpty(), f + " has no '" + AotTraining.TRAIN + "' line");
+            for (String[] run : runs) {
+                // training runs from the repository root; this JVM's working directory is the module's
+                String[] args = run.clone();
+                for (int i = 0; i < args.length; i++) {
+                    if (!args[i].startsWith("-") && Files.exists(root.resolve(args[i]))) {
+                        args[i] = root.resolve(args[i]).toString();
+                    }
+                }
+                CliFixtures.Run r = CliFixtures.run(args);
+                assertEquals(0, r.rc(), f + ": " + String.join(" ", run) + "\n" + r.err());
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.perfj.session;
+
+import java.util.Locale;
+
+/**
+ * Whose answers a session gives. By default perfj gives the correct answer; where perf 6.1 is
+ * known to give a wrong one, {@link #PERF_6_1} reproduces perf's, for comparing the two tools line
+ * for line. The command line spells it {@code --compat perf-6.1}.
+ *
+ * <p>What differs today (each emulation cites the perf function it mirrors):
+ * <ul>
+ *   <li>{@code --call-graph dwarf} stacks: correct mode follows each object's call frame
+ *       information; perf 6.1 mode replays libunwind 1.6 with perf's memory accessors
+ *       ({@code io.perfj.dwarf.LibunwindEmulation}: its frame-pointer fallback and the reads that
+ *       end stacks early).</li>
+ *   <li>{@code annotate} with symbol names: perf deletes every other symbol a sample hits from its
+ *       DSO's table ({@code builtin-annotate.c: evsel__add_sample}), so calls into them print
+ *       objdump's name; correct mode names them from the symbol table.</li>
+ *   <li>{@code annotate --percent-type global-hits}: perf 6.1 prints an empty column (its divisor
+ *       is never filled in); correct mode prints hits over all samples.</li>
+ * </ul>
+ */
+public enum Compat {
+    /** The correct answer (the default). */
+    NONE("none"),
+    /** What perf 6.1 (Debian 12's, built with libunwind 1.6) prints, including its mistakes. */
+    PERF_6_1("perf-6.1");
+
+    private final String spelling;
+
+    Compat(String spelling) {
+        this.spelling = spelling;
+    }
+
+    /** How the command line spells it. */
+    public String spelling() {
+        return spelling;
+    }
+
+    /** Whether perf 6.1's behaviour is reproduced. */
+    public boolean perf61() {
+        return this == PERF_6_1;
+    }
+
+    /** The mode a command-line word names ({@code none}, {@code perf-6.1}, also {@code perf}). */
+    public static Compat parse(String s) {
+        String w = s.trim().toLowerCase(Locale.ROOT);
+        return switch (w) {
+            case "none", "" -> NONE;
+            case "perf-6.1", "perf6.1", "perf" -> PERF_6_1;
+            default -> throw new IllegalArgumentException("unknown compatibility mode '" + s
+                    + "' (known: none, perf-6.1)");
+        };
+    }
+
+    @Override
+    public String toString() {
+        return spelling;
+    }
+}

@@ -1,0 +1,102 @@
+package io.perfj.session;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.Machine;
+import io.perfj.symbols.SymbolOptions;
+import io.perfj.symbols.Thread;
+
+import java.util.List;
+
+/** The {@link FrameResolver} backed by the process model, {@link Machine}. */
+public final class MachineResolver implements FrameResolver {
+    private final Machine machine;
+    private int lastPid = Integer.MIN_VALUE;
+    private int lastTid = Integer.MIN_VALUE;
+    private Thread last;
+
+    public MachineResolver(PerfData data, SymbolOptions opts) {
+        this.machine = new Machine(data, opts);
+    }
+
+    public Machine machine() {
+        return machine;
+    }
+
+    private Thread thread(int pid, int tid) {
+        if (pid != lastPid || tid != lastTid || last == null) {
+            last = machine.thread(pid, tid);
+            lastPid = pid;
+            lastTid = tid;
+        }
+        return last;
+    }
+
+    @Override
+    public void process(PerfRecord r) {
+        machine.process(r);
+        last = null;
+        if (unwinding != null) {
+            unwinding.addressSpacesChanged();
+        }
+    }
+
+    @Override
+    public Location resolve(int pid, int tid, int cpumode, long ip) {
+        return machine.resolve(thread(pid, tid), cpumode, ip);
+    }
+
+    /** Makes sure the sample's thread exists, as locating or resolving the sample would. */
+    public void seen(int pid, int tid) {
+        thread(pid, tid);
+    }
+
+
+    /** The map a sample's address is in, or null, without making a {@link Location}. */
+    public io.perfj.symbols.Map findMap(int pid, int tid, int cpumode, long ip) {
+        return machine.findMap(thread(pid, tid), cpumode, ip);
+    }
+
+    @Override
+    public String comm(int pid, int tid) {
+        return thread(pid, tid).comm();
+    }
+
+    private io.perfj.dwarf.Unwinding unwinding;
+
+    /** The run's unwinding state (objects mapped once, their frame tables, inline names). */
+    private io.perfj.dwarf.Unwinding unwinding() {
+        if (unwinding == null) {
+            unwinding = new io.perfj.dwarf.Unwinding(machine.finder());
+        }
+        return unwinding;
+    }
+
+    /**
+     * Whether {@code --call-graph dwarf} stacks are unwound as perf 6.1 with libunwind does
+     * (the default: the same frames perf prints, including where its unwinding goes wrong) or
+     * with the call frame information alone (false).
+     */
+    public MachineResolver perfCompatibleUnwind(boolean on) {
+        unwinding().perfCompatible(on);
+        return this;
+    }
+
+    @Override
+    public long[] unwindUser(io.perfj.perfdata.record.Sample s) {
+        if (s.userStack() == null || s.userRegs() == null) {
+            return null;
+        }
+        return unwinding().unwind(s, thread(s.pid(), s.tid()));
+    }
+
+    @Override
+    public List<Location> withInlines(Location loc) {
+        return unwinding().withInlines(loc);
+    }
+
+    public List<String> warnings() {
+        return machine.warnings();
+    }
+}

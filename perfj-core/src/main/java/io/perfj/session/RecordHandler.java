@@ -1,0 +1,40 @@
+package io.perfj.session;
+
+import io.perfj.perfdata.record.PerfRecord;
+
+/**
+ * What consumes a {@link Session}'s records. The session delivers every record in perf's order
+ * (its ordered-events rules) and keeps the process model current: a sample is handed over after
+ * every record before it has updated the model, so resolving its addresses gives the answer of
+ * that moment.
+ */
+public interface RecordHandler {
+    /** A sample; {@code s} is valid only during the call. */
+    void sample(SampleRef s);
+
+    /** Any other record, before the process model has seen it. */
+    default void beforeModel(PerfRecord r) {
+    }
+
+    /** Any other record, after the process model has seen it. */
+    default void record(PerfRecord r) {
+    }
+
+    /**
+     * Whether most samples will be decoded whole ({@link SampleRef#sample()}: callchains, stacks);
+     * the session then decodes records on a second thread ahead of the handler. Handlers that
+     * read only a sample's fixed fields return false, and the mapped recording is read in place.
+     */
+    default boolean decodesSamples() {
+        return true;
+    }
+
+    /**
+     * Whether the session may load the symbol tables of the objects the recording lists as hit
+     * (its build-id table) on a second thread once samples start, ahead of the lookups. Handlers
+     * that load tables selectively (annotate with symbol names) return false.
+     */
+    default boolean preloadsSymbols() {
+        return true;
+    }
+}

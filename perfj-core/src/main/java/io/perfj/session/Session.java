@@ -1,0 +1,297 @@
+package io.perfj.session;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.RecordScan;
+import io.perfj.perfdata.feature.EventNames;
+import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.perfdata.record.RecordDecoder;
+import io.perfj.perfdata.record.Sample;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.Machine;
+
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A recording being read: the one pipeline from perf.data records to resolved samples that every
+ * perfj command uses. It delivers the records in perf's order (time-sorted within
+ * FINISHED_ROUND windows, as perf's ordered-events queue does), keeps the process model
+ * ({@link Machine}: threads, maps, DSOs, kernel and BPF symbols) current as records arrive, and
+ * resolves a sample's addresses, callchain, DWARF-unwound user stack and inlined frames against
+ * the model of the sample's moment.
+ *
+ * <pre>{@code
+ * try (Session s = Session.open(Path.of("perf.data"), SessionOptions.defaults())) {
+ *     s.forEachSample(r -> System.out.println(r.comm() + " " + r.leaf().symbol()));
+ * }
+ * }</pre>
+ *
+ * <p>{@link #forEachSample} hands out {@link ResolvedSample}s; {@link #run} is the lower-level
+ * loop the commands use (a handler sees each sample's fixed fields in place and decodes or
+ * resolves only what it needs, with {@link #resolver()}). A session is read once and by one
+ * thread. Bad input ends the loop with an {@link io.perfj.io.FormatException} after every record
+ * before the damage was delivered.
+ *
+ * <p>Subprocesses: resolving inlined frames of {@code --call-graph dwarf} stacks may run binutils'
+ * {@code addr2line}; nothing else in a session starts a process.
+ */
+public final class Session implements AutoCloseable {
+    /** The callchain limit perf uses when none is given ({@code sysctl kernel.perf_event_max_stack}). */
+    public static final int DEFAULT_MAX_STACK = 127;
+
+    private final PerfData data;
+    private final boolean ownsData;
+    private final SessionOptions options;
+    private final MachineResolver resolver;
+    private final List<String> recordWarnings = new ArrayList<>();
+    private boolean ran;
+
+    private Session(PerfData data, boolean ownsData, SessionOptions options) {
+        this.data = data;
+        this.ownsData = ownsData;
+        this.options = options;
+        this.resolver = new MachineResolver(data, options.symbols()).perfCompatibleUnwind(options.compat().perf61());
+    }
+
+    /** Opens a perf.data file (mapped, never written). */
+    public static Session open(Path file, SessionOptions options) {
+        PerfData d = PerfData.open(file);
+        try {
+            return new Session(d, true, options);
+        } catch (RuntimeException | Error e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    /** Reads a pipe-mode recording ({@code perf record -o -}) from a stream; {@code name} names it in messages. */
+    public static Session open(InputStream in, String name, SessionOptions options) {
+        PerfData d = PerfData.openStream(in, name);
+        try {
+            return new Session(d, true, options);
+        } catch (RuntimeException | Error e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    /** A session over a recording opened by the caller, who keeps closing it. */
+    public static Session of(PerfData data, SessionOptions options) {
+        return new Session(data, false, options);
+    }
+
+    /** The recording: header, events, features. */
+    public PerfData data() {
+        return data;
+    }
+
+    public SessionOptions options() {
+        return options;
+    }
+
+    public Compat compat() {
+        return options.compat();
+    }
+
+    /** The process model, as of the record being delivered. */
+    public Machine machine() {
+        return resolver.machine();
+    }
+
+    /** Address, thread-name, unwinding and inline lookups against the current model. */
+    public MachineResolver resolver() {
+        return resolver;
+    }
+
+    /**
+     * The events' names as perf prints them, by index. In pipe mode events arrive with the
+     * records, so ask again once samples have come.
+     */
+    public List<String> eventNames() {
+        return EventNames.names(data);
+    }
+
+    /**
+     * Delivers every record in perf's order: samples to {@link RecordHandler#sample}, other
+     * records to the process model (with the handler's hooks around it). A session runs once.
+     */
+    public void run(RecordHandler h) {
+        if (ran) {
+            throw new IllegalStateException(data.name() + ": a session is read once");
+        }
+        ran = true;
+        SampleRef ref = new SampleRef(data.evlist());
+        RecordHandler handler = h.preloadsSymbols() ? new Preloading(h) : h;
+        try {
+            read(handler, ref);
+        } finally {
+            if (handler instanceof Preloading p) {
+                p.stop();
+            }
+        }
+    }
+
+    /**
+     * Starts loading the symbol tables of the objects the recording lists as hit when the first
+     * sample comes (the records describing the processes that existed at the start of the
+     * recording are in by then), on one daemon thread: loading kallsyms and ELF symbol tables is
+     * a good part of a report's work, and the main thread is busy with the records meanwhile.
+     */
+    private final class Preloading implements RecordHandler {
+        private final RecordHandler h;
+        private java.util.concurrent.ExecutorService pool;
+
+        Preloading(RecordHandler h) {
+            this.h = h;
+        }
+
+        @Override
+        public void sample(SampleRef s) {
+            if (pool == null) {
+                pool = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    java.lang.Thread t = new java.lang.Thread(r, "perfj-symbols");
+                    t.setDaemon(true);
+                    return t;
+                });
+                machine().preloadSymbols(pool);
+            }
+            h.sample(s);
+        }
+
+        @Override
+        public void beforeModel(PerfRecord r) {
+            h.beforeModel(r);
+        }
+
+        @Override
+        public void record(PerfRecord r) {
+            h.record(r);
+        }
+
+        @Override
+        public boolean decodesSamples() {
+            return h.decodesSamples();
+        }
+
+        void stop() {
+            if (pool != null) {
+                pool.shutdown(); // a load under way finishes: interrupting it would leave its table empty
+            }
+        }
+    }
+
+    private void read(RecordHandler h, SampleRef ref) {
+        RecordScan scan = h.decodesSamples() ? null : data.scan();
+        if (scan != null) {
+            try (scan) {
+                while (scan.next()) {
+                    if (scan.isSample()) {
+                        ref.at(scan);
+                        h.sample(ref);
+                    } else {
+                        deliver(RecordDecoder.decode(scan.record(), data.evlist()), ref, h);
+                    }
+                }
+                recordWarnings.addAll(scan.warnings());
+            }
+        } else {
+            try (DecodedRecords in = new DecodedRecords(data)) {
+                for (PerfRecord r; (r = in.next()) != null; ) {
+                    deliver(r, ref, h);
+                }
+                recordWarnings.addAll(in.warnings());
+            }
+        }
+    }
+
+    private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
+        if (r instanceof Sample s) {
+            ref.at(s);
+            h.sample(ref);
+            return;
+        }
+        h.beforeModel(r);
+        resolver.process(r);
+        h.record(r);
+    }
+
+    /**
+     * Every sample, resolved: its thread's name, and its stack as {@link #resolveStack} gives it
+     * with perf's default limit of {@value #DEFAULT_MAX_STACK} frames.
+     */
+    public void forEachSample(Consumer<? super ResolvedSample> consumer) {
+        ChainWalk walk = new ChainWalk();
+        List<Location> frames = new ArrayList<>();
+        run(new RecordHandler() {
+            private List<String> names = List.of();
+
+            @Override
+            public void sample(SampleRef ref) {
+                Sample s = ref.sample();
+                int ev = s.evsel().index();
+                if (ev >= names.size()) {
+                    names = eventNames();
+                }
+                frames.clear();
+                resolveStack(s, DEFAULT_MAX_STACK, walk, frames);
+                consumer.accept(new ResolvedSample(ev, names.get(ev), s.pid(), s.tid(), s.cpu(), s.time(),
+                        s.period(), s.cpumode(), resolver.comm(s.pid(), s.tid()), frames));
+            }
+        });
+    }
+
+    /**
+     * A sample's stack, innermost first, into {@code out}: the recorded callchain as perf walks
+     * it (context markers switch the cpumode; an invalid marker drops the chain), the user part
+     * unwound from the stack copy for {@code --call-graph dwarf} samples, functions inlined at an
+     * unwound address as frames of their own; the sampled address alone when there is no chain.
+     * At most {@code maxStack} recorded and {@code maxStack} unwound addresses, as perf limits them.
+     *
+     * @return whether the frames came from a callchain (false: the sampled address alone)
+     */
+    public boolean resolveStack(Sample s, int maxStack, ChainWalk walk, List<Location> out) {
+        long[] user = resolver.unwindUser(s);
+        boolean chain = s.callchain() != null && s.callchain().size() > 0 || user != null;
+        if (!chain) {
+            out.add(resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip()));
+            return false;
+        }
+        if (walk.walk(s, user, maxStack)) {
+            for (int i = 0; i < walk.size(); i++) {
+                Location loc = resolver.resolve(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
+                if (walk.unwound(i) && loc.dso() != null) {
+                    out.addAll(resolver.withInlines(loc));
+                } else {
+                    out.add(loc);
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Warnings about the recording (cut short, records that could not be unpacked) and about
+     * resolving it (objects not found, build-id mismatches), once the records have been read.
+     */
+    public List<String> warnings() {
+        List<String> all = new ArrayList<>(data.warnings());
+        all.addAll(recordWarnings);
+        all.addAll(resolver.warnings());
+        return all;
+    }
+
+    /** Warnings about the record stream alone (a recording cut short, records not unpacked). */
+    public List<String> recordWarnings() {
+        return List.copyOf(recordWarnings);
+    }
+
+    @Override
+    public void close() {
+        if (ownsData) {
+            data.close();
+        }
+    }
+}
