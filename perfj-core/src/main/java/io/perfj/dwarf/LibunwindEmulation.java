@@ -6,7 +6,6 @@ import io.perfj.symbols.Maps;
 import io.perfj.symbols.Thread;
 
 import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * Unwinds a copied user stack the way perf 6.1 does when it is built with libunwind 1.6 (Debian
@@ -359,12 +358,12 @@ final class LibunwindEmulation {
             return ENOINFO;
         }
         try {
-            Optional<Fde> f = info.find(vaddr);
-            if (f.isEmpty() || !f.get().contains(vaddr)) {
+            FdeTable t = info.table(vaddr);
+            if (t == null) {
                 return ENOINFO;
             }
-            row = info.rowFor(f.get(), vaddr);
-            rowSignal = f.get().cie().signalFrame();
+            row = t.rowFor(vaddr);
+            rowSignal = t.signalFrame();
             return row == null ? ENOINFO : 0;
         } catch (RuntimeException e) {
             return EINVAL;
