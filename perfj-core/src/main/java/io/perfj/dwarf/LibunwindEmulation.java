@@ -425,20 +425,15 @@ final class LibunwindEmulation {
                     nk[i] = nk[rr.register()];
                     nw[i] = nw[rr.register()];
                 }
+                // evaluated on the frame being unwound, the new CFA pushed first: a saved
+                // register's address, or (val_expression) its value
                 case RegisterRule.Expression x -> {
-                    // evaluated on the frame being unwound, the new CFA pushed first
-                    try {
-                        nw[i] = evaluator.evaluate(x.code(), context, newCfa);
-                        nk[i] = MEM;
-                    } catch (ExpressionException ex) {
+                    if (!locate(x.code(), newCfa, MEM, i, nk, nw)) {
                         return EINVAL;
                     }
                 }
                 case RegisterRule.ValExpression x -> {
-                    try {
-                        nw[i] = evaluator.evaluate(x.code(), context, newCfa);
-                        nk[i] = VAL;
-                    } catch (ExpressionException ex) {
+                    if (!locate(x.code(), newCfa, VAL, i, nk, nw)) {
                         return EINVAL;
                     }
                 }
@@ -467,6 +462,17 @@ final class LibunwindEmulation {
             return EBADFRAME;
         }
         return ret;
+    }
+
+    /** Register {@code r}'s new location from an expression; false when it cannot be evaluated. */
+    private boolean locate(DwarfExpression code, long newCfa, int locationKind, int r, int[] nk, long[] nw) {
+        try {
+            nw[r] = evaluator.evaluate(code, context, newCfa);
+            nk[r] = locationKind;
+            return true;
+        } catch (ExpressionException ex) {
+            return false;
+        }
     }
 
     /** The value at register {@code r}'s location into {@link #value}; libunwind's dwarf_get. */
