@@ -4,8 +4,10 @@
 # other work on the machine hits both alike, and prints the median wall, user+sys CPU and peak RSS
 # of each command, perfj's wall as a multiple of perf's, and whether the outputs are identical
 # (report: ignoring perf's random "# (Tip: ...)" line).
-# Usage: bench/dwarf-vs-perf.sh FILE [RUNS (default 5)] [EXTRA perfj OPTIONS...]
-#   e.g. bench/dwarf-vs-perf.sh /tmp/dwarf.data 5 --dwarf-unwind cfi
+# Usage: bench/dwarf-vs-perf.sh FILE [RUNS (default 5)] [perfj OPTIONS...]
+# perfj runs with --compat perf-6.1 (perf's frames, so that the outputs can be compared) unless
+# options are given, e.g. bench/dwarf-vs-perf.sh /tmp/dwarf.data 5 --buildid-dir /tmp/cache
+# (correct-mode unwinding: its stacks are longer than perf's where libunwind goes wrong).
 # COMMANDS="report script" (default both) picks the commands.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,6 +15,7 @@ FILE="${1:?usage: bench/dwarf-vs-perf.sh FILE [RUNS] [perfj options...]}"
 RUNS="${2:-5}"
 shift $(( $# >= 2 ? 2 : 1 ))
 EXTRA=("$@")
+[ ${#EXTRA[@]} -gt 0 ] || EXTRA=(--compat perf-6.1)
 [ -f "$FILE" ] || { echo "no $FILE; make it with CALLGRAPH=dwarf bench/make-big.sh $FILE" >&2; exit 1; }
 export LC_ALL=C TZ=UTC
 "$ROOT/perfj" --version >/dev/null   # builds the jar (and nothing of this is timed)

@@ -22,6 +22,7 @@ import java.util.Optional;
 public final class CallFrameInfo {
     private final List<FrameSection> sections;
     private final List<FdeIndex> indexes;
+    private final FdeIndex[] indexArray;
 
     /** Per section: the unwind tables of the FDEs asked for so far, by FDE offset. */
     private final List<java.util.Map<Long, FdeRows>> tables;
@@ -29,6 +30,7 @@ public final class CallFrameInfo {
     private CallFrameInfo(List<FrameSection> sections, List<FdeIndex> indexes) {
         this.sections = sections;
         this.indexes = indexes;
+        this.indexArray = indexes.toArray(FdeIndex[]::new);
         this.tables = sections.stream().<java.util.Map<Long, FdeRows>>map(s -> new java.util.concurrent.ConcurrentHashMap<>())
                 .toList();
     }
@@ -105,6 +107,20 @@ public final class CallFrameInfo {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The FDE covering {@code pc} with its whole unwind table, computed once per FDE and kept
+     * (unwinders ask at every frame); null when no FDE covers it. Searched like {@link #find}.
+     */
+    FdeTable table(long pc) {
+        for (FdeIndex idx : indexArray) {
+            FdeTable t = idx.table(pc);
+            if (t != null) {
+                return t;
+            }
+        }
+        return null;
     }
 
     /** The unwind row for {@code pc}, empty when no FDE covers it. */

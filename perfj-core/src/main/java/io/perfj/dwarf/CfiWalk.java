@@ -117,9 +117,9 @@ final class CfiWalk {
             UnwindRow row;
             boolean signal;
             try {
-                Fde fde = cfi.info().find(vaddr).orElse(null);
-                row = fde == null ? null : cfi.info().rowFor(fde, vaddr);
-                signal = fde != null && fde.cie().signalFrame();
+                FdeTable t = cfi.info().table(vaddr);
+                row = t == null ? null : t.rowFor(vaddr);
+                signal = t != null && t.signalFrame();
             } catch (RuntimeException e) {
                 break;
             }

@@ -25,12 +25,15 @@ final class FdeIndex {
      * a complete one.
      */
     private final Fde[] parsed;
+    /** The unwind tables made so far, by index (same publication rule as {@link #parsed}). */
+    private final FdeTable[] tables;
 
     private FdeIndex(FrameSection section, long[] starts, long[] offsets) {
         this.section = section;
         this.starts = starts;
         this.offsets = offsets;
         this.parsed = new Fde[starts.length];
+        this.tables = new FdeTable[starts.length];
     }
 
     int size() {
@@ -130,6 +133,28 @@ final class FdeIndex {
 
     /** The FDE covering {@code pc}. */
     Optional<Fde> find(long pc) {
+        int i = indexOf(pc);
+        return i < 0 ? Optional.empty() : Optional.of(parsed[i]);
+    }
+
+    /** The FDE covering {@code pc} with its unwind table (made on the first call), or null. */
+    FdeTable table(long pc) {
+        int i = indexOf(pc);
+        if (i < 0) {
+            return null;
+        }
+        FdeTable t = tables[i];
+        if (t == null) {
+            // immutable: a racing thread makes an equal one
+            Fde f = parsed[i];
+            t = new FdeTable(f, FdeRows.of(new CfaInterpreter(f, section.basesFor(f.instructions()))));
+            tables[i] = t;
+        }
+        return t;
+    }
+
+    /** The index of the FDE covering {@code pc} (parsed into {@link #parsed}), or -1. */
+    private int indexOf(long pc) {
         int lo = 0;
         int hi = starts.length - 1;
         int best = -1;
@@ -150,9 +175,9 @@ final class FdeIndex {
                 parsed[i] = f;
             }
             if (f.contains(pc)) {
-                return Optional.of(f);
+                return i;
             }
         }
-        return Optional.empty();
+        return -1;
     }
 }

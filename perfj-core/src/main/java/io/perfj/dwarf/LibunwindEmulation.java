@@ -6,7 +6,6 @@ import io.perfj.symbols.Maps;
 import io.perfj.symbols.Thread;
 
 import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * Unwinds a copied user stack the way perf 6.1 does when it is built with libunwind 1.6 (Debian
@@ -37,9 +36,14 @@ import java.util.Optional;
  *     never read from the copy (perf's bound check is off by one).</li>
  * </ol>
  *
+ * <p>DWARF expressions in CFA and register rules are evaluated as libunwind's Gexpr.c does for
+ * the operations call frame rules use (libc's PLT and signal trampoline rules): a dummy 0 pushed
+ * before a CFA expression, %rsp read as the CFA, %rip as the ip. Not reproduced there:
+ * libunwind's register locations from DW_OP_reg (the walk ends), its division and modulo by zero
+ * giving 0 (an error here), and its reads of 1 to 4 bytes through the aligned word around them.
+ *
  * <p>Not reproduced: libunwind's per-process cache of register rules (it could keep a rule found
- * while the load address was still right), DWARF expressions in CFA and register rules (the walk
- * ends there, as in the plain unwinder), signal frames found through the frame-pointer path,
+ * while the load address was still right), signal frames found through the frame-pointer path,
  * and perf's {@code .debug_frame} search after a failed {@code .eh_frame_hdr} one, which is
  * approximated with the object's own addresses.
  */
@@ -85,6 +89,37 @@ final class LibunwindEmulation {
     private long lowestGeneration = -1;
     private java.util.Map<io.perfj.symbols.Dso, Long> lowest;
     private boolean rowSignal;
+
+    private final ExpressionEvaluator evaluator = ExpressionEvaluator.x86_64();
+
+    /**
+     * Registers and memory as libunwind's expression evaluator sees them (Gexpr.c through
+     * unw_get_reg and access_mem): %rsp is the cursor's CFA, %rip its ip, the others read from
+     * their current locations; a read perf answers "0 without an error" gives 0.
+     */
+    private final ExpressionEvaluator.Context context = new ExpressionEvaluator.Context() {
+        @Override
+        public long register(int r) {
+            if (r == RSP) {
+                return cfa;
+            }
+            if (r == RIP) {
+                return ip;
+            }
+            if (r < 0 || r >= NREGS || get(r) < 0) {
+                throw new ExpressionException(-1, "register " + r);
+            }
+            return value;
+        }
+
+        @Override
+        public long read(long address, int size) {
+            if (LibunwindEmulation.this.read(address) < 0) {
+                throw new ExpressionException(-1, "unreadable");
+            }
+            return size == 8 ? value : value & ((1L << (8 * size)) - 1);
+        }
+    };
 
     LibunwindEmulation(UserStackUnwinder owner) {
         this.owner = owner;
@@ -323,12 +358,12 @@ final class LibunwindEmulation {
             return ENOINFO;
         }
         try {
-            Optional<Fde> f = info.find(vaddr);
-            if (f.isEmpty() || !f.get().contains(vaddr)) {
+            FdeTable t = info.table(vaddr);
+            if (t == null) {
                 return ENOINFO;
             }
-            row = info.rowFor(f.get(), vaddr);
-            rowSignal = f.get().cie().signalFrame();
+            row = t.rowFor(vaddr);
+            rowSignal = t.signalFrame();
             return row == null ? ENOINFO : 0;
         } catch (RuntimeException e) {
             return EINVAL;
@@ -353,6 +388,13 @@ final class LibunwindEmulation {
                 newCfa = value + ro.offset();
             } else {
                 return EBADREG;
+            }
+        } else if (r.cfa() instanceof CfaRule.Expression e) {
+            // libunwind pushes a dummy 0 before a CFA expression
+            try {
+                newCfa = evaluator.evaluate(e.code(), context, 0);
+            } catch (ExpressionException x) {
+                return EINVAL;
             }
         } else {
             return EINVAL;
@@ -383,8 +425,17 @@ final class LibunwindEmulation {
                     nk[i] = nk[rr.register()];
                     nw[i] = nw[rr.register()];
                 }
-                default -> {
-                    return EINVAL;
+                // evaluated on the frame being unwound, the new CFA pushed first: a saved
+                // register's address, or (val_expression) its value
+                case RegisterRule.Expression x -> {
+                    if (!locate(x.code(), newCfa, MEM, i, nk, nw)) {
+                        return EINVAL;
+                    }
+                }
+                case RegisterRule.ValExpression x -> {
+                    if (!locate(x.code(), newCfa, VAL, i, nk, nw)) {
+                        return EINVAL;
+                    }
                 }
             }
         }
@@ -411,6 +462,17 @@ final class LibunwindEmulation {
             return EBADFRAME;
         }
         return ret;
+    }
+
+    /** Register {@code r}'s new location from an expression; false when it cannot be evaluated. */
+    private boolean locate(DwarfExpression code, long newCfa, int locationKind, int r, int[] nk, long[] nw) {
+        try {
+            nw[r] = evaluator.evaluate(code, context, newCfa);
+            nk[r] = locationKind;
+            return true;
+        } catch (ExpressionException ex) {
+            return false;
+        }
     }
 
     /** The value at register {@code r}'s location into {@link #value}; libunwind's dwarf_get. */

@@ -8,12 +8,15 @@ import java.util.List;
  * The functions inlined at an unwound user frame, as perf 6.1 (built without libbfd) names them
  * through {@code addr2line -f -i}: innermost first, the frame's own symbol kept where addr2line
  * names it, the others as inlined symbols over the same range. Files come from the run's
- * {@link ObjectCache}; {@link Addr2Line} keeps one process per file and caches its answers per
- * address, so a frame costs a lookup, not a file open or a subprocess.
+ * {@link ObjectCache}; {@link Addr2Line} keeps one process per file, and the chain of each
+ * (DSO, address) is asked for once, so a frame costs a hash lookup, not a file open or a
+ * subprocess round trip.
  */
 public final class InlineFrames {
     private final ObjectCache objects;
+    private static final Symbol[] NONE = new Symbol[0];
     private final java.util.Map<Path, Path> runtimes = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Dso, java.util.Map<Long, Symbol[]>> chains = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile Addr2Line addr2line;
 
     public InlineFrames(ObjectCache objects) {
@@ -27,19 +30,31 @@ public final class InlineFrames {
         if (sym == null || dso == null || dso.kind() != DsoKind.USER) {
             return List.of(loc);
         }
+        // the chain of an address is the same at every frame that reaches it: looked up once
+        Symbol[] chain = chains.computeIfAbsent(dso, d -> new java.util.concurrent.ConcurrentHashMap<>())
+                .computeIfAbsent(loc.mapIp(), ip -> chain(dso, sym, ip));
+        if (chain.length == 0) {
+            return List.of(loc);
+        }
+        List<Location> out = new ArrayList<>(chain.length);
+        for (Symbol s : chain) {
+            out.add(s == null ? loc : new Location(loc.map(), dso, s, loc.ip(), loc.mapIp(), loc.level()));
+        }
+        return out;
+    }
+
+    /** addr2line's names at a DSO address: null for the frame's own symbol, inlined symbols for the others. */
+    private Symbol[] chain(Dso dso, Symbol sym, long mapIp) {
         Path file = objects.symbolFile(dso);
         if (file == null) {
-            return List.of(loc);
+            return NONE;
         }
-        long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, InlineFrames::runtimeOf), loc.mapIp());
+        long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, InlineFrames::runtimeOf), mapIp);
         List<String> names = addr2line().functions(file, vaddr);
-        if (names.isEmpty()) {
-            return List.of(loc);
-        }
-        List<Location> out = new ArrayList<>(names.size());
-        for (String n : names) {
-            out.add(n.equals(sym.name()) ? loc : new Location(loc.map(), dso,
-                    new Symbol(sym.start(), sym.end(), n, Symbol.INLINED), loc.ip(), loc.mapIp(), loc.level()));
+        Symbol[] out = new Symbol[names.size()];
+        for (int i = 0; i < out.length; i++) {
+            String n = names.get(i);
+            out[i] = n.equals(sym.name()) ? null : new Symbol(sym.start(), sym.end(), n, Symbol.INLINED);
         }
         return out;
     }
