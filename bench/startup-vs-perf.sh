@@ -10,13 +10,15 @@
 #   FILE  defaults to fixtures/hot-20k.data (21.6k samples; recipe in fixtures/README.md)
 #   RUNS  rounds per command, default 5 (medians of RUNS)
 #   BTF   defaults to /sys/kernel/btf/vmlinux (btf dump rows; skipped without bpftool)
-# ONLY=regex limits the rows (e.g. ONLY='^btf'), NOCACHE=0 leaves out the no-cache column.
+# ONLY=regex limits the rows (e.g. ONLY='^btf'), NOCACHE=0 leaves out the no-cache column,
+# BASE=DIR adds a column for the ./perfj of another checkout (e.g. the commit before a change).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FILE="${1:-$ROOT/fixtures/hot-20k.data}"
 RUNS="${2:-5}"
 BTF="${3:-/sys/kernel/btf/vmlinux}"
 NOCACHE="${NOCACHE:-1}"
+BASE="${BASE:-}"
 ONLY="${ONLY:-.}"
 [ -f "$FILE" ] || { echo "no $FILE" >&2; exit 1; }
 command -v perf >/dev/null || { echo "perf is needed" >&2; exit 1; }
@@ -63,6 +65,7 @@ for row in "${rows[@]}"; do
     IFS='|' read -r label pcmd jcmd <<<"$row"
     [[ "$label" =~ $ONLY ]] || continue
     $jcmd >"$tmp/j.out" 2>/dev/null || true
+    if [ -n "$BASE" ]; then "$BASE/perfj" ${jcmd#"$PERFJ"} >/dev/null 2>&1 || true; fi   # its caches
     if [ "$pcmd" = - ] || [[ "$label" = "btf encode"* ]]; then
         same="not compared"
     elif $pcmd >"$tmp/p.out" 2>/dev/null; cmp -s "$tmp/p.out" "$tmp/j.out"; then same=identical; else same="differ ($( (diff "$tmp/p.out" "$tmp/j.out" || true) | grep -c '^[<>]') lines)"; fi
@@ -84,6 +87,7 @@ for i in $(seq "$RUNS"); do
         if [ "$pcmd" != - ]; then one perf "$label" $pcmd; fi
         one perfj "$label" $jcmd
         if [ "$NOCACHE" = 1 ]; then PERFJ_AOT=0 one nocache "$label" $jcmd; fi
+        if [ -n "$BASE" ]; then one base "$label" "$BASE/perfj" ${jcmd#"$PERFJ"}; fi
     done
 done
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -95,7 +99,8 @@ median() {   # median TOOL LABEL FIELD (1 wall, 2 user+sys, 3 max RSS KB)
 }
 printf '\nmedians of %s runs: wall s (CPU s, peak RSS MB)\n' "$RUNS"
 printf '%-30s %-22s %-22s %-7s' command "perf/bpftool" "perfj" perfj/perf
-[ "$NOCACHE" = 1 ] && printf ' %-22s %s' "perfj PERFJ_AOT=0" "cache saves"
+[ "$NOCACHE" = 1 ] && printf ' %-22s %-11s' "perfj PERFJ_AOT=0" "cache saves"
+[ -n "$BASE" ] && printf ' %s' "BASE perfj"
 echo
 for row in "${rows[@]}"; do
     IFS='|' read -r label _ _ <<<"$row"
@@ -110,7 +115,8 @@ for row in "${rows[@]}"; do
         "$(awk -v a="$jw" -v b="$pw" 'BEGIN { if (b == "-") print "-"; else printf "%.2fx", a / b }')"
     if [ "$NOCACHE" = 1 ]; then
         nw=$(median nocache "$label" 1)
-        printf ' %-22s %s' "$(cell nocache)" "$(awk -v a="$nw" -v b="$jw" 'BEGIN { printf "%.2f s", a - b }')"
+        printf ' %-22s %-11s' "$(cell nocache)" "$(awk -v a="$nw" -v b="$jw" 'BEGIN { printf "%.2f s", a - b }')"
     fi
+    [ -n "$BASE" ] && printf ' %s' "$(cell base)"
     echo
 done
