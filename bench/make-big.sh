@@ -1,7 +1,12 @@
 #!/bin/bash
 # Makes a large system-wide perf.data for perfj benchmarks. Not committed.
 # Usage: bench/make-big.sh [OUT] (default /tmp/perfj-big.data); run as root.
-# Tunables (environment): RATE (Hz, default 40000), SECS (default 45), MMAP (default 16M).
+# Tunables (environment): RATE (Hz, default 40000), SECS (default 45), MMAP (default 16M),
+# CALLGRAPH: fp (default: -a -g, system-wide frame-pointer chains) or dwarf (--call-graph dwarf
+# of the workload's processes only, not -a: a system-wide dwarf recording on a shared machine
+# pulls in other users' JVMs, whose libjvm.so then dominates every tool's time; each sample
+# carries the user registers and an 8 KiB stack copy, ~8.5 KB per sample, so use a low RATE:
+# CALLGRAPH=dwarf RATE=1000 SECS=4 gives ~7k samples, ~60 MB).
 set -euo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -42,7 +47,13 @@ wait
 WORKLOAD
 chmod +x "$WL"
 
-perf record -a -g -e cpu-clock -F "$RATE" -m "${MMAP:-16M}" -o "$OUT" -- "$WL"
+case "${CALLGRAPH:-fp}" in
+    fp) CG=(-a -g) ;;
+    dwarf) CG=(--call-graph dwarf) ;;
+    *) echo "make-big.sh: CALLGRAPH must be fp or dwarf" >&2; exit 1 ;;
+esac
+
+perf record "${CG[@]}" -e cpu-clock -F "$RATE" -m "${MMAP:-16M}" -o "$OUT" -- "$WL"
 
 chmod 644 "$OUT"
 ls -l "$OUT"

@@ -110,68 +110,14 @@ public final class AnnotateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /**
-     * The usual forms ({@code annotate [-i FILE] [--stdio|--stdio2] [SYMBOL...]}, with the
-     * symbol-finding directories and the few switches below) run without picocli, whose model of
-     * this command costs more start-up than a small annotation; -1 for anything else (help,
-     * --debug, other options, {@code --opt=value} forms), which then goes through picocli. The
-     * fields keep picocli's defaults as their initial values.
-     */
-    static int fast(String[] args, OutputStream stdout, PrintWriter err) {
-        if (args.length == 0 || !args[0].equals("annotate")) {
-            return -1;
-        }
-        AnnotateCommand c = new AnnotateCommand();
-        boolean positional = false;
-        for (int i = 1; i < args.length; i++) {
-            String a = args[i];
-            if (positional || !a.startsWith("-") || a.equals("-")) {
-                c.symbols.add(a);
-                continue;
-            }
-            switch (a) {
-                case "--" -> positional = true;
-                case "--stdio" -> c.stdio = true;
-                case "--stdio2" -> c.stdio2 = true;
-                case "--hide-src" -> c.hideSrc = true;
-                case "--show-offsets" -> c.showOffsets = true;
-                case "--asm-raw" -> c.asmRaw = true;
-                case "--no-source" -> c.source = false;
-                case "-f", "--force" -> c.in.force = true;
-                case "--no-system-files" -> c.sym.noSystem = true;
-                case "-i", "--input", "-s", "--symbol", "--symfs", "--buildid-dir", "-k", "--kallsyms", "--perf-map-dir" -> {
-                    if (++i == args.length) {
-                        return -1;
-                    }
-                    String v = args[i];
-                    switch (a) {
-                        case "-i", "--input" -> c.in.input = Path.of(v);
-                        case "-s", "--symbol" -> c.symbol = v;
-                        case "--symfs" -> c.sym.symfs = Path.of(v);
-                        case "--buildid-dir" -> c.sym.buildIdDir = Path.of(v);
-                        case "-k", "--kallsyms" -> c.sym.kallsyms = Path.of(v);
-                        default -> c.sym.perfMapDir = Path.of(v);
-                    }
-                }
-                default -> {
-                    return -1;
-                }
-            }
-        }
-        if (c.stdio && c.stdio2) {
-            return -1; // picocli says why
-        }
-        return Main.run(() -> c.run(err, stdout), stdout, err, false);
-    }
-
     @Override
     public Integer call() throws IOException {
         return run(spec.commandLine().getErr(), Main.stdout(spec));
     }
 
-    /** A usage error: picocli's (usage hint, exit 2) when picocli parsed the line, else one line. */
+    /** A usage error: picocli's (usage hint, exit 2). */
     private RuntimeException usage(String msg) {
-        return spec != null ? new ParameterException(spec.commandLine(), msg) : new CliError(msg);
+        return new ParameterException(spec.commandLine(), msg);
     }
 
     private int run(PrintWriter err, OutputStream stdout) throws IOException {

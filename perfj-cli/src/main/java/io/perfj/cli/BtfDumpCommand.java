@@ -16,10 +16,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
 import java.io.Writer;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,9 +32,6 @@ import java.util.concurrent.Callable;
                 "FILE is raw BTF (/sys/kernel/btf/*), an ELF object with a .BTF section, or a perf.data "
                         + "(each BPF_BTF entry, after a '# BPF_BTF id N' line)."})
 public final class BtfDumpCommand implements Callable<Integer> {
-    /** The C dumper, found at run time so this command builds without it. */
-    static final String C_DUMPER = "io.perfj.btf.cdump.BtfCDumper";
-
     @Parameters(index = "0", paramLabel = "FILE", description = "BTF, ELF or perf.data file.")
     Path file;
 
@@ -64,68 +58,10 @@ public final class BtfDumpCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         String format = format();
         spec.commandLine().getOut().flush();
-        return run(file, format, base, Main.stdout(spec), spec.commandLine().getErr());
+        return run(file, format, base, Main.stdout(spec));
     }
 
-    /**
-     * The usual forms ({@code btf dump FILE [format F] [-j] [-B|--base FILE]}) read without
-     * picocli, whose start-up costs more CPU than dumping a small BTF file; returns -1 for
-     * anything else (help, --debug, unknown words), which then goes through picocli.
-     */
-    static int fast(String[] args, OutputStream stdout, PrintWriter err) {
-        if (args.length < 3 || !args[0].equals("btf") || !args[1].equals("dump")) {
-            return -1;
-        }
-        Path file = null;
-        Path base = null;
-        String format = null;
-        boolean json = false;
-        for (int i = 2; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "-j", "--json" -> json = true;
-                case "-B", "--base", "--base-btf" -> {
-                    if (++i == args.length || base != null) {
-                        return -1;
-                    }
-                    base = Path.of(args[i]);
-                }
-                case "format" -> {
-                    if (file == null || format != null || ++i == args.length) {
-                        return -1;
-                    }
-                    format = args[i];
-                    if (!format.equals("raw") && !format.equals("c") && !format.equals("json")) {
-                        return -1;
-                    }
-                }
-                default -> {
-                    if (a.startsWith("-") || file != null || a.isEmpty()) {
-                        return -1;
-                    }
-                    file = Path.of(a);
-                }
-            }
-        }
-        if (file == null) {
-            return -1;
-        }
-        if (format == null || json && format.equals("raw")) {
-            format = json ? "json" : "raw";
-        }
-        Path f = file;
-        Path b = base;
-        String fmt = format;
-        return Main.run(() -> run(f, fmt, b, stdout, err), stdout, err, false);
-    }
-
-    static int run(Path file, String format, Path base, OutputStream out, PrintWriter err) throws IOException {
-        Method c = format.equals("c") ? cDumper() : null;
-        if (format.equals("c") && c == null) {
-            err.println("perfj: format c is not available in this build (no " + C_DUMPER + ")");
-            err.flush();
-            return 1;
-        }
+    static int run(Path file, String format, Path base, OutputStream out) throws IOException {
         Btf baseBtf = null;
         Path basePath = base;
         if (basePath == null && file.toAbsolutePath().startsWith("/sys/kernel/btf/")
@@ -163,7 +99,7 @@ public final class BtfDumpCommand implements Callable<Integer> {
                 out.write(("# BPF_BTF id " + f.id() + "\n").getBytes(StandardCharsets.US_ASCII));
             }
             if (format.equals("c")) {
-                dumpC(c, f.btf(), out);
+                dumpC(f.btf(), out);
             } else {
                 BtfRawDumper.dump(f.btf(), out);
             }
@@ -206,30 +142,9 @@ public final class BtfDumpCommand implements Callable<Integer> {
         return p;
     }
 
-    /** {@code format c} through {@value #C_DUMPER}'s {@code dump(Btf, Appendable)} when the build has it. */
-    static Method cDumper() {
-        try {
-            return Class.forName(C_DUMPER).getMethod("dump", Btf.class, Appendable.class);
-        } catch (ClassNotFoundException | NoSuchMethodException e) {
-            return null;
-        }
-    }
-
-    private static void dumpC(Method m, Btf btf, OutputStream out) throws IOException {
+    private static void dumpC(Btf btf, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-        try {
-            m.invoke(null, btf, w);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        BtfCDumper.dump(btf, w);
         w.flush();
     }
 }

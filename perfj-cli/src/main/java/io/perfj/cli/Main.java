@@ -72,14 +72,6 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         FileOutputStream fd1 = new FileOutputStream(FileDescriptor.out);
-        PrintWriter fastErr = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int fast = BtfDumpCommand.fast(args, fd1, fastErr);
-        if (fast < 0) {
-            fast = AnnotateCommand.fast(args, fd1, fastErr);
-        }
-        if (fast >= 0) {
-            System.exit(fast);
-        }
         int rc = execute(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
         System.exit(rc);
     }
@@ -122,35 +114,6 @@ public final class Main implements Runnable {
             stdout.flush();
         } catch (java.io.IOException e) {
             // Nothing more can be said on a closed standard output.
-        }
-        err.flush();
-        return rc;
-    }
-
-    /**
-     * Runs a command that was parsed without picocli, with the error handling of the picocli
-     * path: one line for an error (exit 2 for bad input, 1 otherwise), 141 when standard output
-     * was closed under it.
-     */
-    static int run(java.util.concurrent.Callable<Integer> command, OutputStream stdout, PrintWriter err, boolean debug) {
-        int rc;
-        try {
-            rc = command.call();
-        } catch (Exception e) {
-            if (isBrokenPipe(e)) {
-                return 141;
-            }
-            if (debug) {
-                e.printStackTrace(err);
-            }
-            err.println("perfj: " + describe(e));
-            err.flush();
-            return e instanceof FormatException ? 2 : 1;
-        }
-        try {
-            stdout.flush();
-        } catch (java.io.IOException e) {
-            // nothing more can be said on a closed standard output
         }
         err.flush();
         return rc;

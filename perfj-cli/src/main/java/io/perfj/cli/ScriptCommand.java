@@ -44,7 +44,8 @@ public final class ScriptCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
-            new ScriptPrinter(session, out, f, maxStack).print();
+            out.flush();
+            new ScriptPrinter(session, Main.stdout(spec), f, maxStack).print();
             InputOptions.warn(out, err, session.warnings());
         }
         return 0;

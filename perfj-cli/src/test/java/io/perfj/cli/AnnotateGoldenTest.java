@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -28,8 +30,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with the system's objdump, as perf did.
  */
 class AnnotateGoldenTest {
-    /** libc's separate debug file: objdump takes libc's source lines from it. */
-    private static final Path LIBC_DEBUG = Path.of("/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug");
+    /**
+     * Where objdump looks for the separate debug file of the recorded libc (by its build-id, from
+     * the committed cache), to print libc's source lines as perf's objdump did: libc6-dbg of the
+     * recorded build. objdump has no option to look elsewhere, so this stays a machine check.
+     */
+    private static final Path LIBC_DEBUG = libcDebug();
+
+    private static Path libcDebug() {
+        String id = BuildIdCacheFixture.object("libc.so.6", "elf").getParent().getFileName().toString();
+        return Path.of("/usr/lib/debug/.build-id", id.substring(0, 2), id.substring(2) + ".debug");
+    }
 
     static void assumeObjdump() {
         try {
@@ -45,9 +56,9 @@ class AnnotateGoldenTest {
 
     static CliFixtures.Run annotate(String name, String... extra) {
         assumeObjdump();
-        List<String> args = new ArrayList<>(List.of("annotate", "-i", CliFixtures.recording(name).toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        List<String> args = new ArrayList<>(List.of("annotate", "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         args.addAll(Arrays.asList(extra));
         return CliFixtures.runPerf(args.toArray(new String[0]));
     }
@@ -65,7 +76,7 @@ class AnnotateGoldenTest {
         return Arrays.stream(cases).map(c -> DynamicTest.dynamicTest(c[0], () -> {
             assumeLibcDebug();
             CliFixtures.Run r = annotate("c-fp", Arrays.copyOfRange(c, 1, c.length));
-            assertEquals(CliFixtures.golden("c-fp", "annotate-" + c[0]), r.out(), r.err());
+            assertEquals(Fixtures.golden("c-fp", "annotate-" + c[0]), r.out(), r.err());
         }));
     }
 
@@ -77,7 +88,7 @@ class AnnotateGoldenTest {
     @Test
     void callsIntoSymbolsWithSamplesKeepObjdumpsNameWhenASymbolIsAskedFor() {
         CliFixtures.Run r = annotate("java", "StringTable::create_table");
-        String want = CliFixtures.golden("java", "annotate-create_table");
+        String want = Fixtures.golden("java", "annotate-create_table");
         assertTrue(want.contains("→ call   AllocateHeap(unsigned long, MemTag, AllocFailStrategy::AllocFailEnum)\n"));
         assertTrue(want.contains("→ call   TableRateStatistics::TableRateStatistics\n"));
         assertEquals(want, r.out(), r.err());
@@ -91,10 +102,10 @@ class AnnotateGoldenTest {
     @Test
     void callsIntoSymbolsWithSamplesAreNamedFromTheSymbolTableByDefault() {
         assumeObjdump();
-        CliFixtures.Run r = CliFixtures.run("annotate", "-i", CliFixtures.recording("java").toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(), "StringTable::create_table");
-        String perf = CliFixtures.golden("java", "annotate-create_table");
+        CliFixtures.Run r = CliFixtures.run("annotate", "-i", Fixtures.recording("java").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString(), "StringTable::create_table");
+        String perf = Fixtures.golden("java", "annotate-create_table");
         String want = perf.replace("→ call   AllocateHeap(unsigned long, MemTag, AllocFailStrategy::AllocFailEnum)\n",
                 "→ call   AllocateHeap\n");
         assertNotEquals(perf, want);
@@ -103,16 +114,26 @@ class AnnotateGoldenTest {
 
     /**
      * perf 6.1 prints an empty column for --percent-type global-hits (it divides by a count its
-     * annotate never fills in); perfj prints the real share. Everything else must match.
+     * annotate never fills in): with --compat perf-6.1 perfj prints that, line for line. By
+     * default it prints the real share, hits over all samples; everything else is the same.
      */
     @Test
     void globalHitsAreHitsOverAllSamples() {
         assumeLibcDebug();
-        CliFixtures.Run r = annotate("c-fp", "--percent-type", "global-hits", "compute_a");
-        String[] mine = r.out().split("\n");
-        String[] perf = CliFixtures.golden("c-fp", "annotate-global-hits").split("\n");
-        CliFixtures.Run n = annotate("c-fp", "-n", "compute_a");
-        String[] counts = n.out().split("\n");
+        String[] perf = Fixtures.golden("c-fp", "annotate-global-hits").split("\n");
+        // the golden annotates every symbol; compare compute_a's block
+        List<String> perfBlock = blocks(String.join("\n", perf) + "\n").get(0).lines();
+        String[] compat = annotate("c-fp", "--percent-type", "global-hits", "compute_a").out().split("\n");
+        assertEquals(perfBlock.size(), compat.length);
+        for (int i = 2; i < compat.length; i++) {
+            assertEquals(perfBlock.get(i), compat[i]);
+        }
+        List<String> args = new ArrayList<>(List.of("annotate", "-i", Fixtures.recording("c-fp").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString(),
+                "--percent-type", "global-hits", "compute_a"));
+        String[] mine = CliFixtures.run(args.toArray(new String[0])).out().split("\n");
+        String[] counts = annotate("c-fp", "-n", "compute_a").out().split("\n");
         // only compute_a's samples count when it is asked for: 303
         assertTrue(mine[0].startsWith("Samples: 303 "), mine[0]);
         int checked = 0;
@@ -125,8 +146,6 @@ class AnnotateGoldenTest {
             }
         }
         assertTrue(checked >= 7, "instructions with samples: " + checked);
-        // the rest of each line is perf's (its file annotates every symbol; compare compute_a's block)
-        List<String> perfBlock = blocks(String.join("\n", perf) + "\n").get(0).lines();
         assertEquals(perfBlock.size(), mine.length);
         for (int i = 2; i < mine.length; i++) {
             assertEquals(mask(perfBlock.get(i)), mask(mine[i]));
@@ -143,7 +162,7 @@ class AnnotateGoldenTest {
                 .flatMap(name -> Stream.of("stdio2", "stdio").map(layout -> DynamicTest.dynamicTest(name + " " + layout, () -> {
                     boolean libc = Files.isRegularFile(LIBC_DEBUG);
                     CliFixtures.Run r = layout.equals("stdio") ? annotate(name, "--stdio") : annotate(name);
-                    List<Block> want = blocks(CliFixtures.golden(name, "annotate-" + layout));
+                    List<Block> want = blocks(Fixtures.golden(name, "annotate-" + layout));
                     List<Block> got = new ArrayList<>(blocks(r.out()));
                     // perf 6.1 without libbfd cannot annotate BPF programs; perfj can
                     got.removeIf(b -> b.header().contains("bpf_prog_"));
@@ -194,7 +213,7 @@ class AnnotateGoldenTest {
     /** A recording cut inside a record: what was read is annotated, with perf's kind of warning. */
     @Test
     void aCutRecordingWarnsAndAnnotatesWhatWasRead(@org.junit.jupiter.api.io.TempDir Path tmp) throws java.io.IOException {
-        byte[] all = java.nio.file.Files.readAllBytes(CliFixtures.recording("c-fp"));
+        byte[] all = java.nio.file.Files.readAllBytes(Fixtures.recording("c-fp"));
         Path cut = tmp.resolve("cut.data");
         java.nio.file.Files.write(cut, Arrays.copyOf(all, 30001));
         CliFixtures.Run r = annotateFile(cut, "compute_a");
@@ -241,7 +260,7 @@ class AnnotateGoldenTest {
     }
 
     static void assumeLibcDebug() {
-        Assumptions.assumeTrue(Files.isRegularFile(LIBC_DEBUG), "libc6-dbg (libc's debug file) is not installed");
+        Assumptions.assumeTrue(Files.isRegularFile(LIBC_DEBUG), "objdump needs libc6-dbg of the recorded libc build (" + LIBC_DEBUG + ") for libc's source lines");
     }
 
     // ------------------------------------------------------------------ BPF
@@ -253,7 +272,7 @@ class AnnotateGoldenTest {
     void bpfJitInstructionsEqualObjdumpsDisassembly() throws IOException {
         CliFixtures.Run r = annotate("bpf-sys", "--stdio");
         Map<Long, String> objdump = new HashMap<>();
-        for (String l : Files.readAllLines(CliFixtures.dir().resolve("golden/bpf-sys.jited-att.txt"))) {
+        for (String l : Files.readAllLines(Fixtures.file("golden/bpf-sys.jited-att.txt"))) {
             if (l.startsWith("func ")) {
                 continue;
             }
@@ -335,9 +354,9 @@ class AnnotateGoldenTest {
      */
     @Test
     void bpfXlatedViewEqualsBpftoolLinum() throws IOException {
-        Path bin = CliFixtures.dir().resolve("bpf-xlated/golden/bpf-sys.xlated.bin");
+        Path bin = Fixtures.file("bpf-xlated/golden/bpf-sys.xlated.bin");
         CliFixtures.Run r = annotate("bpf-sys", "--bpf-view", "xlated", "--xlated-file", bin.toString());
-        List<String> golden = Files.readAllLines(CliFixtures.dir().resolve("golden/bpf-sys.xlated-linum.txt"));
+        List<String> golden = Files.readAllLines(Fixtures.file("golden/bpf-sys.xlated-linum.txt"));
         int progs = 0;
         for (Block b : blocks(r.out())) {
             if (!b.header().contains("bpf_prog_")) {
@@ -376,7 +395,7 @@ class AnnotateGoldenTest {
 
     /** A copy of bpf-sys.data with the given header feature bits cleared. */
     private static Path withoutFeatures(int... bits) throws IOException {
-        byte[] d = Files.readAllBytes(CliFixtures.recording("bpf-sys"));
+        byte[] d = Files.readAllBytes(Fixtures.recording("bpf-sys"));
         java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long f = b.getLong(0x48);
         for (int bit : bits) {
@@ -392,7 +411,7 @@ class AnnotateGoldenTest {
     private static CliFixtures.Run annotateFile(Path file, String... extra) {
         assumeObjdump();
         List<String> args = new ArrayList<>(List.of("annotate", "-i", file.toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files"));
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files"));
         args.addAll(Arrays.asList(extra));
         return CliFixtures.runPerf(args.toArray(new String[0]));
     }
@@ -423,7 +442,7 @@ class AnnotateGoldenTest {
         String out = r.out();
         assertTrue(out.startsWith("[\n{\"symbol\":\"compute_a\",\"dso\":"), out.substring(0, 80));
         assertTrue(out.endsWith("]}\n]\n"));
-        List<Block> text = blocks(CliFixtures.golden("c-fp", "annotate-nr-samples"));
+        List<Block> text = blocks(Fixtures.golden("c-fp", "annotate-nr-samples"));
         String[] objects = out.split("\n\\{\"symbol\":");
         assertEquals(text.size() + 1, objects.length);
         Pattern insn = Pattern.compile("\\{\"offset\":(\\d+),\"text\":\"[^\n]*\",\"samples\":(\\d+),\"period\":(\\d+),\"percent\":([0-9.]+)\\}");
@@ -459,7 +478,7 @@ class AnnotateGoldenTest {
         CliFixtures.Run r = annotate("c-fp", "-o", out.toString(), "compute_a");
         assertEquals(0, r.rc(), r.err());
         assertEquals("", r.out());
-        assertEquals(CliFixtures.golden("c-fp", "annotate-compute_a"), Files.readString(out));
+        assertEquals(Fixtures.golden("c-fp", "annotate-compute_a"), Files.readString(out));
         Files.delete(out);
     }
 

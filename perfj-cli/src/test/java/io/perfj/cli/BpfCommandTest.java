@@ -1,6 +1,6 @@
 package io.perfj.cli;
 
-import org.junit.jupiter.api.Assumptions;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,9 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BpfCommandTest {
 
     private static Path xdir() {
-        Path d = CliFixtures.dir().resolve("bpf-xlated");
-        Assumptions.assumeTrue(Files.isDirectory(d), "fixtures/bpf-xlated is absent");
-        return d;
+        return Fixtures.file("bpf-xlated");
     }
 
     private static String read(Path p) throws IOException {
@@ -35,12 +33,12 @@ class BpfCommandTest {
     void bpfSysXlatedEqualsBpftool(String kind, String opt) {
         Path bin = xdir().resolve("golden/bpf-sys.xlated.bin");
         CliFixtures.Run r = opt.isEmpty()
-                ? CliFixtures.run("bpf", "-i", CliFixtures.recording("bpf-sys").toString(), "--xlated", "perfj_xdp",
+                ? CliFixtures.run("bpf", "-i", Fixtures.recording("bpf-sys").toString(), "--xlated", "perfj_xdp",
                         "--xlated-file", bin.toString(), "--syntax", "bpftool-7.1", "--no-system-files")
-                : CliFixtures.run("bpf", "-i", CliFixtures.recording("bpf-sys").toString(), "--xlated", "138", opt,
+                : CliFixtures.run("bpf", "-i", Fixtures.recording("bpf-sys").toString(), "--xlated", "138", opt,
                         "--xlated-file", bin.toString(), "--syntax", "bpftool-7.1", "--no-system-files");
         assertEquals(0, r.rc(), r.err());
-        assertEquals(CliFixtures.golden("bpf-sys", kind), r.out());
+        assertEquals(Fixtures.golden("bpf-sys", kind), r.out());
     }
 
     @ParameterizedTest
@@ -71,9 +69,8 @@ class BpfCommandTest {
         "bpf-xlated/xlated.data, bpf-xlated/golden/perfj_tail.prog-show.json",
         "bpf-sys.data, golden/bpf-sys.prog-show.json"})
     void listingAgreesWithProgShow(String data, String show) throws IOException {
-        Path f = CliFixtures.dir().resolve(data);
-        Path s = CliFixtures.dir().resolve(show);
-        Assumptions.assumeTrue(Files.isRegularFile(f) && Files.isRegularFile(s));
+        Path f = Fixtures.file(data);
+        Path s = Fixtures.file(show);
         String json = read(s);
         CliFixtures.Run r = CliFixtures.run("bpf", "-i", f.toString(), "--json");
         assertEquals(0, r.rc(), r.err());
@@ -96,9 +93,9 @@ class BpfCommandTest {
 
     @Test
     void listingNamesSubProgramsLikePerf() {
-        CliFixtures.Run r = CliFixtures.run("bpf", "-i", CliFixtures.recording("bpf-sys").toString());
+        CliFixtures.Run r = CliFixtures.run("bpf", "-i", Fixtures.recording("bpf-sys").toString());
         assertEquals(0, r.rc(), r.err());
-        String header = CliFixtures.golden("bpf-sys", "header");
+        String header = Fixtures.golden("bpf-sys", "header");
         for (String line : r.out().lines().filter(l -> l.startsWith("\tsub_prog")).toList()) {
             String perf = "# " + line.replaceFirst(" samples \\d+$", "");
             assertTrue(header.contains(perf + "\n"), perf);
@@ -109,7 +106,7 @@ class BpfCommandTest {
 
     @Test
     void errors(@TempDir Path tmp) throws IOException {
-        Path d = CliFixtures.recording("bpf-sys");
+        Path d = Fixtures.recording("bpf-sys");
         CliFixtures.Run none = CliFixtures.run("bpf", "-i", d.toString(), "--xlated", "nosuch");
         assertEquals(1, none.rc());
         assertTrue(none.err().contains("no BPF program 'nosuch'"), none.err());

@@ -1,5 +1,6 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,9 +32,7 @@ class BtfCDumpCommandTest {
     }
 
     static Path fixture(String rel) {
-        Path p = CliFixtures.dir().resolve(rel);
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(p), "no " + p);
-        return p;
+        return Fixtures.file(rel);
     }
 
     static String text(Path p) throws IOException {
@@ -88,7 +87,7 @@ class BtfCDumpCommandTest {
     /** perf.data BPF_BTF entries go through the object model: one header per entry. */
     @Test
     void perfDataEntries() {
-        Run r = run("btf", "dump", CliFixtures.recording("bpf-sys").toString(), "format", "c");
+        Run r = run("btf", "dump", Fixtures.recording("bpf-sys").toString(), "format", "c");
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().startsWith("# BPF_BTF id "), r.out());
         assertTrue(r.out().contains("#ifndef __VMLINUX_H__\n#define __VMLINUX_H__\n"), r.out());

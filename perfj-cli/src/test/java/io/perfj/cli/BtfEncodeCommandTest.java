@@ -1,12 +1,12 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfFiles;
 import io.perfj.btf.BtfType;
 import io.perfj.btf.encode.BtfEncoder;
 import io.perfj.btf.encode.EncodeOptions;
 import io.perfj.elf.ElfFile;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,9 +36,7 @@ class BtfEncodeCommandTest {
     }
 
     static Path bin(String name) {
-        Path p = CliFixtures.dir().resolve("btf-encode/bin").resolve(name);
-        Assumptions.assumeTrue(Files.isRegularFile(p), "no " + p);
-        return p;
+        return Fixtures.file("btf-encode/bin/" + name);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfFiles;
 import io.perfj.btf.BtfType;
@@ -48,10 +49,7 @@ class BtfLayoutCommandTest {
 
     @BeforeAll
     static void unpack() throws IOException {
-        Path gz = CliFixtures.dir().resolve("btf/vmlinux.btf.gz");
-        if (!Files.isRegularFile(gz)) {
-            return;
-        }
+        Path gz = Fixtures.file("btf/vmlinux.btf.gz");
         vmlinux = tmp.resolve("vmlinux.btf");
         try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
             Files.write(vmlinux, in.readAllBytes());
@@ -59,14 +57,12 @@ class BtfLayoutCommandTest {
     }
 
     static Path goldenDir() {
-        Path d = CliFixtures.dir().resolve("btf-layout/golden");
-        Assumptions.assumeTrue(Files.isDirectory(d), "no " + d);
-        return d;
+        return Fixtures.file("btf-layout/golden");
     }
 
     static Path object(String base) {
         for (String dir : new String[] {"btf/obj", "btf-c/obj"}) {
-            Path p = CliFixtures.dir().resolve(dir).resolve(base + ".o");
+            Path p = Fixtures.dir().resolve(dir + "/" + base + ".o");
             if (Files.isRegularFile(p)) {
                 return p;
             }
@@ -76,7 +72,6 @@ class BtfLayoutCommandTest {
 
     @TestFactory
     Stream<DynamicTest> goldens() throws IOException {
-        Assumptions.assumeTrue(vmlinux != null, "no vmlinux fixture");
         Btf kernel = BtfFiles.load(vmlinux, null);
         List<DynamicTest> tests = new ArrayList<>();
         try (Stream<Path> files = Files.list(goldenDir())) {
@@ -89,7 +84,7 @@ class BtfLayoutCommandTest {
                 tests.add(DynamicTest.dynamicTest(stem, () -> {
                     Btf btf = switch (file) {
                         case "vmlinux" -> kernel;
-                        case "kmod.split" -> BtfFiles.load(CliFixtures.dir().resolve("btf-c/obj/kmod.split.btf"), kernel);
+                        case "kmod.split" -> BtfFiles.load(Fixtures.file("btf-c/obj/kmod.split.btf"), kernel);
                         default -> BtfFiles.load(object(file), null);
                     };
                     String expected = Files.readString(g, StandardCharsets.UTF_8);
@@ -103,7 +98,6 @@ class BtfLayoutCommandTest {
 
     @Test
     void commandPrintsTheGolden() throws IOException {
-        Assumptions.assumeTrue(vmlinux != null, "no vmlinux fixture");
         Run r = run("btf", "layout", vmlinux.toString(), "sk_buff");
         assertEquals(0, r.rc(), r.err());
         assertEquals(Files.readString(goldenDir().resolve("vmlinux.sk_buff.txt")), r.out());
@@ -114,8 +108,7 @@ class BtfLayoutCommandTest {
 
     @Test
     void splitBtfWithBase() throws IOException {
-        Assumptions.assumeTrue(vmlinux != null, "no vmlinux fixture");
-        Run r = run("btf", "layout", CliFixtures.dir().resolve("btf-c/obj/kmod.split.btf").toString(), "kmod_state",
+        Run r = run("btf", "layout", Fixtures.file("btf-c/obj/kmod.split.btf").toString(), "kmod_state",
                 "--base", vmlinux.toString());
         assertEquals(0, r.rc(), r.err());
         assertEquals(Files.readString(goldenDir().resolve("kmod.split.kmod_state.txt")), r.out());
@@ -146,7 +139,6 @@ class BtfLayoutCommandTest {
     /** More vmlinux structs than the goldens hold, against the installed pahole (skipped without it). */
     @Test
     void matchesInstalledPahole() throws Exception {
-        Assumptions.assumeTrue(vmlinux != null, "no vmlinux fixture");
         Assumptions.assumeTrue(paholeVersion().startsWith("v1.24"), "pahole 1.24 is not installed");
         Btf btf = BtfFiles.load(vmlinux, null);
         TreeSet<String> names = new TreeSet<>();

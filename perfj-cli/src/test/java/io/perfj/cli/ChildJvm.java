@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +23,7 @@ final class ChildJvm {
 
     /** The repository root (the fixtures' parent). */
     static Path root() {
-        return CliFixtures.dir().getParent();
+        return Fixtures.dir().getParent();
     }
 
     /** The checked-in JVM option files. */

@@ -1,78 +1,20 @@
 package io.perfj.cli;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
 
-/** Fixture access for CLI tests: recordings, goldens, the unpacked build-id cache, running the CLI. */
+/**
+ * Runs the CLI in the test's JVM. Fixtures (recordings, goldens, build-id caches) come from
+ * {@link io.perfj.testing.Fixtures} and {@link io.perfj.testing.BuildIdCacheFixture}, shared with
+ * perfj-core's tests.
+ */
 final class CliFixtures {
     private CliFixtures() {
     }
 
     record Run(int rc, String out, String err) {
-    }
-
-    static Path dir() {
-        String p = System.getProperty("perfj.fixtures");
-        return Path.of(p != null ? p : "../fixtures").toAbsolutePath().normalize();
-    }
-
-    static Path recording(String name) {
-        Path f = dir().resolve(name + ".data");
-        Assumptions.assumeTrue(Files.isRegularFile(f), "fixture " + f + " is absent");
-        return f;
-    }
-
-    static String golden(String name, String kind) {
-        Path plain = dir().resolve("golden").resolve(name + "." + kind + ".txt");
-        Path gz = dir().resolve("golden").resolve(name + "." + kind + ".txt.gz");
-        try {
-            if (Files.isRegularFile(plain)) {
-                return Files.readString(plain, StandardCharsets.UTF_8);
-            }
-            Assumptions.assumeTrue(Files.isRegularFile(gz), "golden " + plain + " is absent");
-            try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Path cache;
-
-    /** The committed build-id cache, unpacked once per JVM into a temporary directory. */
-    static synchronized Path buildIdCache() {
-        if (cache != null) {
-            return cache;
-        }
-        Path tar = dir().resolve("archive").resolve("buildid-cache.tar.xz");
-        Assumptions.assumeTrue(Files.isRegularFile(tar), "no " + tar);
-        try {
-            Path d = Files.createTempDirectory("perfj-buildid-cache");
-            Process p = new ProcessBuilder("tar", "-xJf", tar.toString(), "-C", d.toString())
-                    .redirectErrorStream(true).start();
-            String msg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int rc = p.waitFor();
-            Assumptions.assumeTrue(rc == 0, "tar could not unpack the cache: " + msg);
-            cache = d;
-            return d;
-        } catch (IOException e) {
-            Assumptions.abort("tar is not available: " + e.getMessage());
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /**

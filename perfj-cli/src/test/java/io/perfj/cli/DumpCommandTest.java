@@ -1,6 +1,6 @@
 package io.perfj.cli;
 
-import org.junit.jupiter.api.Assumptions;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +30,7 @@ class DumpCommandTest {
     }
 
     static Path fixture(String name) {
-        String dir = System.getProperty("perfj.fixtures", "../fixtures");
-        Path f = Path.of(dir).resolve(name + ".data");
-        Assumptions.assumeTrue(Files.isRegularFile(f), "fixture " + f + " is absent");
-        return f;
+        return Fixtures.recording(name);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.perfj.cli;
 
-import org.junit.jupiter.api.Assumptions;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,9 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HeaderCommandTest {
     private static Path fixture(String name) {
-        Path p = Path.of(System.getProperty("perfj.fixtures", "fixtures")).resolve(name);
-        Assumptions.assumeTrue(Files.isRegularFile(p), "fixture " + p + " is not present");
-        return p;
+        return Fixtures.file(name);
     }
 
     private static String[] run(String... args) {

@@ -1,5 +1,6 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,7 +44,7 @@ class MainTest {
 
     @Test
     void anOptionGivenAgainOverridesTheEarlierOneAsInPerf() {
-        String f = CliFixtures.recording("c-fp").toString();
+        String f = Fixtures.recording("c-fp").toString();
         CliFixtures.Run twice = CliFixtures.run("report", "--stdio", "--no-children", "--children", "-g", "none",
                 "-i", f, "--no-system-files");
         CliFixtures.Run once = CliFixtures.run("report", "--stdio", "--children", "-g", "none", "-i", f,
@@ -55,7 +56,7 @@ class MainTest {
     @Test
     void cpuFilterOnARecordingWithoutCpusIsOneLine() {
         CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--cpu", "0", "-i",
-                CliFixtures.recording("c-fp").toString(), "--no-system-files");
+                Fixtures.recording("c-fp").toString(), "--no-system-files");
         assertEquals(1, r.rc());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains("does not contain CPU events"), r.err());

@@ -1,5 +1,6 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * error (exit 2). Anything else — another exception, a stack trace, an OutOfMemoryError — fails.
  */
 class MutationTest {
-    static final List<String> NAMES = List.of("c-fp", "bpf-sys", "bpf-dwarf", "pipe", "zstd", "java", "two-events");
+    static final List<String> NAMES = Fixtures.RECORDINGS;
     static final int MUTANTS = Integer.getInteger("perfj.mutants", 24);
 
     @TempDir
@@ -41,34 +42,23 @@ class MutationTest {
     /** Both outcomes must actually occur, or the mutants are not reaching the parsers. */
     @org.junit.jupiter.api.AfterAll
     static void bothOutcomesHappened() {
-        if (Files.isRegularFile(fixtures().resolve("c-fp.data"))) {
-            assertTrue(REJECTED.get() > 100, "only " + REJECTED.get() + " runs ended in a format error");
-            assertTrue(WARNED.get() > 20, "only " + WARNED.get() + " runs warned about damage");
-        }
+        assertTrue(REJECTED.get() > 100, "only " + REJECTED.get() + " runs ended in a format error");
+        assertTrue(WARNED.get() > 20, "only " + WARNED.get() + " runs warned about damage");
     }
 
     record Mutant(String name, byte[] data) {
-    }
-
-    static Path fixtures() {
-        String p = System.getProperty("perfj.fixtures");
-        return Path.of(p != null ? p : "../fixtures").toAbsolutePath().normalize();
     }
 
     @TestFactory
     Stream<DynamicTest> everyMutantGivesATypedOutcome() throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
         for (String name : NAMES) {
-            Path f = fixtures().resolve(name + ".data");
-            if (!Files.isRegularFile(f)) {
-                continue;
-            }
+            Path f = Fixtures.recording(name);
             byte[] orig = Files.readAllBytes(f);
             for (Mutant m : mutants(name, orig, new Random(name.hashCode()))) {
                 tests.add(DynamicTest.dynamicTest(m.name(), () -> check(m)));
             }
         }
-        assertFalse(tests.isEmpty(), "no fixtures found under " + fixtures());
         return tests.stream();
     }
 

@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +25,7 @@ class ReportBadSymbolsTest {
     Path tmp;
 
     private Path copyCache() throws IOException {
-        Path src = CliFixtures.buildIdCache();
+        Path src = BuildIdCacheFixture.dir();
         Path dst = tmp.resolve("cache");
         try (Stream<Path> s = Files.walk(src)) {
             for (Path p : (Iterable<Path>) s::iterator) {
@@ -63,7 +65,7 @@ class ReportBadSymbolsTest {
         Files.createDirectories(maps);
         Files.write(maps.resolve("perf-9690.map"), new byte[] {1, 2, 3, 'x', '\n', 0, 0, '\n'});
         for (String name : new String[] {"c-fp", "java"}) {
-            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
+            CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", Fixtures.recording(name).toString(),
                     "--buildid-dir", cache.toString(), "--no-system-files", "--perf-map-dir", maps.toString(),
                     "--no-children", "-g", "none");
             assertEquals(0, r.rc(), r.err());

@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -74,12 +76,12 @@ class ReportGoldenTest {
                         ? BPF_DWARF_SYSTEM_COMMS : java.util.Set.of();
                 tests.add(DynamicTest.dynamicTest(name + " " + v.kind(), () -> {
                     List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i",
-                            CliFixtures.recording(name).toString(), "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                            "--no-system-files", "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+                            Fixtures.recording(name).toString(), "--buildid-dir", BuildIdCacheFixture.dir().toString(),
+                            "--no-system-files", "--perf-map-dir", Fixtures.file("perf-maps").toString()));
                     args.addAll(List.of(v.args()));
                     CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
                     assertEquals(0, r.rc(), r.err());
-                    assertEquals(String.join("\n", withoutTip(String.join("\n", withoutComms(CliFixtures.golden(name, v.kind()), except)))),
+                    assertEquals(String.join("\n", withoutTip(String.join("\n", withoutComms(Fixtures.golden(name, v.kind()), except)))),
                             String.join("\n", withoutTip(String.join("\n", withoutComms(r.out(), except)))));
                 }));
             }
@@ -101,10 +103,10 @@ class ReportGoldenTest {
                 continue;
             }
             tests.add(DynamicTest.dynamicTest(name + " report", () -> {
-                String golden = CliFixtures.golden(name, "report");
-                CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
-                        "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                        "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString());
+                String golden = Fixtures.golden(name, "report");
+                CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording(name).toString(),
+                        "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                        "--perf-map-dir", Fixtures.file("perf-maps").toString());
                 assertEquals(0, r.rc(), r.err());
                 List<String> e = blocks(withoutTip(golden));
                 List<String> a = blocks(withoutTip(r.out()));
@@ -148,12 +150,12 @@ class ReportGoldenTest {
                 new Variant("report-children-dsos-symbols", new String[] {"--dsos", "hot", "--symbols", "main,compute_a"}));
         return cases.stream().map(v -> DynamicTest.dynamicTest("c-fp " + v.kind(), () -> {
             List<String> args = new ArrayList<>(List.of("report", "--stdio", "--children", "-g", "none", "-i",
-                    CliFixtures.recording("c-fp").toString(), "--buildid-dir", CliFixtures.buildIdCache().toString(),
+                    Fixtures.recording("c-fp").toString(), "--buildid-dir", BuildIdCacheFixture.dir().toString(),
                     "--no-system-files"));
             args.addAll(List.of(v.args()));
             CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
-            assertEquals(String.join("\n", withoutTip(CliFixtures.golden("c-fp", v.kind()))),
+            assertEquals(String.join("\n", withoutTip(Fixtures.golden("c-fp", v.kind()))),
                     String.join("\n", withoutTip(r.out())));
         }));
     }
@@ -193,10 +195,10 @@ class ReportGoldenTest {
     Stream<DynamicTest> moreOptionsMatchPerf() {
         return MORE.stream().map(v -> DynamicTest.dynamicTest(v.kind(), () -> {
             String[] nk = v.kind().split(" ");
-            String golden = CliFixtures.golden(nk[0], nk[1]);
-            List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording(nk[0]).toString(),
-                    "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                    "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+            String golden = Fixtures.golden(nk[0], nk[1]);
+            List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", Fixtures.recording(nk[0]).toString(),
+                    "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                    "--perf-map-dir", Fixtures.file("perf-maps").toString()));
             args.addAll(List.of(v.args()));
             CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
@@ -204,34 +206,33 @@ class ReportGoldenTest {
         }));
     }
 
+    /** perf's --symfs for the java recording: the JDK libraries its chains pass through (fixtures/README.md). */
+    static String javaSysroot() {
+        return BuildIdCacheFixture.unpacked("java-sysroot").toString();
+    }
+
     /**
-     * java's callchain-derived views, where the JDK it was recorded with is installed at the
-     * recorded path (its libjli.so and libjava.so name the frames the archive lacks), line for
-     * line.
+     * java's callchain-derived views, line for line: the chains run through the JDK's libjli.so
+     * and libjava.so, which 'perf archive' did not pack; the committed java-sysroot has them.
      */
     @TestFactory
-    Stream<DynamicTest> javaCallchainViewsWhereTheRecordedJdkIsInstalled() {
-        boolean jdk = java.nio.file.Files.isRegularFile(java.nio.file.Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/libjli.so"));
+    Stream<DynamicTest> javaCallchainViews() {
         List<DynamicTest> tests = new ArrayList<>();
         tests.add(DynamicTest.dynamicTest("java report-children", () -> {
-            org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
-            String golden = CliFixtures.golden("java", "report-children");
-            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
-                    "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                    "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(),
+            String golden = Fixtures.golden("java", "report-children");
+            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording("java").toString(),
+                    "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", javaSysroot(), "--no-system-files",
+                    "--perf-map-dir", Fixtures.file("perf-maps").toString(),
                     "--children", "-g", "none", "--sort", "comm,dso,symbol");
             assertEquals(0, r.rc(), r.err());
-            org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
             assertEquals(String.join("\n", withoutTip(golden)), String.join("\n", withoutTip(r.out())));
         }));
         tests.add(DynamicTest.dynamicTest("java report", () -> {
-            org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
-            String golden = CliFixtures.golden("java", "report");
-            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
-                    "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                    "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString());
+            String golden = Fixtures.golden("java", "report");
+            CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording("java").toString(),
+                    "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", javaSysroot(), "--no-system-files",
+                    "--perf-map-dir", Fixtures.file("perf-maps").toString());
             assertEquals(0, r.rc(), r.err());
-            org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
             assertEquals(String.join("\n", withoutTip(golden)), String.join("\n", withoutTip(r.out())));
         }));
         return tests.stream();
@@ -239,29 +240,19 @@ class ReportGoldenTest {
 
     /**
      * java's --children reports with --max-stack 1 and 2, line for line (rows with equal Children
-     * from different threads in perf's tree order). --max-stack 2 reaches libjli.so, so it needs
-     * the recorded JDK.
+     * from different threads in perf's tree order). --max-stack 2 reaches libjli.so.
      */
     @TestFactory
     Stream<DynamicTest> javaMaxStackWithChildren() {
-        boolean jdk = java.nio.file.Files.isRegularFile(java.nio.file.Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/libjli.so"));
         List<DynamicTest> tests = new ArrayList<>();
         for (String depth : List.of("1", "2")) {
             tests.add(DynamicTest.dynamicTest("java report-max-stack" + depth, () -> {
-                List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording("java").toString(),
-                        "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                        "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(), "--max-stack", depth));
-                if (depth.equals("1")) {
-                    args.add("--no-system-files");
-                } else {
-                    org.junit.jupiter.api.Assumptions.assumeTrue(jdk, "the recorded JDK is not installed here");
-                }
-                CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
+                CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "-i", Fixtures.recording("java").toString(),
+                        "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", javaSysroot(),
+                        "--no-system-files", "--perf-map-dir", Fixtures.file("perf-maps").toString(),
+                        "--max-stack", depth);
                 assertEquals(0, r.rc(), r.err());
-                if (depth.equals("2")) {
-                    org.junit.jupiter.api.Assumptions.assumeTrue(r.out().contains("JavaMain"), "the installed JDK is another build");
-                }
-                assertEquals(withoutTip(CliFixtures.golden("java", "report-max-stack" + depth)), withoutTip(r.out()));
+                assertEquals(withoutTip(Fixtures.golden("java", "report-max-stack" + depth)), withoutTip(r.out()));
             }));
         }
         return tests.stream();
@@ -313,13 +304,13 @@ class ReportGoldenTest {
         for (Variant v : views) {
             tests.add(DynamicTest.dynamicTest("bpf-dwarf " + v.kind(), () -> {
                 org.junit.jupiter.api.Assumptions.assumeTrue(recordedBinariesInstalled(BPF_DWARF_SYSTEM_BINARIES),
-                        "/usr/bin/date or /usr/bin/perf is missing or another build");
+                        "this machine's /usr/bin/date or /usr/bin/perf is not the build bpf-dwarf was recorded with");
                 List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i",
-                        CliFixtures.recording("bpf-dwarf").toString(), "--buildid-dir", CliFixtures.buildIdCache().toString()));
+                        Fixtures.recording("bpf-dwarf").toString(), "--buildid-dir", BuildIdCacheFixture.dir().toString()));
                 args.addAll(List.of(v.args()));
                 CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
                 assertEquals(0, r.rc(), r.err());
-                assertEquals(String.join("\n", withoutTip(CliFixtures.golden("bpf-dwarf", v.kind()))),
+                assertEquals(String.join("\n", withoutTip(Fixtures.golden("bpf-dwarf", v.kind()))),
                         String.join("\n", withoutTip(r.out())));
             }));
         }
@@ -327,13 +318,13 @@ class ReportGoldenTest {
                 new Variant("report-nochildren", new String[] {"--no-children"}))) {
         tests.add(DynamicTest.dynamicTest("bpf-dwarf " + v.kind(), () -> {
             org.junit.jupiter.api.Assumptions.assumeTrue(recordedBinariesInstalled(BPF_DWARF_SYSTEM_BINARIES),
-                    "/usr/bin/date or /usr/bin/perf is missing or another build");
-            List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording("bpf-dwarf").toString(),
-                    "--buildid-dir", CliFixtures.buildIdCache().toString()));
+                    "this machine's /usr/bin/date or /usr/bin/perf is not the build bpf-dwarf was recorded with");
+            List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", Fixtures.recording("bpf-dwarf").toString(),
+                    "--buildid-dir", BuildIdCacheFixture.dir().toString()));
             args.addAll(List.of(v.args()));
             CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
             assertEquals(0, r.rc(), r.err());
-            assertEquals(String.join("\n", withoutTip(CliFixtures.golden("bpf-dwarf", v.kind()))),
+            assertEquals(String.join("\n", withoutTip(Fixtures.golden("bpf-dwarf", v.kind()))),
                     String.join("\n", withoutTip(r.out())));
         }));
         }
@@ -345,10 +336,10 @@ class ReportGoldenTest {
      * output): their rows as a set, the percentages of the others in order, the lines outside.
      */
     static void checkExcept(String name, Variant v, java.util.Set<String> comms) {
-        String golden = CliFixtures.golden(name, v.kind());
-        List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        String golden = Fixtures.golden(name, v.kind());
+        List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         args.addAll(List.of(v.args()));
         CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
@@ -389,10 +380,10 @@ class ReportGoldenTest {
     }
 
     static void check(String name, Variant v) {
-        String golden = CliFixtures.golden(name, v.kind());
-        List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", CliFixtures.recording(name).toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        String golden = Fixtures.golden(name, v.kind());
+        List<String> args = new ArrayList<>(List.of("report", "--stdio", "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         args.addAll(List.of(v.args()));
         CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());

@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -146,8 +148,8 @@ class ReportJsonTest {
     @SuppressWarnings("unchecked")
     @Test
     void jsonCarriesTheTextReportsRows() {
-        String f = CliFixtures.recording("two-events").toString();
-        String cache = CliFixtures.buildIdCache().toString();
+        String f = Fixtures.recording("two-events").toString();
+        String cache = BuildIdCacheFixture.dir().toString();
         CliFixtures.Run text = CliFixtures.run("report", "--stdio", "-i", f, "--buildid-dir", cache, "--no-system-files",
                 "--no-children", "-g", "none", "--sort", "comm,dso,symbol");
         CliFixtures.Run json = CliFixtures.run("report", "--json", "-i", f, "--buildid-dir", cache, "--no-system-files",

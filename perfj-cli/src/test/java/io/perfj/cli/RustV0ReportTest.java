@@ -1,12 +1,8 @@
 package io.perfj.cli;
 
-import org.junit.jupiter.api.Assumptions;
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,27 +13,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * build-id cache is archive/rust-v0.buildid-cache.tar.xz (see fixtures/make-rust-v0.sh).
  */
 class RustV0ReportTest {
-    private static Path cache;
-
-    static synchronized Path cache() throws IOException, InterruptedException {
-        if (cache == null) {
-            Path tar = CliFixtures.dir().resolve("archive").resolve("rust-v0.buildid-cache.tar.xz");
-            Assumptions.assumeTrue(Files.isRegularFile(tar), tar + " is absent");
-            Path d = Files.createTempDirectory("perfj-rust-v0-cache");
-            Process p = new ProcessBuilder("tar", "-xJf", tar.toString(), "-C", d.toString()).redirectErrorStream(true).start();
-            String msg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            Assumptions.assumeTrue(p.waitFor() == 0, "tar could not unpack the cache: " + msg);
-            cache = d;
-        }
-        return cache;
-    }
-
     @Test
     void reportShowsDemangledV0NamesAsPerf() throws Exception {
-        String golden = CliFixtures.golden("rust-v0", "report-sym");
+        String golden = Fixtures.golden("rust-v0", "report-sym");
         CliFixtures.Run r = CliFixtures.runPerf("report", "--stdio", "--no-children", "-g", "none", "--sort", "symbol",
-                "--dsos", "rv0", "-i", CliFixtures.recording("rust-v0").toString(),
-                "--buildid-dir", cache().toString(), "--no-system-files");
+                "--dsos", "rv0", "-i", Fixtures.recording("rust-v0").toString(),
+                "--buildid-dir", BuildIdCacheFixture.unpacked("rust-v0.buildid-cache").toString(), "--no-system-files");
         assertEquals(0, r.rc(), r.err());
         assertEquals(String.join("\n", ReportGoldenTest.withoutTip(golden)), String.join("\n", ReportGoldenTest.withoutTip(r.out())));
         assertTrue(r.out().contains("[.] rv0lib::módulo::計算::<rv0::main::{closure#0}>"), r.out());
@@ -45,8 +26,8 @@ class RustV0ReportTest {
 
     @Test
     void scriptShowsDemangledV0Names() throws Exception {
-        CliFixtures.Run r = CliFixtures.runPerf("script", "-i", CliFixtures.recording("rust-v0").toString(),
-                "--buildid-dir", cache().toString(), "--no-system-files");
+        CliFixtures.Run r = CliFixtures.runPerf("script", "-i", Fixtures.recording("rust-v0").toString(),
+                "--buildid-dir", BuildIdCacheFixture.unpacked("rust-v0.buildid-cache").toString(), "--no-system-files");
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains(" <rv0::Suma as rv0::Visitante>::visitar+0x"), r.out().substring(0, 2000));
         assertTrue(r.out().contains(" std::rt::lang_start_internal+0x"), "std frames are v0 names too");

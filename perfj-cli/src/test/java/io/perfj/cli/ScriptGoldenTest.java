@@ -1,12 +1,12 @@
 package io.perfj.cli;
 
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,9 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ScriptGoldenTest {
     static CliFixtures.Run script(String name, boolean systemFiles) {
-        List<String> args = new ArrayList<>(List.of("script", "-i", CliFixtures.recording(name).toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        List<String> args = new ArrayList<>(List.of("script", "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(),
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         if (!systemFiles) {
             args.add("--no-system-files");
         }
@@ -42,7 +42,7 @@ class ScriptGoldenTest {
     @ParameterizedTest
     @ValueSource(strings = {"c-fp", "bpf-sys", "pipe", "zstd", "two-events"})
     void matchesPerfFromCommittedFilesAlone(String name) {
-        String golden = CliFixtures.golden(name, "script");
+        String golden = Fixtures.golden(name, "script");
         CliFixtures.Run r = script(name, false);
         assertEquals(0, r.rc(), r.err());
         assertSameLines(golden, r.out());
@@ -60,12 +60,12 @@ class ScriptGoldenTest {
         if (name.equals("bpf-dwarf")) {
             Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
         }
-        List<String> args = new ArrayList<>(List.of("script", "--max-stack", depth, "-i", CliFixtures.recording(name).toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(), "--no-system-files",
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString()));
+        List<String> args = new ArrayList<>(List.of("script", "--max-stack", depth, "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()));
         CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
-        assertSameLines(CliFixtures.golden(name, "script-max-stack" + depth), r.out());
+        assertSameLines(Fixtures.golden(name, "script-max-stack" + depth), r.out());
     }
 
     /** Objects bpf-dwarf's chains run through that 'perf archive' did not pack (no samples of their own). */
@@ -81,7 +81,7 @@ class ScriptGoldenTest {
     @Test
     void dwarfUnwoundFramesMatchPerf() {
         Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
-        String golden = CliFixtures.golden("bpf-dwarf", "script");
+        String golden = Fixtures.golden("bpf-dwarf", "script");
         CliFixtures.Run r = script("bpf-dwarf", false);
         assertEquals(0, r.rc(), r.err());
         List<List<String>> g = samples(golden);
@@ -112,33 +112,21 @@ class ScriptGoldenTest {
     @Test
     void dwarfUnwoundMatchesPerfExactlyWithTheRecordedSystem() throws java.io.IOException {
         Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
-        Assumptions.assumeTrue(recordedSystem(), "this machine's objects are not the recorded ones");
+        Assumptions.assumeTrue(recordedSystem(), "this machine's libc, /usr/bin/date or /usr/bin/perf is not the recorded build, or a bpftool is installed");
         CliFixtures.Run r = script("bpf-dwarf", true);
         assertEquals(0, r.rc(), r.err());
-        assertSameLines(CliFixtures.golden("bpf-dwarf", "script"), r.out());
+        assertSameLines(Fixtures.golden("bpf-dwarf", "script"), r.out());
     }
 
-    /** Whether the system libc.so.6 is the recorded one and the unarchived objects exist. */
+    /**
+     * Whether this machine's libc.so.6, /usr/bin/date and /usr/bin/perf are the builds bpf-dwarf
+     * was recorded with (libc's build-id from the committed cache, the others' from the goldens).
+     */
     static boolean recordedSystem() throws java.io.IOException {
-        Path libc = Path.of("/usr/lib/x86_64-linux-gnu/libc.so.6");
-        if (!Files.isRegularFile(libc) || !Files.isRegularFile(Path.of("/usr/bin/date"))
-                || !Files.isRegularFile(Path.of("/usr/bin/perf"))) {
-            return false;
-        }
-        // The recording has no build-id for bpftool (no sample hit it), so an installed bpftool
-        // cannot be checked to be the recorded one; the goldens were matched without one, where
-        // stacks stop at its frames as perf's do.
-        if (Files.exists(Path.of("/usr/sbin/bpftool"))) {
-            return false;
-        }
-        Path recorded = CliFixtures.buildIdCache().resolve("usr/lib/x86_64-linux-gnu/libc.so.6");
-        String have;
-        try (io.perfj.elf.ElfFile elf = io.perfj.elf.ElfFile.open(libc)) {
-            have = elf.buildIdHex().orElse("");
-        }
-        try (var dirs = Files.list(recorded)) {
-            return dirs.anyMatch(d -> d.getFileName().toString().equals(have));
-        }
+        String libcId = BuildIdCacheFixture.object("libc.so.6", "elf").getParent().getFileName().toString();
+        java.util.Map<String, String> binaries = new java.util.HashMap<>(ReportGoldenTest.BPF_DWARF_SYSTEM_BINARIES);
+        binaries.put("/usr/lib/x86_64-linux-gnu/libc.so.6", libcId);
+        return ReportGoldenTest.recordedBinariesInstalled(binaries);
     }
 
     /**
@@ -149,10 +137,10 @@ class ScriptGoldenTest {
     @Test
     void cfiUnwindingDiffersFromPerfOnlyWhereStacksEnd() {
         Assumptions.assumeTrue(addr2line(), "addr2line (binutils) is not installed");
-        String golden = CliFixtures.golden("bpf-dwarf", "script");
-        CliFixtures.Run r = CliFixtures.run("script", "-i", CliFixtures.recording("bpf-dwarf").toString(),
-                "--buildid-dir", CliFixtures.buildIdCache().toString(),
-                "--perf-map-dir", CliFixtures.dir().resolve("perf-maps").toString(), "--no-system-files");
+        String golden = Fixtures.golden("bpf-dwarf", "script");
+        CliFixtures.Run r = CliFixtures.run("script", "-i", Fixtures.recording("bpf-dwarf").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(),
+                "--perf-map-dir", Fixtures.file("perf-maps").toString(), "--no-system-files");
         assertEquals(0, r.rc(), r.err());
         List<List<String>> g = samples(golden);
         List<List<String>> m = samples(r.out());
@@ -201,18 +189,14 @@ class ScriptGoldenTest {
 
     /**
      * The java recording's chains run through libjli.so, which 'perf archive' did not pack (it
-     * has no samples of its own): compared only where the JDK the fixture was recorded with is
-     * installed at the recorded path.
+     * has no samples of its own): the committed java-sysroot has it.
      */
     @Test
-    void javaMatchesPerfWhereTheRecordedJdkIsInstalled() {
-        Assumptions.assumeTrue(Files.isRegularFile(Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/libjli.so")),
-                "the recorded JDK is not installed here");
-        String golden = CliFixtures.golden("java", "script");
-        CliFixtures.Run r = script("java", true);
+    void javaMatchesPerf() {
+        CliFixtures.Run r = CliFixtures.runPerf("script", "-i", Fixtures.recording("java").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--symfs", ReportGoldenTest.javaSysroot(),
+                "--no-system-files", "--perf-map-dir", Fixtures.file("perf-maps").toString());
         assertEquals(0, r.rc(), r.err());
-        // Other builds of the same JDK have other build-ids: perf would not trust them either.
-        Assumptions.assumeTrue(r.out().contains("JavaMain+0x8f"), "the installed JDK is another build");
-        assertSameLines(golden, r.out());
+        assertSameLines(Fixtures.golden("java", "script"), r.out());
     }
 }

@@ -1,5 +1,7 @@
 package io.perfj.cli;
 
+import io.perfj.testing.Fixtures;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +34,7 @@ class StreamingMemoryBoundTest {
 
     @BeforeAll
     static void makeRecording() throws IOException {
-        Path src = CliFixtures.dir().resolve("c-fp.data");
+        Path src = Fixtures.file("c-fp.data");
         assertTrue(Files.isRegularFile(src), "missing fixture " + src);
         big = tmp.resolve("big.data");
         copies = RepeatedRecording.write(src, big, DATA_BYTES);
@@ -62,7 +64,7 @@ class StreamingMemoryBoundTest {
     void dumpStatsStreamsTheWholeFile() throws Exception {
         ChildJvm.Result r = fitsInSmallHeap("dump", true, "dump", "--stats", "--no-system-files", "-i", big.toString());
         CliFixtures.Run one = CliFixtures.run("dump", "--stats", "--no-system-files",
-                "-i", CliFixtures.dir().resolve("c-fp.data").toString());
+                "-i", Fixtures.file("c-fp.data").toString());
         assertEquals(0, one.rc(), one.err());
         assertEquals(copies * samples(one.out()), samples(r.out()));
     }

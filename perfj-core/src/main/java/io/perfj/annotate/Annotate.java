@@ -130,6 +130,11 @@ public final class Annotate {
                 public boolean decodesSamples() {
                     return false;
                 }
+
+                @Override
+                public boolean preloadsSymbols() {
+                    return false; // its own loader skips objects that cannot hold the symbols asked for
+                }
             });
             session.recordWarnings().forEach(w -> warn.accept("warning: " + w));
             counts.drainKernel();
@@ -374,7 +379,7 @@ public final class Annotate {
     private static final class AddrCounts {
         /** The probe ruled this object out: its samples are not counted (checked when met again). */
         boolean skip;
-        private final io.perfj.report.LongIntMap index = new io.perfj.report.LongIntMap(64);
+        private final io.perfj.util.LongIntMap index = new io.perfj.util.LongIntMap(64);
         long[] addrs = new long[16];
         long[] samples = new long[16];
         long[] periods = new long[16];
@@ -476,7 +481,8 @@ public final class Annotate {
             periods[i] = h.getValue()[1];
             i++;
         }
-        return a.account(offs, hits, periods, totalSamples, totalPeriod);
+        a.account(offs, hits, periods, totalSamples, totalPeriod);
+        return session.compat().perf61() ? a.perfGlobalHits() : a;
     }
 
     private void warnOnce(Dso dso, String msg) {

@@ -143,6 +143,18 @@ public final class Annotation {
      * into the function; {@code totalSamples}/{@code totalPeriod} are the event's totals (for the
      * global percent types). Then marks jump targets and sets the column widths.
      */
+    /**
+     * perf 6.1's global-hits column: it divides by a sample count its annotate never fills in
+     * ({@code annotation__calc_percent} with {@code hists->stats.nr_samples} of 0), so every line
+     * prints an empty column; with this, {@code percent(GLOBAL_HITS)} is 0 everywhere too.
+     */
+    public Annotation perfGlobalHits() {
+        for (AnnotationLine al : lines) {
+            al.percent[PercentType.GLOBAL_HITS.ordinal()] = 0;
+        }
+        return this;
+    }
+
     public Annotation account(long[] offsets, long[] samples, long[] periods, long totalSamples, long totalPeriod) {
         this.totalSamples = totalSamples;
         this.totalPeriod = totalPeriod;

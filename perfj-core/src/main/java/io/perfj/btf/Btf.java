@@ -1,5 +1,6 @@
 package io.perfj.btf;
 
+import io.perfj.btf.wire.StringSection;
 import io.perfj.io.Bytes;
 import io.perfj.io.FormatException;
 
@@ -13,8 +14,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * A parsed BTF blob (linux {@code Documentation/bpf/btf.rst}): its header, its types by id and
- * its string section. A split BTF (kernel module BTF) sits on a {@link #base()}: its type ids
+ * A parsed BTF blob (linux {@code Documentation/bpf/btf.rst}): its types by id and its string
+ * section. A split BTF (kernel module BTF) sits on a {@link #base()}: its type ids
  * continue after the base's last id and its string offsets after the base's string section, and
  * lookups fall through to the base.
  *
@@ -31,26 +32,26 @@ public final class Btf {
 
     private final String source;
     private final ByteOrder order;
-    private final BtfHeader header;
     private final Btf base;
     private final int startId;
     private final int startStrOff;
     private final BtfType[] types;
     private final int[] typeOffsets;
+    private final StringSection section;
     private final byte[] strings;
     private final String[] stringCache;
     private volatile Map<String, int[]> byName;
 
-    Btf(String source, ByteOrder order, BtfHeader header, Btf base, BtfType[] types, int[] typeOffsets,
+    Btf(String source, ByteOrder order, Btf base, BtfType[] types, int[] typeOffsets, StringSection section,
             byte[] strings, String[] stringCache) {
         this.source = source;
         this.order = order;
-        this.header = header;
         this.base = base;
         this.startId = base == null ? 1 : base.typeCount();
         this.startStrOff = base == null ? 0 : base.stringsEnd();
         this.types = types;
         this.typeOffsets = typeOffsets;
+        this.section = section;
         this.strings = strings;
         this.stringCache = stringCache;
     }
@@ -86,10 +87,6 @@ public final class Btf {
     /** Byte order of the blob (from its magic). */
     public ByteOrder order() {
         return order;
-    }
-
-    public BtfHeader header() {
-        return header;
     }
 
     /** The base of a split BTF. */
@@ -169,7 +166,7 @@ public final class Btf {
             int rel = off - startStrOff;
             String s = stringCache[rel];
             if (s == null) {
-                s = decode(strings, rel);
+                s = section.get(off);
                 stringCache[rel] = s;
             }
             return s;
@@ -182,15 +179,9 @@ public final class Btf {
                         + Integer.toHexString(stringsEnd()) + ")");
     }
 
-    static String decode(byte[] s, int rel) {
-        int end = rel;
-        boolean ascii = true;
-        while (end < s.length && s[end] != 0) {
-            ascii &= s[end] >= 0;
-            end++;
-        }
-        return new String(s, rel, end - rel, ascii ? java.nio.charset.StandardCharsets.ISO_8859_1
-                : java.nio.charset.StandardCharsets.UTF_8);
+    /** The string sections, this blob's on top of its base's. */
+    StringSection strings() {
+        return section;
     }
 
     /** The lowest type id named {@code name}, here or in the base. */

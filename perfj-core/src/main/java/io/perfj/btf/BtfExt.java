@@ -1,5 +1,6 @@
 package io.perfj.btf;
 
+import io.perfj.btf.wire.Header;
 import io.perfj.io.Bytes;
 import io.perfj.io.FormatException;
 
@@ -50,13 +51,11 @@ public record BtfExt(ByteOrder order, List<Sec<FuncInfo>> funcInfo, List<Sec<Lin
         if (data.length < 8) {
             throw new FormatException(source, HDR, origin, "only " + data.length + " bytes");
         }
-        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-        if ((b.getShort(0) & 0xffff) != BtfHeader.MAGIC) {
-            b.order(ByteOrder.BIG_ENDIAN);
-            if ((b.getShort(0) & 0xffff) != BtfHeader.MAGIC) {
-                throw new FormatException(source, HDR, origin, "bad magic");
-            }
+        ByteOrder order = Header.orderOf(data[0], data[1]);
+        if (order == null) {
+            throw new FormatException(source, HDR, origin, "bad magic");
         }
+        ByteBuffer b = ByteBuffer.wrap(data).order(order);
         if ((data[2] & 0xff) != 1) {
             throw new FormatException(source, HDR, origin + 2, "unsupported version " + (data[2] & 0xff));
         }

@@ -2,6 +2,7 @@ package io.perfj.btf;
 
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
+import io.perfj.io.Bytes;
 import io.perfj.io.FormatException;
 import io.perfj.perfdata.FeatureId;
 import io.perfj.perfdata.PerfData;
@@ -10,8 +11,13 @@ import io.perfj.perfdata.feature.Features;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -68,7 +74,7 @@ public final class BtfFiles {
     public static List<Found> loadAll(Path path, Btf base) {
         String name = path.toString();
         return switch (kind(path)) {
-            case RAW, UNKNOWN -> List.of(new Found(-1, Btf.parse(read(path), name, base)));
+            case RAW, UNKNOWN -> List.of(new Found(-1, parseRaw(path, base)));
             case ELF -> {
                 try (ElfFile elf = ElfFile.open(path)) {
                     yield List.of(new Found(-1, fromElf(elf, base)));
@@ -103,6 +109,65 @@ public final class BtfFiles {
                 }
             }
             return out;
+        }
+    }
+
+    /** A raw file parsed from its mapping, or read when it cannot be mapped (sysfs files). */
+    private static Btf parseRaw(Path path, Btf base) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = mapRaw(path, arena);
+            if (seg == null) {
+                return Btf.parse(read(path), path.toString(), base);
+            }
+            return Btf.parse(Bytes.of(seg, ByteOrder.LITTLE_ENDIAN, path.toString(), "btf_header", 0), base);
+        }
+    }
+
+    /** The most bytes of BTF read into one array. */
+    static final long MAX_BLOB = Integer.MAX_VALUE - 16;
+
+    /**
+     * A raw BTF file mapped in {@code arena}, as far as its header says the BTF reaches (libbpf,
+     * like perfj, ignores bytes after the string section), or null when the file cannot be mapped
+     * (sysfs files, an empty file). A file too large for one array is only looked at through its
+     * header: when that is not a BTF header, or describes sections ending past 2 GiB, the result
+     * is a {@link FormatException} (libbpf reads such a file into one buffer whose size is a
+     * 32-bit number; the kernel refuses BTF past 16 MiB).
+     */
+    public static MemorySegment mapRaw(Path path, Arena arena) {
+        String name = path.toString();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size == 0) {
+                return null;
+            }
+            MemorySegment seg;
+            try {
+                seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            } catch (IOException | UnsupportedOperationException e) {
+                return null;
+            }
+            if (size <= MAX_BLOB) {
+                return seg;
+            }
+            Bytes b = Bytes.of(seg, ByteOrder.LITTLE_ENDIAN, name, "btf_header", 0);
+            int magic = b.u16(0);
+            if (magic != io.perfj.btf.wire.Header.MAGIC) {
+                b = b.withOrder(ByteOrder.BIG_ENDIAN);
+                if (b.u16(0) != io.perfj.btf.wire.Header.MAGIC) {
+                    throw new FormatException(name, "btf_header", 0, String.format(
+                            "bad magic 0x%04x (expected 0xeb9f) in a %d-byte file", magic, size));
+                }
+            }
+            long hdrLen = b.u32(4);
+            long end = hdrLen + Math.max(b.u32(8) + b.u32(12), b.u32(16) + b.u32(20));
+            if (end > MAX_BLOB) {
+                throw new FormatException(name, "btf_header", 4, "type and string sections end at byte "
+                        + end + ", past the 2 GiB of BTF perfj reads");
+            }
+            return seg.asSlice(0, end);
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to open " + name + ": " + e.getMessage(), e);
         }
     }
 

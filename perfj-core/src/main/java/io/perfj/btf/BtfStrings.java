@@ -1,9 +1,6 @@
 package io.perfj.btf;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
+import io.perfj.btf.wire.StringSectionBuilder;
 
 /**
  * Builds a BTF string section: each distinct string once, in order of first {@link #add}, after
@@ -11,9 +8,7 @@ import java.util.Map;
  * base: offsets then continue after the base's string section.
  */
 public final class BtfStrings {
-    private final int start;
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    private final Map<String, Integer> offsets = new HashMap<>();
+    private final StringSectionBuilder builder;
 
     /** A string section for stand-alone BTF. */
     public BtfStrings() {
@@ -22,28 +17,16 @@ public final class BtfStrings {
 
     /** A string section for BTF split on {@code base} (null: stand-alone). */
     public BtfStrings(Btf base) {
-        this.start = base == null ? 0 : base.stringsEnd();
-        if (base == null) {
-            bytes.write(0);
-        }
-        offsets.put("", 0);
+        this.builder = new StringSectionBuilder(base == null ? 0 : base.stringsEnd(), 256);
     }
 
     /** The offset of {@code s}, adding it when new. */
     public int add(String s) {
-        Integer off = offsets.get(s);
-        if (off != null) {
-            return off;
-        }
-        int o = start + bytes.size();
-        bytes.writeBytes(s.getBytes(StandardCharsets.UTF_8));
-        bytes.write(0);
-        offsets.put(s, o);
-        return o;
+        return builder.add(s);
     }
 
     /** The section's bytes so far. */
     public byte[] toByteArray() {
-        return bytes.toByteArray();
+        return builder.toByteArray();
     }
 }

@@ -1,5 +1,8 @@
 package io.perfj.btf;
 
+import io.perfj.btf.wire.Header;
+import io.perfj.btf.wire.Kinds;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -29,13 +32,7 @@ public final class BtfWriter {
         for (BtfType t : types) {
             typeLen += recordSize(t);
         }
-        long total = BtfHeader.SIZE + typeLen + strings.length;
-        if (total > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("BTF of " + total + " bytes is too large");
-        }
-        ByteBuffer b = ByteBuffer.allocate((int) total).order(order);
-        b.putShort((short) BtfHeader.MAGIC).put((byte) BtfHeader.VERSION).put((byte) 0);
-        b.putInt(BtfHeader.SIZE).putInt(0).putInt((int) typeLen).putInt((int) typeLen).putInt(strings.length);
+        ByteBuffer b = Header.allocate(typeLen, strings.length, order);
         for (BtfType t : types) {
             put(b, t);
         }
@@ -45,18 +42,15 @@ public final class BtfWriter {
 
     /** Bytes of a type's record in the type section. */
     public static int recordSize(BtfType t) {
-        return 12 + switch (t) {
-            case BtfType.Int i -> 4;
-            case BtfType.Var v -> 4;
-            case BtfType.DeclTag d -> 4;
-            case BtfType.Array a -> 12;
-            case BtfType.Composite c -> 12 * c.members().size();
-            case BtfType.Datasec d -> 12 * d.vars().size();
-            case BtfType.Enum64 e -> 12 * e.values().size();
-            case BtfType.Enum e -> 8 * e.values().size();
-            case BtfType.FuncProto f -> 8 * f.params().size();
+        int entries = switch (t) {
+            case BtfType.Composite c -> c.members().size();
+            case BtfType.Datasec d -> d.vars().size();
+            case BtfType.Enum64 e -> e.values().size();
+            case BtfType.Enum e -> e.values().size();
+            case BtfType.FuncProto f -> f.params().size();
             default -> 0;
         };
+        return 4 * Kinds.words(Kinds.info(t.kind().value(), entries, false));
     }
 
     private static void head(ByteBuffer b, BtfType t, int vlen, boolean kflag, int sizeOrType) {
@@ -64,7 +58,7 @@ public final class BtfWriter {
             throw new IllegalArgumentException(t.kind() + " '" + t.name() + "' has " + vlen + " entries (max 65535)");
         }
         b.putInt(t.nameOff());
-        b.putInt((kflag ? 0x8000_0000 : 0) | (t.kind().value() << 24) | vlen);
+        b.putInt(Kinds.info(t.kind().value(), vlen, kflag));
         b.putInt(sizeOrType);
     }
 

@@ -23,9 +23,14 @@ public final class CallFrameInfo {
     private final List<FrameSection> sections;
     private final List<FdeIndex> indexes;
 
+    /** Per section: the unwind tables of the FDEs asked for so far, by FDE offset. */
+    private final List<java.util.Map<Long, FdeRows>> tables;
+
     private CallFrameInfo(List<FrameSection> sections, List<FdeIndex> indexes) {
         this.sections = sections;
         this.indexes = indexes;
+        this.tables = sections.stream().<java.util.Map<Long, FdeRows>>map(s -> new java.util.concurrent.ConcurrentHashMap<>())
+                .toList();
     }
 
     /** Reads {@code .eh_frame} (+ {@code .eh_frame_hdr}) and {@code .debug_frame}, whichever exist. */
@@ -112,7 +117,16 @@ public final class CallFrameInfo {
         if (!fde.contains(pc)) {
             return null;
         }
-        return new CfaInterpreter(fde, setLocBases(fde)).rowFor(pc);
+        for (int i = 0; i < sections.size(); i++) {
+            FrameSection s = sections.get(i);
+            if (s.owns(fde.cie())) {
+                // an FDE's table is the same for every frame in it: computed once per run
+                FdeRows t = tables.get(i).computeIfAbsent(fde.offset(),
+                        o -> FdeRows.of(new CfaInterpreter(fde, s.basesFor(fde.instructions()))));
+                return t.rowFor(pc);
+            }
+        }
+        return new CfaInterpreter(fde, null).rowFor(pc);
     }
 
     /** All rows of {@code fde}'s table, in order. */

@@ -2,6 +2,7 @@ package io.perfj.dwarf;
 
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
+import io.perfj.io.Leb128;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ final class CfaInterpreter {
         return out;
     }
 
-    private void run(RowSink sink) {
+    void run(RowSink sink) {
         RuleState initial = new RuleState();
         long[] loc = {fde.pcBegin()};
         execute(cie.initialInstructions(), initial, null, loc, null, null);

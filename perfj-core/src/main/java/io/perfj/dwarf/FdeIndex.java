@@ -19,11 +19,18 @@ final class FdeIndex {
     private final FrameSection section;
     private final long[] starts;
     private final long[] offsets;
+    /**
+     * The FDEs parsed so far, by index: an unwinder asks for the same few at every frame. Filled
+     * without locking: an FDE is immutable, so a thread sees either null (and parses it again) or
+     * a complete one.
+     */
+    private final Fde[] parsed;
 
     private FdeIndex(FrameSection section, long[] starts, long[] offsets) {
         this.section = section;
         this.starts = starts;
         this.offsets = offsets;
+        this.parsed = new Fde[starts.length];
     }
 
     int size() {
@@ -137,7 +144,11 @@ final class FdeIndex {
         }
         // several FDEs may share a start (e.g. an empty one); try each of them
         for (int i = best; i >= 0 && starts[i] == starts[best]; i--) {
-            Fde f = section.fde(offsets[i]);
+            Fde f = parsed[i];
+            if (f == null) {
+                f = section.fde(offsets[i]);
+                parsed[i] = f;
+            }
             if (f.contains(pc)) {
                 return Optional.of(f);
             }

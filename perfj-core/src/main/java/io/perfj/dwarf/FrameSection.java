@@ -2,6 +2,7 @@ package io.perfj.dwarf;
 
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
+import io.perfj.io.Leb128;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,7 @@ final class FrameSection {
     private final boolean eh;
     private final PointerEncoding.Bases bases;
     private final Map<Long, Cie> cies = new ConcurrentHashMap<>();
+    private final Map<Long, Fde> fdes = new ConcurrentHashMap<>();
 
     FrameSection(Bytes data, boolean eh, PointerEncoding.Bases bases) {
         this.data = data;
@@ -190,8 +192,17 @@ final class FrameSection {
         return cieOff;
     }
 
-    /** The FDE at {@code off}. */
+    /** The FDE at {@code off} (cached: the index asks for the same few FDEs at every frame). */
     Fde fde(long off) {
+        Fde f = fdes.get(off);
+        if (f == null) {
+            f = readFde(off);
+            fdes.putIfAbsent(off, f);
+        }
+        return f;
+    }
+
+    private Fde readFde(long off) {
         Header h = header(off);
         if (h.kind() != Kind.FDE) {
             throw data.error(off, "expected an FDE here but found " + h.kind());

@@ -79,7 +79,11 @@ final class LibunwindEmulation {
     /** The value of the last read (0 after a soft failure). */
     private long value;
     private UnwindRow row;
-    private final java.util.Map<io.perfj.symbols.Dso, Long> lowest = new java.util.IdentityHashMap<>();
+    /** Per address space: the lowest start of each DSO's maps, kept while the maps do not change. */
+    private final java.util.Map<Maps, java.util.Map<io.perfj.symbols.Dso, Long>> lowestByMaps =
+            new java.util.IdentityHashMap<>();
+    private long lowestGeneration = -1;
+    private java.util.Map<io.perfj.symbols.Dso, Long> lowest;
     private boolean rowSignal;
 
     LibunwindEmulation(UserStackUnwinder owner) {
@@ -101,7 +105,12 @@ final class LibunwindEmulation {
             return new long[0];
         }
         this.maps = thread.maps();
-        lowest.clear();
+        long gen = owner.generation();
+        if (gen < 0 || gen != lowestGeneration) {
+            lowestByMaps.clear();
+            lowestGeneration = gen;
+        }
+        lowest = lowestByMaps.computeIfAbsent(maps, m -> new java.util.IdentityHashMap<>());
         this.reg = reg;
         this.known = known;
         this.stack = data;
@@ -270,7 +279,7 @@ final class LibunwindEmulation {
         if (map == null || map.dso() == null) {
             return EINVAL;
         }
-        UserStackUnwinder.Obj obj = owner.objOf(map);
+        UnwindObject obj = owner.objOf(map);
         if (obj == null) {
             return EINVAL;
         }
@@ -285,7 +294,7 @@ final class LibunwindEmulation {
             }
         }
         if (ret < 0 && !obj.debugFrame().isEmpty()) {
-            long vaddr = UserStackUnwinder.toVaddr(obj, map.mapIp(addr));
+            long vaddr = obj.toVaddr(map.mapIp(addr));
             if (vaddr != -1 && rowAt(obj.debugFrame(), vaddr) == 0) {
                 ret = 0;
             }
@@ -293,7 +302,7 @@ final class LibunwindEmulation {
         return ret;
     }
 
-    /** The lowest start of the thread's maps of map's DSO (the maps do not change during a walk). */
+    /** The lowest start of the thread's maps of map's DSO (kept until the maps change). */
     private long lowestStart(Map map) {
         Long known = lowest.get(map.dso());
         if (known != null) {
@@ -440,7 +449,7 @@ final class LibunwindEmulation {
         if (map == null || map.dso() == null) {
             return -1;
         }
-        UserStackUnwinder.Obj obj = owner.objOf(map);
+        UnwindObject obj = owner.objOf(map);
         if (obj == null) {
             return SOFT;
         }

@@ -3,6 +3,7 @@ package io.perfj.dwarf;
 import io.perfj.elf.ElfFile;
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
+import io.perfj.io.Leb128;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,7 @@
 package io.perfj.dwarf;
 
 import io.perfj.io.Cursor;
+import io.perfj.io.Leb128;
 
 /**
  * {@code DW_EH_PE_*} pointer encodings of {@code .eh_frame} and {@code .eh_frame_hdr} (LSB 5.0,

@@ -22,6 +22,9 @@ public final class UnwindRow {
     private final int returnAddressRegister;
     private final int[] regs;
     private final RegisterRule[] rules;
+    /** Rules of registers 0..DENSE-1 by number (null: none given), for unwinders asking per register. */
+    private final RegisterRule[] dense = new RegisterRule[DENSE];
+    private static final int DENSE = 32;
 
     UnwindRow(long start, long end, CfaRule cfa, int returnAddressRegister, int[] regs, RegisterRule[] rules) {
         this.start = start;
@@ -30,6 +33,11 @@ public final class UnwindRow {
         this.returnAddressRegister = returnAddressRegister;
         this.regs = regs;
         this.rules = rules;
+        for (int i = regs.length - 1; i >= 0; i--) {
+            if (regs[i] >= 0 && regs[i] < DENSE && dense[regs[i]] == null) {
+                dense[regs[i]] = rules[i];
+            }
+        }
     }
 
     /** First address the row applies to. */
@@ -53,6 +61,10 @@ public final class UnwindRow {
 
     /** The rule for {@code register}; {@link RegisterRule.Undefined} when no instruction set one. */
     public RegisterRule rule(int register) {
+        if (register >= 0 && register < DENSE) {
+            RegisterRule r = dense[register];
+            return r == null ? RegisterRule.UNDEFINED : r;
+        }
         for (int i = 0; i < regs.length; i++) {
             if (regs[i] == register) {
                 return rules[i];
@@ -63,6 +75,9 @@ public final class UnwindRow {
 
     /** Whether an instruction gave {@code register} a rule. */
     public boolean hasRule(int register) {
+        if (register >= 0 && register < DENSE) {
+            return dense[register] != null;
+        }
         for (int r : regs) {
             if (r == register) {
                 return true;

@@ -144,11 +144,59 @@ public final class TextOut {
 
     /** {@code %d} right-aligned in {@code width} columns (C's {@code %Nd}). */
     public TextOut decPad(long v, int width) {
-        String s = Long.toString(v);
-        for (int i = s.length(); i < width; i++) {
+        return spaces(width - decWidth(v)).dec(v);
+    }
+
+    /** {@code %-Nd}: left-aligned in {@code width} columns. */
+    public TextOut decLeft(long v, int width) {
+        return dec(v).spaces(width - decWidth(v));
+    }
+
+    /** {@code %0Nd} of a value: zero-padded to {@code width} columns, the sign counted in them. */
+    public TextOut decZero(long v, int width) {
+        if (v < 0) {
+            ch('-');
+            int digits = decWidth(v) - 1;
+            for (int i = digits; i < width - 1; i++) {
+                ch('0');
+            }
+            return v == Long.MIN_VALUE ? str("9223372036854775808") : udec(-v);
+        }
+        for (int i = decWidth(v); i < width; i++) {
+            ch('0');
+        }
+        return udec(v);
+    }
+
+    /** Columns {@code %d} of {@code v} takes. */
+    private static int decWidth(long v) {
+        if (v == Long.MIN_VALUE) {
+            return 20;
+        }
+        int n = v < 0 ? 2 : 1;
+        for (long t = Math.abs(v); t >= 10; t /= 10) {
+            n++;
+        }
+        return n;
+    }
+
+    /** {@code n} spaces (none when {@code n <= 0}). */
+    public TextOut spaces(int n) {
+        for (int i = 0; i < n; i++) {
             ch(' ');
         }
-        return str(s);
+        return this;
+    }
+
+    /** {@code %Ns}: right-aligned in {@code width} columns (counted in chars, as Java pads). */
+    public TextOut strPad(String s, int width) {
+        return spaces(width - s.length()).str(s);
+    }
+
+    /** {@code %Nx}: hex right-aligned with spaces in {@code width} columns. */
+    public TextOut hexSpaces(long v, int width) {
+        int digits = v == 0 ? 1 : (67 - Long.numberOfLeadingZeros(v)) / 4;
+        return spaces(width - digits).hex(v);
     }
 
     /** {@code %x}: lowercase hex without prefix or padding. */

@@ -1,5 +1,7 @@
 package io.perfj.perfdata;
 
+import io.perfj.io.FormatException;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -17,6 +19,7 @@ public final class Evlist {
     public static final long NO_TIME = -1L;
 
     private final List<Evsel> evsels = new ArrayList<>();
+    private final List<SampleLayout> layouts = new ArrayList<>();
     private final Map<Long, Evsel> byId = new HashMap<>();
     private long lastId = Long.MIN_VALUE;
     private Evsel lastEvsel;
@@ -24,10 +27,16 @@ public final class Evlist {
     public void add(EventAttr attr, long[] ids) {
         Evsel e = new Evsel(evsels.size(), attr, ids);
         evsels.add(e);
+        layouts.add(e.layout());
         for (long id : ids) {
             byId.putIfAbsent(id, e);
         }
         lastEvsel = null;
+    }
+
+    /** Where the samples of an event of this list keep their fixed-size fields (computed once). */
+    public SampleLayout layout(Evsel e) {
+        return layouts.get(e.index());
     }
 
     public List<Evsel> evsels() {
@@ -42,24 +51,25 @@ public final class Evlist {
         return evsels.getFirst();
     }
 
+    /**
+     * The error for a sample that arrives while no event is defined (an attr section shorter than
+     * one attr, or a pipe-mode SAMPLE before any HEADER_ATTR). perf's evlist__parse_sample finds no
+     * evsel for it and stops reading there ("failed to process type: 9"); its layout is unknown, so
+     * nothing after it can be trusted either.
+     */
+    public static FormatException sampleWithoutEvent(String source, long offset) {
+        return new FormatException(source, "PERF_RECORD_SAMPLE", offset,
+                "sample with no event defined before it (no perf_event_attr in the attr section or HEADER_ATTR record)");
+    }
+
     public Optional<Evsel> byId(long id) {
         return Optional.ofNullable(byId.get(id));
     }
 
     /** Position of the sample id inside a SAMPLE record's body (after the header), or -1. */
     static int sampleIdPos(long st) {
-        if ((st & SampleFormat.IDENTIFIER) != 0) {
-            return 0;
-        }
-        if ((st & SampleFormat.ID) == 0) {
-            return -1;
-        }
-        int pos = 0;
-        if ((st & SampleFormat.IP) != 0) pos += 8;
-        if ((st & SampleFormat.TID) != 0) pos += 8;
-        if ((st & SampleFormat.TIME) != 0) pos += 8;
-        if ((st & SampleFormat.ADDR) != 0) pos += 8;
-        return pos;
+        int at = SampleLayout.of(st).idPosition();
+        return at < 0 ? -1 : at - RawRecord.HEADER_SIZE;
     }
 
     /** Bytes from the end of a non-sample record to its id in the sample_id_all trailer, or -1. */
@@ -127,10 +137,7 @@ public final class Evlist {
             return NO_TIME;
         }
         if (r.type() == RecordType.SAMPLE) {
-            int pos = RawRecord.HEADER_SIZE;
-            if ((st & SampleFormat.IDENTIFIER) != 0) pos += 8;
-            if ((st & SampleFormat.IP) != 0) pos += 8;
-            if ((st & SampleFormat.TID) != 0) pos += 8;
+            int pos = layouts.get(e.index()).time();
             return r.bytes().has(pos, 8) ? r.bytes().u64(pos) : NO_TIME;
         }
         if (!a.sampleIdAll()) {

@@ -94,6 +94,13 @@ final class OrderQueue {
         flush(-1L, true);
     }
 
+    /** Releases the earlier half of what is queued, as at the count limit (for a caller's own limit). */
+    void shrink() {
+        if (queued > 0) {
+            flushHalf();
+        }
+    }
+
     /**
      * Keeps memory bounded when rounds are huge or missing (perf's OE_FLUSH__HALF, which perf
      * uses when its queue reaches its size limit): releases the records in the earlier half of

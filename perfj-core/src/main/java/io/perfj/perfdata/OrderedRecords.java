@@ -18,9 +18,19 @@ public final class OrderedRecords implements RecordInput {
     /** Records between arrival and delivery; a handle is a slot. */
     private final RecordSlots slots = new RecordSlots();
     private boolean ended;
+    /** Queued records that live on the heap, as bytes; their handles are negative in the queue. */
+    private final RecordArena arena = new RecordArena(MAX_HEAP_HELD);
 
     /** Default limit on queued records: about 60 MB of record views. */
     public static final int DEFAULT_MAX_QUEUED = 500_000;
+    /**
+     * Limit on the memory held by queued records that live on the heap (unpacked from COMPRESSED
+     * records, or read from a pipe), which unlike views of a mapped file cost memory per record:
+     * past it the queue releases its earlier half as it does at its count limit. An eighth of the
+     * heap, between 4 and 64 MiB: perf's rounds (one pass over the ring buffers) fit many times
+     * over, and a small heap is not filled by records that are only waiting.
+     */
+    static final long MAX_HEAP_HELD = Math.clamp(Runtime.getRuntime().maxMemory() / 8, 4L << 20, 64L << 20);
 
     public OrderedRecords(RecordInput in, Evlist evlist) {
         this(in, evlist, DEFAULT_MAX_QUEUED);
@@ -57,9 +67,17 @@ public final class OrderedRecords implements RecordInput {
                 order.pass(slot(r));
                 continue;
             }
-            order.enqueue(slot(r), t);
+            if (!RecordArena.ownsItsBytes(r)) {
+                order.enqueue(slot(r), t);
+            } else {
+                order.enqueue(~arena.put(r), t);
+                if (arena.held() > MAX_HEAP_HELD) {
+                    order.shrink();
+                }
+            }
         }
-        return slots.take((int) order.take());
+        long h = order.take();
+        return h >= 0 ? slots.take((int) h) : arena.take(~h);
     }
 
     private int slot(RawRecord r) {

@@ -64,14 +64,7 @@ public final class PerfData implements AutoCloseable {
             long size = ch.size();
             MemorySegment seg = size == 0 ? MemorySegment.NULL.reinterpret(0)
                     : ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
-            Bytes bytes = Bytes.of(seg, ByteOrder.LITTLE_ENDIAN, name, "perf_file_header", 0);
-            PerfHeader h = readHeader(bytes);
-            bytes = bytes.withOrder(h.order());
-            PerfData d = new PerfData(name, h, arena, bytes, null, size);
-            if (!h.pipe()) {
-                d.readFileMode();
-            }
-            return d;
+            return of(seg, name, arena);
         } catch (IOException e) {
             arena.close();
             String why = switch (e) {
@@ -85,6 +78,26 @@ public final class PerfData implements AutoCloseable {
             arena.close();
             throw e;
         }
+    }
+
+    /**
+     * A recording held in memory (file or pipe layout), read exactly as a mapped file is;
+     * {@code name} names it in messages. The memory must stay unchanged while the recording is
+     * in use.
+     */
+    public static PerfData of(MemorySegment bytes, String name) {
+        return of(bytes, name, null);
+    }
+
+    private static PerfData of(MemorySegment seg, String name, Arena arena) {
+        Bytes bytes = Bytes.of(seg, ByteOrder.LITTLE_ENDIAN, name, "perf_file_header", 0);
+        PerfHeader h = readHeader(bytes);
+        bytes = bytes.withOrder(h.order());
+        PerfData d = new PerfData(name, h, arena, bytes, null, seg.byteSize());
+        if (!h.pipe()) {
+            d.readFileMode();
+        }
+        return d;
     }
 
     /** Reads a pipe-mode stream (e.g. standard input). */

@@ -39,26 +39,12 @@ public final class RecordScan implements AutoCloseable {
     private RawRecord record;
     private Layout layout;
 
-    /** Where a sample's fixed fields are, for one event; -1 when not sampled. */
+    /** Where a sample's fixed fields are, for one event ({@link SampleLayout}); -1 when not sampled. */
     private record Layout(int index, Evsel evsel, int ip, int tid, int time, int cpu, int period, int end, long defaultPeriod) {
         static Layout of(Evsel e) {
-            long st = e.attr().sampleType();
-            int p = RawRecord.HEADER_SIZE;
-            if ((st & SampleFormat.IDENTIFIER) != 0) p += 8;
-            int ip = (st & SampleFormat.IP) != 0 ? p : -1;
-            if (ip >= 0) p += 8;
-            int tid = (st & SampleFormat.TID) != 0 ? p : -1;
-            if (tid >= 0) p += 8;
-            int time = (st & SampleFormat.TIME) != 0 ? p : -1;
-            if (time >= 0) p += 8;
-            if ((st & SampleFormat.ADDR) != 0) p += 8;
-            if ((st & SampleFormat.ID) != 0) p += 8;
-            if ((st & SampleFormat.STREAM_ID) != 0) p += 8;
-            int cpu = (st & SampleFormat.CPU) != 0 ? p : -1;
-            if (cpu >= 0) p += 8;
-            int period = (st & SampleFormat.PERIOD) != 0 ? p : -1;
-            if (period >= 0) p += 8;
-            return new Layout(e.index(), e, ip, tid, time, cpu, period, p, e.attr().samplePeriod());
+            SampleLayout l = e.layout();
+            return new Layout(e.index(), e, l.ip(), l.tid(), l.time(), l.cpu(), l.period(), l.fixedEnd(),
+                    e.attr().samplePeriod());
         }
     }
 
@@ -134,6 +120,10 @@ public final class RecordScan implements AutoCloseable {
             }
             int type = bytes.s32(at);
             if (type == RecordType.SAMPLE) {
+                if (layouts.length == 0) {
+                    finished = true;
+                    throw Evlist.sampleWithoutEvent(data.name(), bytes.base() + at);
+                }
                 Layout l = layoutOf(at);
                 int size = bytes.u16(at + 6);
                 if (l != null && size >= l.end) {

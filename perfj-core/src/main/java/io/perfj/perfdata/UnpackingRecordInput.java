@@ -4,6 +4,7 @@ import io.perfj.io.Bytes;
 import io.perfj.io.FormatException;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,20 +12,33 @@ import java.util.List;
  * Passes records through, unpacking COMPRESSED (81) and COMPRESSED2 (83) records in place and
  * feeding pipe-mode HEADER_ATTR / HEADER_FEATURE records to the {@link PerfData}. A compressed
  * record itself is returned first, then the records it held; a record may be split across two
- * compressed records, so the unfinished tail is carried over.
+ * compressed records, so the unfinished tail is carried over. Decompression streams in steps of
+ * {@link ZstdStream#STEP} bytes: memory stays the same however far a record inflates.
  */
 final class UnpackingRecordInput implements RecordInput {
-    static final int DEFAULT_BOUND = 64 << 20;
-    static final int MAX_BOUND = 1 << 30;
+    /**
+     * The largest mmap_len perf record can write to HEADER_COMPRESSED: perf's ring buffers are a
+     * power of two of data pages plus the control page, and the kernel (rb_alloc) refuses a buffer
+     * whose page array needs more than an order-10 allocation, which allows 2^19 pages of 4 KiB
+     * or 2^15 of 64 KiB: 2 GiB plus one page.
+     */
+    static final long PERF_MAX_MMAP_LEN = (1L << 31) + (64 << 10);
 
     private final RecordInput base;
     private final PerfData data;
     private final List<String> warnings = new ArrayList<>();
     private ZstdStream zstd;
-    private byte[] tail = new byte[0];
-    private MappedRecordInput inner;
-    private long innerOffset;
+    /** Decompressed bytes not yet handed out are buf[head, end): whole records, then a tail. */
+    private byte[] buf;
+    private ByteBuffer view;
+    private int head;
+    private int end;
+    /** The compressed record being unpacked (null when its output is all read) and its output so far. */
+    private RawRecord packed;
+    private long packedOut;
     private RawRecord pendingUnpack;
+
+    private static final int MAX_RECORD = 1 << 16;
 
     UnpackingRecordInput(RecordInput base, PerfData data) {
         this.base = base;
@@ -37,20 +51,17 @@ final class UnpackingRecordInput implements RecordInput {
             if (pendingUnpack != null) {
                 RawRecord c = pendingUnpack;
                 pendingUnpack = null;
-                unpack(c);
+                start(c);
             }
-            if (inner != null) {
-                RawRecord r = nextInner();
-                if (r != null) {
-                    return r;
-                }
-                inner = null;
+            RawRecord u = nextUnpacked();
+            if (u != null) {
+                return u;
             }
             RawRecord r = base.next();
             if (r == null) {
-                if (tail.length > 0) {
-                    warnings.add(data.name() + ": " + tail.length + " bytes of an unfinished record remain after the last compressed record");
-                    tail = new byte[0];
+                if (end > head) {
+                    warnings.add(data.name() + ": " + (end - head) + " bytes of an unfinished record remain after the last compressed record");
+                    head = end = 0;
                 }
                 return null;
             }
@@ -69,15 +80,8 @@ final class UnpackingRecordInput implements RecordInput {
         }
     }
 
-    private RawRecord nextInner() {
-        RawRecord r = inner.next();
-        if (r == null) {
-            return null;
-        }
-        return new RawRecord(innerOffset, r.type(), r.misc(), r.bytes(), true);
-    }
-
-    private void unpack(RawRecord r) {
+    /** Feeds a compressed record's payload to the stream; its records come out of {@link #nextUnpacked}. */
+    private void start(RawRecord r) {
         Bytes b = r.bytes();
         long payloadOff = RawRecord.HEADER_SIZE;
         long payloadLen = b.size() - RawRecord.HEADER_SIZE;
@@ -92,58 +96,96 @@ final class UnpackingRecordInput implements RecordInput {
         }
         if (zstd == null) {
             zstd = new ZstdStream();
+            buf = new byte[ZstdStream.STEP + MAX_RECORD];
+            view = ByteBuffer.wrap(buf).order(data.header().order());
         }
-        byte[] out;
+        zstd.feed(b.slice(payloadOff, payloadLen));
+        packed = r;
+        packedOut = 0;
+    }
+
+    /**
+     * The next whole record of the decompressed data, copied into its own array (so that a record
+     * kept by a consumer holds on to nothing else), or null when the current compressed record
+     * has no more.
+     */
+    private RawRecord nextUnpacked() {
+        while (true) {
+            int avail = end - head;
+            if (avail >= RawRecord.HEADER_SIZE) {
+                int size = view.getShort(head + 6) & 0xffff;
+                if (size < RawRecord.HEADER_SIZE) {
+                    long at = packed == null ? -1 : packed.offset();
+                    packed = null;
+                    throw new FormatException(data.name(), "perf_event_header in PERF_RECORD_COMPRESSED", at,
+                            "decompressed record at +0x" + Long.toHexString(Math.max(0, packedOut - avail)) + " has size " + size);
+                }
+                if (size <= avail) {
+                    return take(size);
+                }
+            }
+            if (packed == null || !refill()) {
+                return null;
+            }
+        }
+    }
+
+    private RawRecord take(int size) {
+        int type = view.getInt(head);
+        int misc = view.getShort(head + 4) & 0xffff;
+        byte[] one = java.util.Arrays.copyOfRange(buf, head, head + size);
+        head += size;
+        long off = packed.offset();
+        Bytes b = Bytes.of(MemorySegment.ofArray(one), data.header().order(), data.name(),
+                RecordType.structure(type), off);
+        return new RawRecord(off, type, misc, b, true);
+    }
+
+    /** Reads more of the current compressed record's output; false when it has no more. */
+    private boolean refill() {
+        if (head > 0) {
+            System.arraycopy(buf, head, buf, 0, end - head);
+            end -= head;
+            head = 0;
+        }
+        int n;
         try {
-            out = zstd.feed(b.bytes(payloadOff, payloadLen), bound());
-        } catch (ZstdStream.TooLarge e) {
-            throw new FormatException(data.name(), "PERF_RECORD_COMPRESSED", r.offset(), e.getMessage());
+            n = zstd.read(buf, end, buf.length - end);
         } catch (RuntimeException e) {
+            RawRecord r = packed;
+            packed = null;
             if (e instanceof FormatException) {
                 throw e;
             }
             throw new FormatException(data.name(), "PERF_RECORD_COMPRESSED", r.offset(),
                     "zstd data is corrupt (" + e.getMessage() + ")");
         }
-        byte[] all = out;
-        if (tail.length > 0) {
-            all = new byte[tail.length + out.length];
-            System.arraycopy(tail, 0, all, 0, tail.length);
-            System.arraycopy(out, 0, all, tail.length, out.length);
+        if (n == 0) {
+            packed = null;
+            return false;
         }
-        int complete = completePrefix(all, r);
-        tail = java.util.Arrays.copyOfRange(all, complete, all.length);
-        Bytes decoded = Bytes.of(MemorySegment.ofArray(all).asSlice(0, complete), data.header().order(),
-                data.name(), "decompressed data", r.offset());
-        inner = new MappedRecordInput(decoded);
-        innerOffset = r.offset();
+        end += n;
+        packedOut += n;
+        if (packedOut > bound()) {
+            RawRecord r = packed;
+            packed = null;
+            throw new FormatException(data.name(), "PERF_RECORD_COMPRESSED", r.offset(),
+                    "decompressed data exceeds the bound of " + bound() + " bytes (perf's decompression buffer, "
+                            + "the mmap_len of HEADER_COMPRESSED up to the largest perf record can write)");
+        }
+        return true;
     }
 
-    /** Length of the run of whole records at the start of {@code buf}. */
-    private int completePrefix(byte[] buf, RawRecord from) {
-        Bytes b = Bytes.of(buf, data.header().order(), data.name(), "decompressed data");
-        int pos = 0;
-        while (buf.length - pos >= RawRecord.HEADER_SIZE) {
-            int size = b.u16(pos + 6);
-            if (size < RawRecord.HEADER_SIZE) {
-                throw new FormatException(data.name(), "perf_event_header in PERF_RECORD_COMPRESSED", from.offset(),
-                        "decompressed record at +0x" + Integer.toHexString(pos) + " has size " + size);
-            }
-            if (size > buf.length - pos) {
-                break;
-            }
-            pos += size;
-        }
-        return pos;
-    }
-
-    private int bound() {
+    /**
+     * How far one compressed record may inflate: perf decompresses each into a buffer of
+     * HEADER_COMPRESSED's mmap_len bytes (perf_session__process_compressed_event), since perf
+     * record compresses at most one ring buffer's worth into it. The file's value counts only up
+     * to what perf record can write; without it, that largest value.
+     */
+    long bound() {
         Bytes f = data.features().get(FeatureId.COMPRESSED);
-        if (f != null && f.has(16, 4)) {
-            long mmapLen = f.u32(16);
-            return (int) Math.min(MAX_BOUND, Math.max(DEFAULT_BOUND / 4, mmapLen * 4));
-        }
-        return DEFAULT_BOUND;
+        long mmapLen = f != null && f.has(16, 4) ? f.u32(16) : 0;
+        return mmapLen == 0 ? PERF_MAX_MMAP_LEN : Math.min(mmapLen, PERF_MAX_MMAP_LEN);
     }
 
     @Override

@@ -1,64 +1,67 @@
 package io.perfj.perfdata;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
+import io.perfj.io.Bytes;
 
 import java.nio.ByteBuffer;
 
 /**
- * One zstd stream fed in pieces. perf compresses each ring-buffer read with a flush but without
- * ending the frame, so one frame runs through all COMPRESSED records of a recording and every
- * record's output must be available as soon as that record is fed (what
- * {@code ZSTD_decompressStream} gives perf). This keeps one streaming context for the stream.
+ * One zstd stream fed in pieces and read out in bounded steps. perf compresses each ring-buffer
+ * read with a flush but without ending the frame, so one frame runs through all COMPRESSED
+ * records of a recording and every record's output must be available as soon as that record is
+ * fed (what {@code ZSTD_decompressStream} gives perf). This keeps one streaming context for the
+ * stream; a piece's output is handed out {@link #STEP} bytes at a time, so memory does not depend
+ * on how far a piece inflates.
  *
  * <p>Uses libzstd through zstd-jni: the pure-Java decoders available hold back a window's worth
  * of output until the frame ends, which perf's frames never do.
  */
 final class ZstdStream implements AutoCloseable {
-    /** Thrown when a piece inflates past the bound. */
-    static final class TooLarge extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        TooLarge(String m) {
-            super(m, null, false, false);
-        }
-    }
+    /** Most bytes one {@link #read} hands out. */
+    static final int STEP = 256 << 10;
 
     private final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
-    private ByteBuffer src = ByteBuffer.allocateDirect(64 << 10);
-    private ByteBuffer dst = ByteBuffer.allocateDirect(256 << 10);
+    private ByteBuffer src = ByteBuffer.allocateDirect(64 << 10).flip();
+    private final ByteBuffer dst = ByteBuffer.allocateDirect(STEP).flip();
+    /** Whether the current piece has given all it decompresses to. */
+    private boolean drained = true;
 
-    /** Feeds {@code piece}; returns all it decompresses to, at most {@code bound} bytes. */
-    byte[] feed(byte[] piece, int bound) {
-        if (src.capacity() < piece.length) {
-            src = ByteBuffer.allocateDirect(Math.max(piece.length, src.capacity() * 2));
+    /** Starts the next piece (the payload of one compressed record). */
+    void feed(Bytes piece) {
+        int n = (int) piece.size();
+        if (src.capacity() < n) {
+            src = ByteBuffer.allocateDirect(Math.max(n, src.capacity() * 2));
         }
         src.clear();
-        src.put(piece).flip();
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(Math.min(bound, piece.length * 8 + 64));
-        byte[] chunk = new byte[64 << 10];
-        int total = 0;
-        while (true) {
+        src.put(piece.segment().asByteBuffer());
+        src.flip();
+        dst.clear().flip();
+        drained = false;
+    }
+
+    /**
+     * Decompresses more of the current piece into {@code out[off, off + len)}; returns how many
+     * bytes were written, 0 once the piece has given everything it holds.
+     */
+    int read(byte[] out, int off, int len) {
+        while (!dst.hasRemaining()) {
+            if (drained) {
+                return 0;
+            }
+            int before = src.position();
             dst.clear();
             ctx.decompressDirectByteBufferStream(dst, src);
             dst.flip();
-            int n = dst.remaining();
-            total += n;
-            if (total > bound) {
-                throw new TooLarge("decompressed data exceeds the bound of " + bound + " bytes");
-            }
-            while (dst.hasRemaining()) {
-                int k = Math.min(chunk.length, dst.remaining());
-                dst.get(chunk, 0, k);
-                out.write(chunk, 0, k);
-            }
-            if (!src.hasRemaining() && n < dst.capacity()) {
-                break;
-            }
-            if (n == 0 && !src.hasRemaining()) {
-                break;
+            // Output short of a full buffer means the decoder flushed everything this input allows.
+            if (dst.remaining() < dst.capacity() && !src.hasRemaining()) {
+                drained = true;
+            } else if (!dst.hasRemaining() && src.position() == before) {
+                drained = true; // no progress either way: nothing more will come out
             }
         }
-        return out.toByteArray();
+        int n = Math.min(len, dst.remaining());
+        dst.get(out, off, n);
+        return n;
     }
 
     @Override

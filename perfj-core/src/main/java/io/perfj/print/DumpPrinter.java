@@ -533,11 +533,7 @@ public final class DumpPrinter {
         stats.countSample(s.raw(), ev, s);
         out.str("(IP, 0x").hex(s.misc()).str("): ").dec(s.pid()).ch('/').dec(s.tid()).str(": ").hexAlt(s.ip())
                 .str(" period: ").udec(s.period()).str(" addr: ").hexAlt(s.addr()).nl();
-        Evsel e = s.evsel();
-        if (e == null) {
-            return;
-        }
-        EventAttr a = e.attr();
+        EventAttr a = s.evsel().attr();
         long st = a.sampleType();
         Callchain cc = s.callchain();
         if (cc != null) {

@@ -205,13 +205,15 @@ public final class Hists {
     long perfCmp(HistEntry l, HistEntry r) {
         Frame fl = frames.get(l.frame);
         Frame fr = frames.get(r.frame);
+        // frames are interned: the same frame compares equal under every key (most comparisons)
+        boolean same = fl == fr;
         for (SortKey k : opts.sortKeys()) {
             long c = switch (k) {
-                case COMM -> r.comm.compareTo(l.comm);
+                case COMM -> l.comm == r.comm ? 0 : r.comm.compareTo(l.comm);
                 case PID, TID -> r.tid - l.tid;
                 case CPU -> r.cpu - l.cpu;
-                case DSO -> dsoCmp(fl, fr);
-                case SYM -> symCmp(fl, fr);
+                case DSO -> same ? 0 : dsoCmp(fl, fr);
+                case SYM -> same ? 0 : symCmp(fl, fr);
             };
             if (c != 0) {
                 return c;
@@ -225,6 +227,9 @@ public final class Hists {
      * way round: by short name, right against left; without a DSO, left's absence first.
      */
     private static long dsoCmp(Frame l, Frame r) {
+        if (l.dso() == r.dso()) {
+            return 0;
+        }
         if (l.dso() == null || r.dso() == null) {
             return l.dso() == null ? (r.dso() == null ? 0 : -1) : 1;
         }
@@ -251,8 +256,9 @@ public final class Hists {
         if (sl == null || sr == null) {
             return sl == null ? -1 : 1;
         }
-        if (sl.equals(sr)) {
-            return 0;
+        if (sl == sr || sl.start() == sr.start() && sl.end() == sr.end() && sl.binding() == sr.binding()
+                && sl.name().equals(sr.name())) {
+            return 0; // Symbol.equals, fields compared cheapest first
         }
         if (sl.inlined() || sr.inlined()) {
             int c = sl.name().compareTo(sr.name());

@@ -13,6 +13,7 @@ import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
 import io.perfj.session.Session;
+import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +42,25 @@ public final class Report {
     private long lostSamples;
     private long totalSamples;
 
-    private record AggKey(String comm, int pid, int tid, int cpu, int self, int stack) {
+    /** Command names by id, for {@link AggTable} rows. */
+    private final List<String> comms = new ArrayList<>();
+    private final Map<String, Integer> commIds = new HashMap<>();
+    private String lastComm;
+    private int lastCommId;
+
+    private int commId(String comm) {
+        if (comm == lastComm) {
+            return lastCommId;
+        }
+        Integer id = commIds.get(comm);
+        if (id == null) {
+            id = comms.size();
+            comms.add(comm);
+            commIds.put(comm, id);
+        }
+        lastComm = comm;
+        lastCommId = id;
+        return id;
     }
 
     /**
@@ -92,7 +111,7 @@ public final class Report {
     private void read(Session session) {
         FrameResolver resolver = session.resolver();
         // Insertion-ordered, so entries are created in the order perf first meets them.
-        List<Map<AggKey, long[]>> agg = new ArrayList<>();
+        List<AggTable> agg = new ArrayList<>();
         boolean keepComm = opts.has(SortKey.COMM) || opts.comms() != null;
         // With --children and callchains perf's output order looks at each entry's thread (the
         // thread of the sample that created it): keep it then.
@@ -108,22 +127,19 @@ public final class Report {
                 totalSamples++;
                 int ev = s.event();
                 while (agg.size() <= ev) {
-                    agg.add(new java.util.LinkedHashMap<>());
+                    agg.add(new AggTable());
                 }
                 String comm = resolver.comm(s.pid(), s.tid());
                 int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
                 int stack = wantStacks ? stackOf(s.sample(), resolver, frames.get(self).level()) : StackTable.EMPTY;
                 // Only what the sort keys and filters look at separates samples.
-                AggKey k = new AggKey(keepComm ? comm : null, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
-                        keepCpu ? s.cpu() : -1, self, stack);
                 if (inOrder != null) {
                     inOrder.add(new OrderedSample(ev, comm, s.pid(), s.tid(), s.cpu(), self, stack,
                             java.util.Arrays.copyOf(chainMaps, stacks.depth(stack)), s.period()));
                     return;
                 }
-                long[] v = agg.get(ev).computeIfAbsent(k, x -> new long[2]);
-                v[0] += s.period();
-                v[1]++;
+                agg.get(ev).add(keepComm ? commId(comm) : -1, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
+                        keepCpu ? s.cpu() : -1, self, stack, s.period());
             }
 
             @Override
@@ -131,9 +147,7 @@ public final class Report {
                 if (rec instanceof KernelRecord.LostSamples ls) {
                     lostSamples += ls.lost();
                 }
-                if (changesMaps(rec.raw().type())) {
-                    frameCache.clear();
-                }
+                invalidate(rec);
             }
 
             @Override
@@ -154,9 +168,10 @@ public final class Report {
                     }
                 }
             } else if (i < agg.size()) {
-                for (Map.Entry<AggKey, long[]> e : agg.get(i).entrySet()) {
-                    AggKey k = e.getKey();
-                    h.add(k.comm(), k.pid(), k.tid(), k.cpu(), k.self(), k.stack(), e.getValue()[0], e.getValue()[1]);
+                AggTable t = agg.get(i);
+                for (int r = 0; r < t.rows(); r++) {
+                    h.add(t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r), t.cpu(r), t.self(r),
+                            t.stack(r), t.period(r), t.count(r));
                 }
             }
             h.finish(resolver);
@@ -240,7 +255,9 @@ public final class Report {
      * addresses are shared by all processes) until a record changes some address space.
      */
     private int frameOf(FrameResolver resolver, int pid, int tid, int mode, int sampleMode, long ip, boolean chain) {
-        long key = ((mode == 1 ? -1L : pid) << 7) | ((long) mode << 4) | ((long) sampleMode << 1) | (chain ? 1 : 0);
+        // the process in the low half (kernel addresses: -1, shared), so that Long.hashCode spreads
+        // the caches of many processes over the table's buckets
+        long key = ((long) ((mode << 4) | (sampleMode << 1) | (chain ? 1 : 0)) << 32) | ((mode == 1 ? -1 : pid) & 0xffff_ffffL);
         LongIntMap m = null;
         if (ip != Long.MIN_VALUE) {
             if (key == lastCacheKey && lastCache != null) {
@@ -285,14 +302,41 @@ public final class Report {
         };
     }
 
-    private static boolean changesMaps(int type) {
-        return switch (type) {
-            case RecordType.MMAP, RecordType.MMAP2, RecordType.COMM, RecordType.FORK, RecordType.EXIT,
-                 RecordType.KSYMBOL, RecordType.BPF_EVENT -> true;
-            default -> false;
-        };
+    /**
+     * Forgets cached frames a record may change: those of the process whose maps or name it
+     * changes (a FORK reusing a pid, an EXIT, a COMM, a user MMAP), all of them when the kernel's
+     * maps change (kernel MMAP, KSYMBOL, BPF_EVENT). A system-wide recording has a record of this
+     * kind every few hundred samples, mostly for short-lived processes: clearing every cache
+     * each time made most kernel addresses resolve again.
+     */
+    private void invalidate(PerfRecord rec) {
+        int pid;
+        switch (rec) {
+            case KernelRecord.Mmap m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+            case KernelRecord.Mmap2 m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+            case KernelRecord.Fork f -> pid = f.pid();
+            case KernelRecord.Exit e -> pid = e.pid();
+            case KernelRecord.Comm c -> pid = c.pid();
+            case KernelRecord.Ksymbol k -> pid = ALL;
+            case KernelRecord.BpfEvent b -> pid = ALL;
+            default -> {
+                return;
+            }
+        }
+        lastCache = null;
+        if (pid == ALL) {
+            frameCache.clear();
+        } else {
+            frameCache.keySet().removeIf(k -> (int) (long) k == pid);
+        }
     }
 
+    private static final int ALL = Integer.MIN_VALUE;
+
+    private static boolean kernelMaps(int misc, int pid) {
+        int cpumode = misc & KernelRecord.MISC_CPUMODE_MASK;
+        return pid == -1 || cpumode == 1 || cpumode == 4;
+    }
 
     public List<Hists> hists() {
         return hists;

@@ -11,7 +11,7 @@ import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
 import io.perfj.session.Session;
 
-import java.io.PrintWriter;
+import io.perfj.io.TextOut;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -49,16 +49,17 @@ public final class ScriptPrinter {
     private final Session session;
     private final PerfData data;
     private final FrameResolver resolver;
-    private final PrintWriter out;
+    private final TextOut out;
     private final Set<Field> requested;
     private final int maxStack;
     private final ChainWalk walk = new ChainWalk();
 
-    public ScriptPrinter(Session session, PrintWriter out, Set<Field> fields, int maxStack) {
+    /** Prints to {@code out} (bytes: names from the recording are written as UTF-8). */
+    public ScriptPrinter(Session session, java.io.OutputStream out, Set<Field> fields, int maxStack) {
         this.session = session;
         this.data = session.data();
         this.resolver = session.resolver();
-        this.out = out;
+        this.out = new TextOut(out, 1 << 16);
         this.requested = fields;
         this.maxStack = maxStack;
     }
@@ -140,76 +141,81 @@ public final class ScriptPrinter {
 
     private void sample(Sample s, String event, int nameWidth) {
         Set<Field> f = fieldsFor(s.evsel());
-        StringBuilder sb = new StringBuilder(128);
         stack.clear();
         boolean chain = f.contains(Field.IP) && session.resolveStack(s, maxStack, walk, stack);
         if (f.contains(Field.COMM)) {
             String comm = resolver.comm(s.pid(), s.tid());
-            sb.append(chain ? comm : String.format("%16s", comm)).append(' ');
+            if (chain) {
+                out.str(comm);
+            } else {
+                out.strPad(comm, 16);
+            }
+            out.ch(' ');
         }
         if (f.contains(Field.PID) && f.contains(Field.TID)) {
-            sb.append(String.format("%5d/%-5d ", s.pid(), s.tid()));
+            out.decPad(s.pid(), 5).ch('/').decLeft(s.tid(), 5).ch(' ');
         } else if (f.contains(Field.PID)) {
-            sb.append(String.format("%5d ", s.pid()));
+            out.decPad(s.pid(), 5).ch(' ');
         } else if (f.contains(Field.TID)) {
-            sb.append(String.format("%5d ", s.tid()));
+            out.decPad(s.tid(), 5).ch(' ');
         }
         if (f.contains(Field.CPU)) {
-            sb.append(String.format("[%03d] ", s.cpu()));
+            out.ch('[').decZero(s.cpu(), 3).str("] ");
         }
         if (f.contains(Field.TIME)) {
             long t = s.time();
-            String ts = Long.toUnsignedString(Long.divideUnsigned(t, 1_000_000_000L)) + "."
-                    + String.format("%06d", Long.remainderUnsigned(t, 1_000_000_000L) / 1000);
-            sb.append(String.format("%12s: ", ts));
+            long sec = Long.divideUnsigned(t, 1_000_000_000L);
+            long usec = Long.remainderUnsigned(t, 1_000_000_000L) / 1000;
+            // %12s of "sec.usec": the seconds' digits, a dot and six digits
+            int width = Long.toUnsignedString(sec).length() + 7;
+            out.spaces(12 - width).udec(sec).ch('.').decZero(usec, 6).str(": ");
         }
         if (f.contains(Field.PERIOD)) {
-            sb.append(String.format("%10s ", Long.toUnsignedString(s.period())));
+            out.strPad(Long.toUnsignedString(s.period()), 10).ch(' ');
         }
         if (f.contains(Field.EVENT)) {
-            sb.append(String.format("%" + nameWidth + "s: ", event));
+            out.strPad(event, nameWidth).str(": ");
         }
         if (f.contains(Field.ADDR)) {
-            sb.append(String.format("%16x ", s.addr()));
+            out.hexSpaces(s.addr(), 16).ch(' ');
         }
         if (!f.contains(Field.IP)) {
-            out.print(sb.append('\n'));
+            out.nl();
             return;
         }
         if (chain) {
-            out.print(sb.append('\n'));
-            StringBuilder lines = new StringBuilder();
+            out.nl();
             for (Location l : stack) {
-                lines.append('\t');
-                frame(lines, l, f, true);
-                lines.append('\n');
+                out.ch('\t');
+                frame(l, f);
+                out.nl();
             }
-            out.print(lines.append('\n'));
+            out.nl();
         } else {
-            sb.append(' ');
-            frame(sb, stack.getFirst(), f, false);
-            out.print(sb.append('\n'));
+            out.ch(' ');
+            frame(stack.getFirst(), f);
+            out.nl();
         }
     }
 
-    private static void frame(StringBuilder sb, Location loc, Set<Field> f, boolean inChain) {
+    private void frame(Location loc, Set<Field> f) {
         long addr = loc.dso() != null ? loc.mapIp() : loc.ip();
-        sb.append(String.format("%16x", addr));
+        out.hexSpaces(addr, 16);
         if (f.contains(Field.SYM)) {
-            sb.append(' ');
+            out.ch(' ');
             if (loc.symbol() != null) {
-                sb.append(loc.symbol().name());
+                out.str(loc.symbol().name());
                 if (f.contains(Field.SYMOFF)) {
-                    sb.append("+0x").append(Long.toHexString(loc.mapIp() - loc.symbol().start()));
+                    out.str("+0x").hex(loc.mapIp() - loc.symbol().start());
                 }
             } else {
-                sb.append("[unknown]");
+                out.str("[unknown]");
             }
         }
         if (f.contains(Field.DSO)) {
             String dso = loc.symbol() != null && loc.symbol().inlined() ? "inlined"
                     : loc.dso() == null ? "[unknown]" : loc.dso().longName();
-            sb.append(" (").append(dso).append(')');
+            out.str(" (").str(dso).ch(')');
         }
     }
 

@@ -1,5 +1,7 @@
 package io.perfj.report;
 
+import io.perfj.util.LongIntMap;
+
 import java.util.Arrays;
 
 /**

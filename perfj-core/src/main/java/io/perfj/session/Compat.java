@@ -16,6 +16,8 @@ import java.util.Locale;
  *   <li>{@code annotate} with symbol names: perf deletes every other symbol a sample hits from its
  *       DSO's table ({@code builtin-annotate.c: evsel__add_sample}), so calls into them print
  *       objdump's name; correct mode names them from the symbol table.</li>
+ *   <li>{@code annotate --percent-type global-hits}: perf 6.1 prints an empty column (its divisor
+ *       is never filled in); correct mode prints hits over all samples.</li>
  * </ul>
  */
 public enum Compat {

@@ -37,6 +37,9 @@ public final class MachineResolver implements FrameResolver {
     public void process(PerfRecord r) {
         machine.process(r);
         last = null;
+        if (unwinding != null) {
+            unwinding.addressSpacesChanged();
+        }
     }
 
     @Override
@@ -60,8 +63,15 @@ public final class MachineResolver implements FrameResolver {
         return thread(pid, tid).comm();
     }
 
-    private io.perfj.dwarf.UserStackUnwinder unwinder;
-    private boolean perfCompatibleUnwind = true;
+    private io.perfj.dwarf.Unwinding unwinding;
+
+    /** The run's unwinding state (objects mapped once, their frame tables, inline names). */
+    private io.perfj.dwarf.Unwinding unwinding() {
+        if (unwinding == null) {
+            unwinding = new io.perfj.dwarf.Unwinding(machine.finder());
+        }
+        return unwinding;
+    }
 
     /**
      * Whether {@code --call-graph dwarf} stacks are unwound as perf 6.1 with libunwind does
@@ -69,10 +79,7 @@ public final class MachineResolver implements FrameResolver {
      * with the call frame information alone (false).
      */
     public MachineResolver perfCompatibleUnwind(boolean on) {
-        if (on != perfCompatibleUnwind) {
-            perfCompatibleUnwind = on;
-            unwinder = null;
-        }
+        unwinding().perfCompatible(on);
         return this;
     }
 
@@ -81,69 +88,12 @@ public final class MachineResolver implements FrameResolver {
         if (s.userStack() == null || s.userRegs() == null) {
             return null;
         }
-        if (unwinder == null) {
-            unwinder = new io.perfj.dwarf.UserStackUnwinder(machine.finder(), perfCompatibleUnwind);
-        }
-        return unwinder.unwind(s, thread(s.pid(), s.tid()));
+        return unwinding().unwind(s, thread(s.pid(), s.tid()));
     }
-
-    private io.perfj.symbols.Addr2Line addr2line;
-    private final java.util.Map<java.nio.file.Path, long[]> segments = new java.util.HashMap<>();
 
     @Override
     public List<Location> withInlines(Location loc) {
-        io.perfj.symbols.Symbol sym = loc.symbol();
-        io.perfj.symbols.Dso dso = loc.dso();
-        if (sym == null || dso == null || dso.kind() != io.perfj.symbols.DsoKind.USER) {
-            return List.of(loc);
-        }
-        java.nio.file.Path file;
-        try {
-            file = machine.finder().find(dso);
-        } catch (RuntimeException e) {
-            return List.of(loc);
-        }
-        if (file == null) {
-            return List.of(loc);
-        }
-        long vaddr = toVaddr(file, loc.mapIp());
-        if (addr2line == null) {
-            addr2line = new io.perfj.symbols.Addr2Line();
-        }
-        List<String> names = addr2line.functions(file, vaddr);
-        if (names.isEmpty()) {
-            return List.of(loc);
-        }
-        List<Location> out = new java.util.ArrayList<>(names.size());
-        for (String n : names) {
-            out.add(n.equals(sym.name()) ? loc : new Location(loc.map(), dso,
-                    new io.perfj.symbols.Symbol(sym.start(), sym.end(), n, io.perfj.symbols.Symbol.INLINED),
-                    loc.ip(), loc.mapIp(), loc.level()));
-        }
-        return out;
-    }
-
-    /** A file offset to the ELF address addr2line expects, through the runtime object's segments. */
-    private long toVaddr(java.nio.file.Path file, long offset) {
-        long[] segs = segments.computeIfAbsent(file, f -> {
-            java.nio.file.Path runtime = f;
-            if (f.getFileName() != null && f.getFileName().toString().equals("debug")
-                    && java.nio.file.Files.isRegularFile(f.resolveSibling("elf"))) {
-                runtime = f.resolveSibling("elf");
-            }
-            try (io.perfj.elf.ElfFile elf = io.perfj.elf.ElfFile.open(runtime)) {
-                return elf.programHeaders().stream().filter(io.perfj.elf.ProgramHeader::isLoad)
-                        .flatMapToLong(p -> java.util.stream.LongStream.of(p.offset(), p.filesz(), p.vaddr())).toArray();
-            } catch (RuntimeException e) {
-                return new long[0];
-            }
-        });
-        for (int i = 0; i + 2 < segs.length; i += 3) {
-            if (offset >= segs[i] && offset < segs[i] + Math.max(1, segs[i + 1])) {
-                return offset - segs[i] + segs[i + 2];
-            }
-        }
-        return offset;
+        return unwinding().withInlines(loc);
     }
 
     public List<String> warnings() {

@@ -28,4 +28,13 @@ public interface RecordHandler {
     default boolean decodesSamples() {
         return true;
     }
+
+    /**
+     * Whether the session may load the symbol tables of the objects the recording lists as hit
+     * (its build-id table) on a second thread once samples start, ahead of the lookups. Handlers
+     * that load tables selectively (annotate with symbol names) return false.
+     */
+    default boolean preloadsSymbols() {
+        return true;
+    }
 }

@@ -124,6 +124,66 @@ public final class Session implements AutoCloseable {
         }
         ran = true;
         SampleRef ref = new SampleRef(data.evlist());
+        RecordHandler handler = h.preloadsSymbols() ? new Preloading(h) : h;
+        try {
+            read(handler, ref);
+        } finally {
+            if (handler instanceof Preloading p) {
+                p.stop();
+            }
+        }
+    }
+
+    /**
+     * Starts loading the symbol tables of the objects the recording lists as hit when the first
+     * sample comes (the records describing the processes that existed at the start of the
+     * recording are in by then), on one daemon thread: loading kallsyms and ELF symbol tables is
+     * a good part of a report's work, and the main thread is busy with the records meanwhile.
+     */
+    private final class Preloading implements RecordHandler {
+        private final RecordHandler h;
+        private java.util.concurrent.ExecutorService pool;
+
+        Preloading(RecordHandler h) {
+            this.h = h;
+        }
+
+        @Override
+        public void sample(SampleRef s) {
+            if (pool == null) {
+                pool = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    java.lang.Thread t = new java.lang.Thread(r, "perfj-symbols");
+                    t.setDaemon(true);
+                    return t;
+                });
+                machine().preloadSymbols(pool);
+            }
+            h.sample(s);
+        }
+
+        @Override
+        public void beforeModel(PerfRecord r) {
+            h.beforeModel(r);
+        }
+
+        @Override
+        public void record(PerfRecord r) {
+            h.record(r);
+        }
+
+        @Override
+        public boolean decodesSamples() {
+            return h.decodesSamples();
+        }
+
+        void stop() {
+            if (pool != null) {
+                pool.shutdown(); // a load under way finishes: interrupting it would leave its table empty
+            }
+        }
+    }
+
+    private void read(RecordHandler h, SampleRef ref) {
         RecordScan scan = h.decodesSamples() ? null : data.scan();
         if (scan != null) {
             try (scan) {

@@ -89,6 +89,35 @@ public final class Dso {
 
     /** The symbol table, loaded on first use. */
     public SymbolTable symbols() {
+        if (!used) {
+            used = true;
+        }
+        return load();
+    }
+
+    private volatile boolean used;
+    private boolean registered;
+
+    /** Whether {@link #symbols()} was asked for (a load that only {@link #preload()} started is not reported). */
+    public boolean used() {
+        return used;
+    }
+
+    /** Loads the symbol table ahead of use (on another thread); the table is the one {@link #symbols()} returns. */
+    public void preload() {
+        load();
+    }
+
+    /** Marks the DSO as known to the process model; true the first time. */
+    synchronized boolean register() {
+        if (registered) {
+            return false;
+        }
+        registered = true;
+        return true;
+    }
+
+    private SymbolTable load() {
         SymbolTable t = symbols;
         if (t == null) {
             synchronized (this) {

@@ -121,6 +121,28 @@ public final class Machine {
         }
     }
 
+    /**
+     * Starts loading, on {@code pool}, the symbol tables the samples will need: the kernel's and
+     * those of the user objects in the recording's build-id table (perf record lists the objects
+     * that had samples). A lookup of a table still loading waits for it; the tables are the ones
+     * loading on first use gives, so the answers do not change. Returns how many were started.
+     */
+    public int preloadSymbols(java.util.concurrent.Executor pool) {
+        List<Dso> todo = new ArrayList<>();
+        todo.add(kernelDso);
+        synchronized (this) {
+            for (String name : userBuildIds.keySet()) {
+                if (name.startsWith("/") && !isAnon(name) && !isNoDso(name)) {
+                    todo.add(dsos.computeIfAbsent(name, n -> new Dso(n, DsoKind.USER, userBuildIds.get(n), finder::load)));
+                }
+            }
+        }
+        for (Dso d : todo) {
+            pool.execute(d::preload);
+        }
+        return todo.size();
+    }
+
     /** The symbol file finder (for annotate and tests). */
     public DsoFinder finder() {
         return finder;
@@ -165,7 +187,7 @@ public final class Machine {
     public List<String> warnings() {
         List<String> out = new ArrayList<>();
         for (Dso d : allDsos) {
-            if (d.loadError() != null) {
+            if (d.loadError() != null && d.used()) {
                 out.add(d.loadError());
             }
         }
@@ -405,13 +427,18 @@ public final class Machine {
         th.maps().fixupOverlapAndInsert(b.build());
     }
 
-    private Dso userDso(String name, DsoKind kind) {
-        return dsos.computeIfAbsent(name, n -> newDso(n, kind, userBuildIds.get(n)));
-    }
-
     private Dso newDso(String name, DsoKind kind, byte[] bid) {
         Dso d = new Dso(name, kind, bid, finder::load);
+        d.register();
         allDsos.add(d);
+        return d;
+    }
+
+    private Dso userDso(String name, DsoKind kind) {
+        Dso d = dsos.computeIfAbsent(name, n -> new Dso(n, kind, userBuildIds.get(n), finder::load));
+        if (d.register()) {
+            allDsos.add(d); // in the order the maps name them, also when preloadSymbols made it
+        }
         return d;
     }
 

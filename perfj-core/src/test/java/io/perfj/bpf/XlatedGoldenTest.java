@@ -3,7 +3,6 @@ package io.perfj.bpf;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.feature.BpfProg;
 import io.perfj.testing.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,9 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class XlatedGoldenTest {
 
     static Path xdir() {
-        Path d = Fixtures.dir().resolve("bpf-xlated");
-        Assumptions.assumeTrue(Files.isDirectory(d), "fixtures/bpf-xlated is absent");
-        return d;
+        Path d = Fixtures.file("bpf-xlated");
+        return Fixtures.require(d);
     }
 
     static BpfProg program(RecordedBpf bpf, String name, Path bin) throws IOException {

@@ -8,7 +8,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -107,8 +106,8 @@ class XlatedMutationTest {
 
     @Test
     void flippedBytesOfRealPrograms() throws IOException {
-        Path dir = Fixtures.dir().resolve("bpf-xlated");
-        Assumptions.assumeTrue(Files.isDirectory(dir));
+        Path dir = Fixtures.file("bpf-xlated");
+        Fixtures.require(dir);
         try (PerfData data = PerfData.open(dir.resolve("xlated.data"))) {
             RecordedBpf bpf = RecordedBpf.read(data);
             BpfProg p0 = bpf.find("perfj_xlated").orElseThrow();

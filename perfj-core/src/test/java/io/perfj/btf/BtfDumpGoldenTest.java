@@ -25,11 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class BtfDumpGoldenTest {
     static Path btfDir() {
-        return Fixtures.dir().resolve("btf");
+        return Fixtures.file("btf");
     }
 
     static byte[] read(Path p) {
-        Assumptions.assumeTrue(Files.isRegularFile(p), "no " + p);
+        Fixtures.require(p);
         try {
             if (p.toString().endsWith(".xz")) {
                 try (InputStream in = new XZInputStream(Files.newInputStream(p))) {
@@ -101,7 +101,7 @@ class BtfDumpGoldenTest {
     @ValueSource(strings = {"kinds.bpf", "kinds.linked", "maps.bpf"})
     void bpfObjects(String name) {
         Path obj = btfDir().resolve("obj/" + name + ".o");
-        Assumptions.assumeTrue(Files.isRegularFile(obj));
+        Fixtures.require(obj);
         Btf btf = BtfFiles.load(obj, null);
         assertSameText(read(btfDir().resolve("golden/" + name + ".raw.txt")), raw(btf), name + " raw");
         assertSameText(read(btfDir().resolve("golden/" + name + ".json")), json(btf), name + " json");

@@ -3,7 +3,6 @@ package io.perfj.btf;
 import io.perfj.elf.ElfFile;
 import io.perfj.io.FormatException;
 import io.perfj.testing.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -22,13 +21,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 class BtfExtTest {
     static Path obj(String name) {
         Path p = Fixtures.dir().resolve("btf/obj/" + name);
-        Assumptions.assumeTrue(Files.isRegularFile(p), "no " + p);
-        return p;
+        return Fixtures.require(p);
     }
 
     @Test
     void funcAndLineInfoMatchTheSource() throws Exception {
-        List<String> src = Files.readAllLines(Fixtures.dir().resolve("btf/src/kinds.bpf.c"));
+        List<String> src = Files.readAllLines(Fixtures.file("btf/src/kinds.bpf.c"));
         try (ElfFile elf = ElfFile.open(obj("kinds.bpf.o"))) {
             Btf btf = BtfFiles.fromElf(elf, null);
             BtfExt ext = BtfFiles.extFromElf(elf, btf).orElseThrow();

@@ -1,7 +1,6 @@
 package io.perfj.btf;
 
 import io.perfj.testing.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,16 +19,16 @@ public final class BtfSamples {
     private BtfSamples() {
     }
 
-    /** fixtures/btf/vmlinux.btf.gz unpacked; skips the test when absent. */
+    /** fixtures/btf/vmlinux.btf.gz unpacked. */
     public static synchronized byte[] vmlinux() {
         if (vmlinux == null) {
-            vmlinux = gunzip(Fixtures.dir().resolve("btf/vmlinux.btf.gz"));
+            vmlinux = gunzip(Fixtures.file("btf/vmlinux.btf.gz"));
         }
         return vmlinux;
     }
 
     public static byte[] gunzip(Path f) {
-        Assumptions.assumeTrue(Files.isRegularFile(f), "no " + f);
+        Fixtures.require(f);
         try (InputStream in = new GZIPInputStream(Files.newInputStream(f), 1 << 16)) {
             return in.readAllBytes();
         } catch (IOException e) {

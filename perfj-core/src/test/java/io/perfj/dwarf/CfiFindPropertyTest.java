@@ -1,6 +1,7 @@
 package io.perfj.dwarf;
 
 import io.perfj.elf.ElfFile;
+import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -9,7 +10,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,21 +19,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** {@link CallFrameInfo#find} (binary search over the index) against a linear scan of every FDE. */
 class CfiFindPropertyTest {
-    private static final List<Path> FILES = List.of(Fixtures.dir().resolve("bin/hot"),
-            Path.of("/usr/lib/x86_64-linux-gnu/libc.so.6"), Path.of("/usr/bin/bash"));
+    private static final List<Path> FILES = List.of(Fixtures.file("bin/hot"),
+            BuildIdCacheFixture.object("libc.so.6", "elf"), BuildIdCacheFixture.object("bash", "elf"));
     private static final List<ElfFile> OPEN = new ArrayList<>();
     private static final List<CallFrameInfo> CFI = new ArrayList<>();
     private static final List<List<Fde>> FDES = new ArrayList<>();
 
     static {
         for (Path p : FILES) {
-            if (Files.isRegularFile(p)) {
-                ElfFile elf = ElfFile.open(p);
-                OPEN.add(elf);
-                CallFrameInfo cfi = CallFrameInfo.parse(elf);
-                CFI.add(cfi);
-                FDES.add(cfi.fdes().stream().filter(f -> f.pcEnd() != f.pcBegin()).toList());
-            }
+            ElfFile elf = ElfFile.open(p);
+            OPEN.add(elf);
+            CallFrameInfo cfi = CallFrameInfo.parse(elf);
+            CFI.add(cfi);
+            FDES.add(cfi.fdes().stream().filter(f -> f.pcEnd() != f.pcBegin()).toList());
         }
     }
 

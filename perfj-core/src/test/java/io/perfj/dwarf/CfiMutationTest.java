@@ -3,12 +3,16 @@ package io.perfj.dwarf;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
 import io.perfj.io.FormatException;
+import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
+import io.perfj.testing.MutationMain;
+import io.perfj.testing.Mutants;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class CfiMutationTest {
 
     private static byte[] hot() throws Exception {
-        return Files.readAllBytes(Fixtures.dir().resolve("bin/hot"));
+        return Files.readAllBytes(Fixtures.file("bin/hot"));
     }
 
     private static SectionHeader section(byte[] image, String name) {
@@ -71,6 +75,85 @@ class CfiMutationTest {
     }
 
     private static int rejected;
+
+    /** The call frame sections of an image, as mutation ranges, and the address range its FDEs cover. */
+    private static Mutants.Seed cfiSeed(String name, byte[] image) {
+        List<Long> hot = new ArrayList<>();
+        try (ElfFile elf = ElfFile.of(image, name)) {
+            for (String sec : List.of(".eh_frame", ".eh_frame_hdr", ".debug_frame")) {
+                elf.section(sec).ifPresent(s -> hot.addAll(List.of(s.offset(), s.offset() + s.size())));
+            }
+        }
+        return new Mutants.Seed(name, image, hot.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    /**
+     * 10^5 mutants of the call frame information of a small executable (with and without its
+     * .eh_frame_hdr index), libz and the vDSO: parsed, indexed, looked up at addresses inside and
+     * around the FDEs, and the rows of some FDEs computed.
+     */
+    static MutationMain.Job job() throws Exception {
+        List<Mutants.Seed> seeds = new ArrayList<>();
+        seeds.add(cfiSeed("hot", hot()));
+        seeds.add(cfiSeed("hot without .eh_frame_hdr", withoutHeader(hot())));
+        for (String[] m : new String[][] {{"/usr/lib/x86_64-linux-gnu/libz.so.1.2.13", "elf"}, {"[vdso]", "vdso"}}) {
+            Path p = BuildIdCacheFixture.member(m[0], m[1]).orElseThrow(() -> new AssertionError("no " + m[0] + " in the build-id cache fixture"));
+            seeds.add(cfiSeed(m[0], Files.readAllBytes(p)));
+        }
+        java.util.Map<String, long[]> ranges = new java.util.HashMap<>();
+        for (Mutants.Seed s : seeds) {
+            try (ElfFile elf = ElfFile.of(s.bytes(), s.name())) {
+                List<Fde> f = CallFrameInfo.parse(elf).fdes();
+                ranges.put(s.name(), new long[] {f.getFirst().pcBegin(), f.getLast().pcEnd()});
+            }
+        }
+        return new MutationMain.Job(new Mutants("cfi", 0x5eed_0004L, seeds, 10_000), m -> {
+            long[] range = ranges.get(m.seed().name());
+            if (lookups(m.bytes(), range[0], range[1], m.index()) > 0) {
+                throw new FormatException("mutant", "CFI", -1, "refused");
+            }
+        });
+    }
+
+    /** What a sample's unwinding does; returns how many calls failed with FormatException. */
+    private static int lookups(byte[] image, long lo, long hi, long seed) {
+        int errors = 0;
+        try (ElfFile elf = ElfFile.of(image, "mutant")) {
+            CallFrameInfo cfi = CallFrameInfo.parse(elf);
+            List<Fde> fdes = new ArrayList<>();
+            try {
+                fdes.addAll(cfi.fdes());
+            } catch (FormatException e) {
+                errors++;
+            }
+            Random r = new Random(seed);
+            for (int i = 0; i < 48; i++) {
+                long pc = lo - 16 + (long) (r.nextDouble() * (hi - lo + 32));
+                try {
+                    cfi.rowFor(pc);
+                } catch (FormatException e) {
+                    errors++;
+                }
+            }
+            for (int i = 0; i < Math.min(16, fdes.size()); i++) {
+                Fde f = fdes.get(r.nextInt(fdes.size()));
+                try {
+                    cfi.rows(f);
+                    cfi.rowFor(f, f.pcBegin());
+                } catch (FormatException e) {
+                    errors++;
+                }
+            }
+        } catch (FormatException e) {
+            errors++;
+        }
+        return errors;
+    }
+
+    @Test
+    void hundredThousandMutantsFailOnlyWithFormatException() {
+        MutationMain.inChildJvm(CfiMutationTest.class, Mutants.count(100_000));
+    }
 
     private static void check(byte[] mutant, String what, long seed) {
         try {

@@ -61,7 +61,7 @@ class ElfFileTest {
 
     @Test
     void fixtureBinary() {
-        Path hot = Fixtures.dir().resolve("bin/hot");
+        Path hot = Fixtures.file("bin/hot");
         try (ElfFile elf = ElfFile.open(hot)) {
             assertEquals("e2db302c322df9b8b21885b46c9d468e43446773", elf.buildIdHex().orElseThrow());
             assertEquals(Elf.ET_DYN, elf.type());

@@ -6,6 +6,8 @@ import io.perfj.symbols.Kallsyms;
 import io.perfj.symbols.PerfMap;
 import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
+import io.perfj.testing.MutationMain;
+import io.perfj.testing.Mutants;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -30,12 +32,53 @@ class ElfMutationTest {
 
     private static List<byte[]> seeds() throws IOException {
         List<byte[]> out = new ArrayList<>();
-        out.add(Files.readAllBytes(Fixtures.dir().resolve("bin/hot")));
+        out.add(Files.readAllBytes(Fixtures.file("bin/hot")));
         out.add(new ElfBuilder(false, ByteOrder.BIG_ENDIAN).sym("f", 0x401010, 16, Elf.STT_FUNC, Elf.STB_GLOBAL).build());
         out.add(new ElfBuilder(true, ByteOrder.LITTLE_ENDIAN).sym("g", 0x401010, 16, Elf.STT_FUNC, Elf.STB_GLOBAL).build());
-        BuildIdCacheFixture.member("[vdso]", "vdso").ifPresent(p -> out.add(read(p)));
-        BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/libz.so.1.2.13", "elf").ifPresent(p -> out.add(read(p)));
+        out.add(read(BuildIdCacheFixture.member("[vdso]", "vdso").orElseThrow()));
+        out.add(read(BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/libz.so.1.2.13", "elf").orElseThrow()));
         return out;
+    }
+
+    /** The ranges of an image where its structure is: headers, tables, symbols, strings, notes. */
+    static long[] structure(byte[] image) {
+        List<Long> r = new ArrayList<>(List.of(0L, 64L));
+        try (ElfFile elf = ElfFile.of(image, "seed")) {
+            ElfHeader h = elf.header();
+            r.addAll(List.of(h.phoff(), h.phoff() + (long) h.phnum() * h.phentsize()));
+            r.addAll(List.of(h.shoff(), h.shoff() + (long) h.shnum() * h.shentsize()));
+            for (SectionHeader sh : elf.sections()) {
+                if (sh.name().matches("\\.(symtab|dynsym|strtab|dynstr|shstrtab|dynamic|gnu\\.version.*|note.*|gnu_debuglink|gnu_debugdata|rela?\\.plt|plt.*)")) {
+                    r.addAll(List.of(sh.offset(), sh.offset() + Math.min(sh.size(), 1 << 16)));
+                }
+            }
+        }
+        return r.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * 10^5 mutants of the ELF seeds (a small executable, hand-built 32- and 64-bit images of both
+     * byte orders, the vDSO, libz and two BPF objects), read as every reader of ELF does.
+     */
+    static MutationMain.Job job() throws IOException {
+        List<Mutants.Seed> seeds = new ArrayList<>();
+        int k = 0;
+        List<byte[]> images = new ArrayList<>(seeds());
+        images.add(read(Fixtures.dir().resolve("bin/prog.bpf.o")));
+        images.add(read(Fixtures.dir().resolve("btf/obj/maps.bpf.o")));
+        for (byte[] image : images) {
+            seeds.add(new Mutants.Seed("elf seed " + k++, image, structure(image)));
+        }
+        return new MutationMain.Job(new Mutants("elf", 0x5eed_0003L, seeds, 10_000), m -> {
+            if (exercise(m.bytes()) > 0) {
+                throw new FormatException("mutant", "ELF", -1, "refused");
+            }
+        });
+    }
+
+    @Test
+    void hundredThousandMutantsFailOnlyWithFormatException() {
+        MutationMain.inChildJvm(ElfMutationTest.class, Mutants.count(100_000));
     }
 
     private static byte[] read(Path p) {
@@ -46,33 +89,32 @@ class ElfMutationTest {
         }
     }
 
-    /** Everything a reader may do with a file. */
-    private static void exercise(byte[] image) {
+    /** Everything a reader may do with a file; returns how many of those calls were refused. */
+    private static int exercise(byte[] image) {
         try (ElfFile elf = ElfFile.of(image, "mutant")) {
-            elf.sections().forEach(s -> {
-                try {
-                    elf.sectionData(s);
-                } catch (FormatException e) {
-                    // per-section errors are fine
-                }
-            });
-            tryIt(elf::symtab);
-            tryIt(elf::dynsym);
-            tryIt(elf::notes);
-            tryIt(elf::buildId);
-            tryIt(elf::debugLink);
-            tryIt(elf::debugData);
-            tryIt(() -> ElfSymbols.loadUser(elf, null, List.of()));
+            int refused = 0;
+            for (SectionHeader s : elf.sections()) {
+                refused += tryIt(() -> elf.sectionData(s));
+            }
+            refused += tryIt(elf::symtab);
+            refused += tryIt(elf::dynsym);
+            refused += tryIt(elf::notes);
+            refused += tryIt(elf::buildId);
+            refused += tryIt(elf::debugLink);
+            refused += tryIt(elf::debugData);
+            refused += tryIt(() -> ElfSymbols.loadUser(elf, null, List.of()));
+            return refused;
         } catch (FormatException e) {
-            // the expected failure
+            return 1;
         }
     }
 
-    private static void tryIt(java.util.function.Supplier<?> s) {
+    private static int tryIt(java.util.function.Supplier<?> s) {
         try {
             s.get();
+            return 0;
         } catch (FormatException e) {
-            // expected
+            return 1;
         }
     }
 
@@ -165,7 +207,7 @@ class ElfMutationTest {
     @Test
     void textParsersOnlyWarn() throws IOException {
         Random rnd = new Random(7);
-        byte[] map = Files.readAllBytes(Fixtures.dir().resolve("perf-maps/perf-9690.map"));
+        byte[] map = Files.readAllBytes(Fixtures.file("perf-maps/perf-9690.map"));
         byte[] kall = Files.readAllBytes(BuildIdCacheFixture.member("[kernel.kallsyms]", "kallsyms").orElseThrow());
         kall = Arrays.copyOf(kall, 200_000);
         for (int round = 0; round < 200; round++) {

@@ -3,6 +3,7 @@ package io.perfj.perfdata;
 import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.ZstdCompressCtx;
 import io.perfj.io.FormatException;
+import io.perfj.testing.CompressedFlood;
 import io.perfj.testing.PerfDataBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -105,20 +107,45 @@ class CompressedRecordsTest {
     }
 
     @Test
-    void inflatingPastTheBoundIsAFormatError() throws IOException {
+    void inflatingPastPerfsBufferIsAFormatErrorAfterTheRecordsBeforeIt() throws IOException {
         b.addAttr(b.attr(1, 0, 1, SampleFormat.IP, 0, 0), 1);
-        byte[] zeros = new byte[80 << 20];
-        byte[] bomb;
-        try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
-            bomb = ctx.compress(zeros);
-        }
-        assertTrue(bomb.length < 65000, "bomb is " + bomb.length + " bytes");
-        b.add(b.recordRaw(RecordType.COMPRESSED, 0, bomb));
+        // perf record -m 1: one data page and the control page
+        long mmapLen = 2 * 4096;
+        CompressedFlood.add(b, b.record(RecordType.FINISHED_INIT, 0), (80 << 20) / 8, mmapLen);
         try (PerfData d = open(b)) {
             RecordInput in = d.records();
             assertEquals(RecordType.COMPRESSED, in.next().type());
-            FormatException e = assertThrows(FormatException.class, in::next);
-            assertTrue(e.getMessage().contains("exceeds the bound"), e.getMessage());
+            long before = 0;
+            FormatException e = null;
+            try {
+                while (in.next() != null) {
+                    before++;
+                }
+            } catch (FormatException x) {
+                e = x;
+            }
+            assertNotNull(e, "80 MiB from one record with an 8 KiB mmap_len was accepted");
+            assertTrue(e.getMessage().contains("exceeds the bound of 8192 bytes"), e.getMessage());
+            assertEquals("PERF_RECORD_COMPRESSED", e.structure());
+            // perf takes nothing from a record that overflows its buffer; at most a step's worth comes out
+            assertTrue(before <= ZstdStream.STEP / 8, before + " records before the error");
+        }
+    }
+
+    @Test
+    void boundIsWhatPerfRecordCanWriteNotWhatTheFileClaims() throws IOException {
+        b.addAttr(b.attr(1, 0, 1, SampleFormat.IP, 0, 0), 1);
+        b.add(b.record(RecordType.FINISHED_ROUND, 0)); // features are read only after a non-empty data section
+        for (long claimed : new long[] {0xffff_ffffL, 0x8000_0000L + (128 << 10), 0}) {
+            b.feature(CompressedFlood.FEAT_COMPRESSED, CompressedFlood.feature(ByteOrder.LITTLE_ENDIAN, claimed));
+            try (PerfData d = open(b)) {
+                assertEquals(UnpackingRecordInput.PERF_MAX_MMAP_LEN, new UnpackingRecordInput(d.records(), d).bound(),
+                        "mmap_len 0x" + Long.toHexString(claimed));
+            }
+        }
+        b.feature(CompressedFlood.FEAT_COMPRESSED, CompressedFlood.feature(ByteOrder.LITTLE_ENDIAN, 528384));
+        try (PerfData d = open(b)) {
+            assertEquals(528384, new UnpackingRecordInput(d.records(), d).bound());
         }
     }
 

@@ -46,7 +46,7 @@ class DumpGoldenTest {
         String golden = Fixtures.golden(name, "D");
         ByteArrayOutputStream w = new ByteArrayOutputStream();
         SymbolOptions opts = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Fixtures.dir().resolve("perf-maps"), false);
+                Fixtures.file("perf-maps"), false);
         try (PerfData d = PerfData.open(file)) {
             new DumpPrinter(d, name + ".data", w).withModel(new MachineDumpModel(d, opts)).print();
         }

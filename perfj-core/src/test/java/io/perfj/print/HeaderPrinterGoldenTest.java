@@ -30,7 +30,7 @@ class HeaderPrinterGoldenTest {
 
     static Stream<Arguments> cases() {
         List<Arguments> a = new ArrayList<>();
-        for (String f : Fixtures.NAMES) {
+        for (String f : Fixtures.RECORDINGS) {
             a.add(Arguments.of(f, false));
             a.add(Arguments.of(f, true));
         }
@@ -52,7 +52,7 @@ class HeaderPrinterGoldenTest {
     @ParameterizedTest(name = "{0} -I={1}")
     @MethodSource("cases")
     void matchesPerf(String fixture, boolean full) throws Exception {
-        Path data = Fixtures.data(fixture);
+        Path data = Fixtures.recording(fixture);
         String golden = Files.readString(Fixtures.goldenFile(fixture + (full ? ".header-I.txt" : ".header.txt")));
         String captured = "# captured on    : "
                 + HeaderPrinter.ctime(HeaderPrinter.modificationTime(data.toString()), ZoneOffset.UTC) + "\n";

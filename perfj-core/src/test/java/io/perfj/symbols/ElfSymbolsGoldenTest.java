@@ -118,7 +118,7 @@ class ElfSymbolsGoldenTest {
                 return Optional.of(kallsyms.kernel());
             }
             if (d.equals("/tmp/perf-9690.map")) {
-                return Optional.of(PerfMap.read(Fixtures.dir().resolve("perf-maps/perf-9690.map")).table());
+                return Optional.of(PerfMap.read(Fixtures.file("perf-maps/perf-9690.map")).table());
             }
             if (d.equals("[vdso]")) {
                 return BuildIdCacheFixture.member("[vdso]", "vdso").map(p -> ElfSymbols.load(p, null));

@@ -21,7 +21,7 @@ class ElfSymbolsTest {
 
     @Test
     void executableWithSymtabAndPlt() {
-        ElfSymbols.Result r = ElfSymbols.loadUser(Fixtures.dir().resolve("bin/hot"), List.of(), false);
+        ElfSymbols.Result r = ElfSymbols.loadUser(Fixtures.file("bin/hot"), List.of(), false);
         assertEquals(".symtab", r.section());
         assertTrue(r.pltSymbols() > 0);
         SymbolTable t = r.table();
@@ -53,7 +53,7 @@ class ElfSymbolsTest {
     void miniDebugInfoIsMergedWithDynsym(@TempDir Path tmp) throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/objcopy")) && Files.isExecutable(Path.of("/usr/bin/strip")),
                 "binutils not installed");
-        Path hot = Fixtures.dir().resolve("bin/hot");
+        Path hot = Fixtures.file("bin/hot");
         Path mini = tmp.resolve("mini");
         Path stripped = tmp.resolve("hot.stripped");
         run("objcopy", "--only-keep-debug", hot.toString(), mini.toString());

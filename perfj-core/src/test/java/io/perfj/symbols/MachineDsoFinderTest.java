@@ -1,5 +1,6 @@
 package io.perfj.symbols;
 
+import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,7 +96,7 @@ class MachineDsoFinderTest {
         Path cache = BuildIdCacheFixture.dir();
         // A path the cache has no entry for (the checkout may sit where the fixture was recorded).
         Path hotFile = Files.createTempDirectory("perfj-hot").resolve("hot");
-        Files.copy(Fixtures.dir().resolve("bin/hot"), hotFile);
+        Files.copy(Fixtures.file("bin/hot"), hotFile);
         Dso hot = new Dso(hotFile.toString(), DsoKind.USER, null, null);
         assertNull(new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader()).find(hot));
         assertEquals(hotFile, new DsoFinder(opts(null, cache, null, true), new DefaultSymbolLoader()).find(hot));
@@ -115,7 +116,7 @@ class MachineDsoFinderTest {
 
     @Test
     void recordedPathIsSkippedOnBuildIdMismatch() {
-        Path hotFile = Fixtures.dir().resolve("bin/hot");
+        Path hotFile = Fixtures.file("bin/hot");
         DsoFinder f = new DsoFinder(opts(null, tmp, null, true), new DefaultSymbolLoader());
         Dso right = new Dso(hotFile.toString(), DsoKind.USER, id(HOT_BID), null);
         Dso wrong = new Dso(hotFile.toString(), DsoKind.USER, id("00112233445566778899aabbccddeeff00112233"), null);
@@ -128,7 +129,7 @@ class MachineDsoFinderTest {
         Path root = tmp.resolve("root");
         Path copy = root.resolve("opt/app/hot");
         Files.createDirectories(copy.getParent());
-        Files.copy(Fixtures.dir().resolve("bin/hot"), copy);
+        Files.copy(Fixtures.file("bin/hot"), copy);
         DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new DefaultSymbolLoader());
         assertEquals(copy, f.find(new Dso("/opt/app/hot", DsoKind.USER, id(HOT_BID), null)));
     }
@@ -195,7 +196,7 @@ class MachineDsoFinderTest {
 
     @Test
     void jitMapsComeFromThePerfMapDirectory() {
-        Path maps = Fixtures.dir().resolve("perf-maps");
+        Path maps = Fixtures.file("perf-maps");
         SymbolOptions o = new SymbolOptions(null, null, null, maps, false);
         DsoFinder f = new DsoFinder(o, new DefaultSymbolLoader());
         Dso jit = new Dso("/tmp/perf-9690.map", DsoKind.JIT_MAP, null, f::load);

@@ -6,6 +6,7 @@ import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
+import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Replays every fixture through a {@link Machine} and compares, sample by sample, the comm, the
@@ -84,7 +86,7 @@ class MachineGoldenTest {
     }
 
     static SymbolOptions options() {
-        return new SymbolOptions(null, null, null, Fixtures.dir().resolve("perf-maps"), false);
+        return new SymbolOptions(null, null, null, Fixtures.file("perf-maps"), false);
     }
 
     static Result replay(String name, boolean execClears) {
@@ -137,14 +139,30 @@ class MachineGoldenTest {
         return new Result(name, n, commOk, dsoOk, addrOk, dsoChecked, addrChecked, diffs);
     }
 
-    /** The non-perf option of clearing maps on exec: reported, same answers expected on these recordings. */
+    /** The non-perf option of clearing maps on exec: the same answers on these recordings. */
     @ParameterizedTest
     @MethodSource("names")
     void execClearingMapsVariant(String name) {
         Result r = replay(name, true);
         System.out.println("[machine-golden exec-clears] " + r);
         r.diffs().forEach(d -> System.out.println("[machine-golden exec-clears]   " + d));
-        assertEquals(r.samples(), r.dsoOk(), name + " dso mismatches");
+        assertAllMatch(r);
+    }
+
+    /**
+     * Every count of {@code r} is a match: comm for every sample, DSO and DSO-relative address for
+     * every sample perf printed a first frame for; and those are nearly all samples (perf prints
+     * none for a sample whose chain starts with a context marker), so the check cannot pass by
+     * comparing nothing.
+     */
+    static void assertAllMatch(Result r) {
+        assertEquals(r.samples(), r.commOk(), r.name() + " comm mismatches: " + r.diffs());
+        assertEquals(r.samples(), r.dsoOk(), r.name() + " dso mismatches: " + r.diffs());
+        assertEquals(r.samples(), r.addrOk(), r.name() + " map_ip mismatches: " + r.diffs());
+        assertTrue(r.dsoChecked() >= r.samples() * 0.97, r.name() + ": only " + r.dsoChecked() + " of "
+                + r.samples() + " samples had a DSO to compare");
+        assertTrue(r.addrChecked() >= r.samples() * 0.97, r.name() + ": only " + r.addrChecked() + " of "
+                + r.samples() + " samples had an address to compare");
     }
 
     /** perf's "name+0xoff" for a location, "[unknown]" without a symbol. */
@@ -156,19 +174,20 @@ class MachineGoldenTest {
     }
 
     /**
-     * With the build-id cache: the symbol of every sample ip whose symbols come from kallsyms, a
-     * BPF KSYMBOL or a perf map (the parsers this branch has) equals perf's; ELF objects are
-     * counted but not required until the ELF parser is plugged in.
+     * With the build-id cache: the symbol of every sample ip perf named equals perf's, whatever
+     * the symbols come from (ELF objects, kallsyms, BPF KSYMBOLs, the vDSO, perf maps); a sample
+     * perf named a symbol for but perfj has no DSO for is a mismatch too.
      */
     @ParameterizedTest
     @MethodSource("names")
     void kernelBpfAndJitSymbolsMatchPerfWithTheBuildIdCache(String name) {
         Path cache = BuildIdCacheFixture.dir();
-        SymbolOptions o = new SymbolOptions(null, cache, null, Fixtures.dir().resolve("perf-maps"), false);
+        SymbolOptions o = new SymbolOptions(null, cache, null, Fixtures.file("perf-maps"), false);
         List<Expected> expected = parse(Fixtures.golden(name, "script"));
         int n = 0;
         int[] checked = new int[DsoKind.values().length];
         int[] ok = new int[DsoKind.values().length];
+        int noDso = 0;
         List<String> diffs = new ArrayList<>();
         try (PerfData data = PerfData.open(Fixtures.recording(name))) {
             RecordInput in = data.orderedRecords();
@@ -184,14 +203,21 @@ class MachineGoldenTest {
                 }
                 Expected e = expected.get(n++);
                 Location loc = m.resolve(m.thread(s.pid(), s.tid()), s.cpumode(), s.ip());
-                if (e.sym() == null || loc.dso() == null) {
+                if (e.sym() == null) {
+                    continue;
+                }
+                if (loc.dso() == null) {
+                    noDso++;
+                    if (diffs.size() < 10) {
+                        diffs.add(String.format("#%d: no DSO, perf %s", n, e.line()));
+                    }
                     continue;
                 }
                 int k = loc.dso().kind().ordinal();
                 checked[k]++;
                 if (symbolText(loc).equals(e.sym())) {
                     ok[k]++;
-                } else if (diffs.size() < 10 && loc.dso().kind() != DsoKind.USER) {
+                } else if (diffs.size() < 10) {
                     diffs.add(String.format("#%d %s: have %s, perf %s", n, loc.dso().longName(), symbolText(loc), e.sym()));
                 }
             }
@@ -206,9 +232,14 @@ class MachineGoldenTest {
             if (!m.warnings().isEmpty()) {
                 System.out.println("[machine-symbols]   warnings: " + m.warnings());
             }
-            for (DsoKind kind : List.of(DsoKind.KERNEL, DsoKind.BPF, DsoKind.JIT_MAP)) {
-                assertEquals(checked[kind.ordinal()], ok[kind.ordinal()], name + " " + kind + " symbols");
+            int all = 0;
+            for (DsoKind kind : DsoKind.values()) {
+                assertEquals(checked[kind.ordinal()], ok[kind.ordinal()], name + " " + kind + " symbols: " + diffs);
+                all += checked[kind.ordinal()];
             }
+            assertEquals(0, noDso, name + ": samples perf named a symbol for, without a DSO here: " + diffs);
+            assertTrue(all >= expected.size() * 0.97, name + ": only " + all + " of " + expected.size()
+                    + " samples had a symbol to compare");
         }
     }
 
@@ -222,7 +253,6 @@ class MachineGoldenTest {
         Result r = replay(name, false);
         System.out.println("[machine-golden] " + r);
         r.diffs().forEach(d -> System.out.println("[machine-golden]   " + d));
-        assertEquals(r.samples(), r.commOk(), name + " comm mismatches");
-        assertEquals(r.samples(), r.dsoOk(), name + " dso mismatches");
+        assertAllMatch(r);
     }
 }

@@ -181,7 +181,7 @@ class MachineTest {
 
     @Test
     void anonymousExecutableMemoryResolvesThroughThePerfMap() throws IOException {
-        Files.copy(Fixtures.dir().resolve("perf-maps/perf-9690.map"), tmp.resolve("perf-9690.map"));
+        Files.copy(Fixtures.file("perf-maps/perf-9690.map"), tmp.resolve("perf-9690.map"));
         String first = Files.readAllLines(tmp.resolve("perf-9690.map")).getFirst();
         long addr = Long.parseUnsignedLong(first.split(" ")[0].replace("0x", ""), 16);
         Machine m = machine();

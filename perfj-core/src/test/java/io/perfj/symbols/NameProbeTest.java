@@ -2,6 +2,7 @@ package io.perfj.symbols;
 
 import io.perfj.elf.Elf;
 import io.perfj.elf.ElfBuilder;
+import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class NameProbeTest {
@@ -107,13 +109,13 @@ class NameProbeTest {
      */
     @Test
     void everyQualifiedNameOfLibjvmIsFound() throws IOException {
-        Path cache = io.perfj.testing.BuildIdCacheFixture.dir();
+        Path cache = BuildIdCacheFixture.dir();
         Path f;
         try (Stream<Path> s = Files.walk(cache)) {
             f = s.filter(p -> p.toString().contains("libjvm.so") && p.getFileName().toString().equals("elf"))
                     .findFirst().orElse(null);
         }
-        org.junit.jupiter.api.Assumptions.assumeTrue(f != null, "no libjvm.so in the build-id cache");
+        assertNotNull(f, "the committed build-id cache has no libjvm.so");
         List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false).table().symbols();
         int checked = 0;
         int i = 0;
@@ -130,7 +132,7 @@ class NameProbeTest {
     @TestFactory
     Stream<DynamicTest> everyLoadedPlainNameIsFound() {
         List<Path> files = Stream.of("bin/hot", "btf-encode/bin/gcc-dwarf5", "btf-encode/bin/clang-dwarf4")
-                .map(p -> Fixtures.dir().resolve(p)).filter(Files::isRegularFile).toList();
+                .map(Fixtures::file).toList();
         return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
             List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false).table().symbols();
             assertFalse(syms.isEmpty());

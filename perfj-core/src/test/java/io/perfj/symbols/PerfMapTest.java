@@ -59,7 +59,7 @@ class PerfMapTest {
 
     @Test
     void fixtureMap() {
-        PerfMap m = PerfMap.read(Fixtures.dir().resolve("perf-maps/perf-9690.map"));
+        PerfMap m = PerfMap.read(Fixtures.file("perf-maps/perf-9690.map"));
         assertEquals(476, m.table().size());
         assertEquals(0, m.badLines());
         assertEquals("int jdk.internal.vm.Continuation.doYield()", m.table().find(0x7f602bec7980L).name());

@@ -1,9 +1,10 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.wire.StringSection;
 import io.perfj.io.FormatException;
 
 
-import static io.perfj.btf.cdump.TypeTable.*;
+import static io.perfj.btf.wire.Kinds.*;
 
 /**
  * Turns BTF types into C declarations and definitions, following libbpf's BTF-to-C converter

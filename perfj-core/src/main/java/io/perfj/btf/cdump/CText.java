@@ -1,12 +1,14 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.wire.StringSection;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** The C text being written: a growable byte buffer, ASCII fast path, UTF-8 otherwise. */
-final class CText {
+final class CText implements StringSection.Sink {
     private static final byte[] TABS = "\t\t\t\t\t\t\t\t\t\t\t\t\t".getBytes(StandardCharsets.US_ASCII);
 
     private byte[] buf;
@@ -30,6 +32,11 @@ final class CText {
         s.getBytes(0, n, buf, len);
         len += n;
         return this;
+    }
+
+    @Override
+    public void name(byte[] b, int from, int n) {
+        add(b, from, n);
     }
 
     CText add(byte[] b, int from, int n) {

@@ -1,5 +1,7 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.wire.StringSection;
+
 /**
  * How often each name has been seen, keyed by the name's bytes in the string section (two
  * offsets holding equal strings are one key), so counting needs no String. libbpf keeps one such

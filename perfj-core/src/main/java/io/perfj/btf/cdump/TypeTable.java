@@ -1,28 +1,24 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.wire.Kinds;
+import io.perfj.btf.wire.StringSection;
+import io.perfj.btf.wire.TypeSection;
 import io.perfj.io.FormatException;
+
+import static io.perfj.btf.wire.Kinds.*;
 
 /**
  * The types of one BTF (a base and, for split BTF, the split part on top of it) as the wire layout
- * has them: one array of 32-bit words holding every {@code struct btf_type} with its trailing
- * kind-specific words, and where each id starts. The C dumper walks this directly, so a type costs
- * no object. Sizes and alignments follow libbpf's {@code btf__resolve_size} and
- * {@code btf__align_of}; the pointer size is guessed from a {@code long} integer as libbpf does.
- *
- * <p>Layout per type (linux {@code include/uapi/linux/btf.h}): {@code name_off}, {@code info}
- * (vlen bits 0-15, kind bits 24-28, kind_flag bit 31), {@code size|type}, then INT 1 word, ARRAY
- * 3 (type, index_type, nelems), STRUCT/UNION 3 per member (name_off, type, offset), ENUM 2 per
- * value, ENUM64 3 per value (name_off, lo32, hi32), FUNC_PROTO 2 per parameter (name_off, type),
- * VAR 1, DATASEC 3 per entry (type, offset, size), DECL_TAG 1.
+ * has them ({@link TypeSection}, {@link Kinds}), with what the C dumper asks about them. Sizes and
+ * alignments follow libbpf's {@code btf__resolve_size} and {@code btf__align_of}; the pointer
+ * size is guessed from a {@code long} integer as libbpf does.
  */
 public final class TypeTable {
-    static final int INT = 1, PTR = 2, ARRAY = 3, STRUCT = 4, UNION = 5, ENUM = 6, FWD = 7, TYPEDEF = 8,
-            VOLATILE = 9, CONST = 10, RESTRICT = 11, FUNC = 12, FUNC_PROTO = 13, VAR = 14, DATASEC = 15,
-            FLOAT = 16, DECL_TAG = 17, TYPE_TAG = 18, ENUM64 = 19;
-
-    private final int count;
-    private final int[] pos;
+    private final TypeSection types;
+    /** {@code types}' words and record starts by id, read here directly: the dumper's hot loops. */
     private final int[] words;
+    private final int[] pos;
+    private final int count;
     private final StringSection strings;
     private final String source;
     private int ptrSize;
@@ -30,34 +26,26 @@ public final class TypeTable {
     private boolean[] referenced;
 
     /**
-     * @param count   number of type ids including void (id 0), so ids run from 0 to count-1
-     * @param pos     for each id from 1, the index in {@code words} of its {@code name_off} word
-     * @param words   the type words
+     * @param types   the records, ids from 1 (a split BTF's with its base's in front)
      * @param strings the name at a string offset (of the split string section when split)
      * @param source  the file, for error messages
      */
-    public TypeTable(int count, int[] pos, int[] words, StringSection strings, String source) {
-        this.count = count;
-        this.pos = pos;
-        this.words = words;
+    public TypeTable(TypeSection types, StringSection strings, String source) {
+        this.types = types;
+        this.words = types.words();
+        this.pos = types.starts();
+        this.count = types.end();
         this.strings = strings;
         this.source = source;
     }
 
-    /** Number of extra words that follow the three header words of a type with this info. */
-    public static int extraWords(int info) {
-        int vlen = info & 0xffff;
-        return switch ((info >>> 24) & 0x1f) {
-            case INT, VAR, DECL_TAG -> 1;
-            case ARRAY -> 3;
-            case STRUCT, UNION, DATASEC, ENUM64 -> 3 * vlen;
-            case ENUM, FUNC_PROTO -> 2 * vlen;
-            default -> 0;
-        };
-    }
-
+    /** Number of type ids including void (id 0), so ids run from 0 to count-1. */
     public int count() {
         return count;
+    }
+
+    TypeSection types() {
+        return types;
     }
 
     String source() {
@@ -297,18 +285,6 @@ public final class TypeTable {
             }
         }
         return -1;
-    }
-
-    int wordCount() {
-        return count <= 1 ? 0 : pos[count - 1] + 3 + extraWords(words[pos[count - 1] + 1]);
-    }
-
-    void copyWords(int[] dst) {
-        System.arraycopy(words, 0, dst, 0, wordCount());
-    }
-
-    void copyPositions(int[] dst) {
-        System.arraycopy(pos, 0, dst, 0, count);
     }
 
     StringSection strings() {

@@ -4,6 +4,7 @@ import io.perfj.io.TextOut;
 
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfType;
+import io.perfj.btf.wire.Kinds;
 
 import java.io.OutputStream;
 
@@ -100,25 +101,26 @@ public final class BtfRawDumper {
         name(t.nameOff(), t.name()).ch('\'');
         // A switch on the kind number: cheaper than a type pattern switch before the JIT's second tier.
         switch (t.kind().value()) {
-            case 1 -> {
+            case Kinds.INT -> {
                 BtfType.Int i = (BtfType.Int) t;
                 out.str(" size=").u32(i.size()).str(" bits_offset=").u32(i.bitOffset())
                         .str(" nr_bits=").u32(i.bits()).str(" encoding=").str(intEncoding(i.encoding()));
             }
-            case 2, 8, 9, 10, 11, 18 -> out.str(" type_id=").u32(((BtfType.Referring) t).type());
-            case 3 -> {
+            case Kinds.PTR, Kinds.TYPEDEF, Kinds.VOLATILE, Kinds.CONST, Kinds.RESTRICT, Kinds.TYPE_TAG ->
+                    out.str(" type_id=").u32(((BtfType.Referring) t).type());
+            case Kinds.ARRAY -> {
                 BtfType.Array a = (BtfType.Array) t;
                 out.str(" type_id=").u32(a.type()).str(" index_type_id=").u32(a.indexType())
                         .str(" nr_elems=").u32(a.nelems());
             }
-            case 4, 5 -> composite((BtfType.Composite) t);
-            case 6, 19 -> enumType((BtfType.EnumType) t);
-            case 7 -> out.str(((BtfType.Fwd) t).union() ? " fwd_kind=union" : " fwd_kind=struct");
-            case 12 -> {
+            case Kinds.STRUCT, Kinds.UNION -> composite((BtfType.Composite) t);
+            case Kinds.ENUM, Kinds.ENUM64 -> enumType((BtfType.EnumType) t);
+            case Kinds.FWD -> out.str(((BtfType.Fwd) t).union() ? " fwd_kind=union" : " fwd_kind=struct");
+            case Kinds.FUNC -> {
                 BtfType.Func f = (BtfType.Func) t;
                 out.str(" type_id=").u32(f.type()).str(" linkage=").str(linkage(f.linkage()));
             }
-            case 13 -> {
+            case Kinds.FUNC_PROTO -> {
                 BtfType.FuncProto f = (BtfType.FuncProto) t;
                 out.str(" ret_type_id=").u32(f.returnType()).str(" vlen=").u32(f.params().size());
                 for (BtfType.Param p : f.params()) {
@@ -126,13 +128,13 @@ public final class BtfRawDumper {
                     name(p.nameOff(), p.name()).str("' type_id=").u32(p.type());
                 }
             }
-            case 14 -> {
+            case Kinds.VAR -> {
                 BtfType.Var v = (BtfType.Var) t;
                 out.str(" type_id=").u32(v.type()).str(", linkage=").str(linkage(v.linkage()));
             }
-            case 15 -> datasec((BtfType.Datasec) t);
-            case 16 -> out.str(" size=").u32(((BtfType.Float) t).size());
-            case 17 -> {
+            case Kinds.DATASEC -> datasec((BtfType.Datasec) t);
+            case Kinds.FLOAT -> out.str(" size=").u32(((BtfType.Float) t).size());
+            case Kinds.DECL_TAG -> {
                 BtfType.DeclTag d = (BtfType.DeclTag) t;
                 out.str(" type_id=").u32(d.type()).str(" component_idx=").dec(d.componentIdx());
             }

@@ -20,7 +20,11 @@ final class BtfDedup {
     private static final int IN_PROGRESS = -2;
 
     private final TypeTable t;
-    private final int[] w;
+    /** The table's arrays and how type ids find their words in them ({@link TypeTable#words}). */
+    private final int[][] chunks;
+    private final int[] start;
+    private final int shift;
+    private final int mask;
     private final int n;
     private final int[] map;
     private final int[] hypot;
@@ -29,7 +33,10 @@ final class BtfDedup {
 
     BtfDedup(TypeTable t) {
         this.t = t;
-        this.w = t.w;
+        this.chunks = t.chunks();
+        this.start = t.start;
+        this.shift = t.shift();
+        this.mask = t.mask();
         this.n = t.count;
         this.map = new int[n + 1];
         this.hypot = new int[n + 1];
@@ -94,24 +101,35 @@ final class BtfDedup {
 
     // ---- accessors ----
 
+    /** The array holding type {@code id}'s words. */
+    private int[] a(int id) {
+        return chunks[start[id] >>> shift];
+    }
+
+    /** Where type {@code id}'s words begin in {@link #a}. */
     private int p(int id) {
-        return t.start[id];
+        return start[id] & mask;
     }
 
     private int name(int id) {
-        return w[p(id)];
+        return a(id)[p(id)];
     }
 
     private int info(int id) {
-        return w[p(id) + 1];
+        return a(id)[p(id) + 1];
     }
 
     private int word2(int id) {
-        return w[p(id) + 2];
+        return a(id)[p(id) + 2];
+    }
+
+    /** Word {@code k} of type {@code id}. */
+    private int word(int id, int k) {
+        return a(id)[p(id) + k];
     }
 
     private int kindOf(int id) {
-        return kind(w[p(id) + 1]);
+        return kind(info(id));
     }
 
     private boolean mapped(int id) {
@@ -157,11 +175,11 @@ final class BtfDedup {
     }
 
     private long hashIntTag(int id) {
-        return combine(hashCommon(id), u(w[p(id) + 3]));
+        return combine(hashCommon(id), u(word(id, 3)));
     }
 
     private boolean equalIntTag(int a, int b) {
-        return equalCommon(a, b) && w[p(a) + 3] == w[p(b) + 3];
+        return equalCommon(a, b) && word(a, 3) == word(b, 3);
     }
 
     private long hashEnum(int id) {
@@ -174,7 +192,7 @@ final class BtfDedup {
         }
         int stride = kindOf(a) == ENUM ? 2 : 3;
         int len = vlen(info(a)) * stride;
-        return Arrays.equals(w, p(a) + 3, p(a) + 3 + len, w, p(b) + 3, p(b) + 3 + len);
+        return Arrays.equals(a(a), p(a) + 3, p(a) + 3 + len, a(b), p(b) + 3, p(b) + 3 + len);
     }
 
     private boolean isAnyEnum(int id) {
@@ -195,6 +213,7 @@ final class BtfDedup {
 
     private long hashStruct(int id) {
         long h = hashCommon(id);
+        int[] w = a(id);
         int q = p(id) + 3;
         for (int i = 0, v = vlen(info(id)); i < v; i++, q += 3) {
             h = combine(h, u(w[q]));
@@ -207,10 +226,12 @@ final class BtfDedup {
         if (!equalCommon(a, b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a) + 3;
         int qb = p(b) + 3;
         for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 3, qb += 3) {
-            if (w[qa] != w[qb] || w[qa + 2] != w[qb + 2]) {
+            if (wa[qa] != wb[qb] || wa[qa + 2] != wb[qb + 2]) {
                 return false;
             }
         }
@@ -218,6 +239,7 @@ final class BtfDedup {
     }
 
     private long hashArray(int id) {
+        int[] w = a(id);
         int q = p(id);
         long h = hashCommon(id);
         h = combine(h, u(w[q + 3]));
@@ -229,17 +251,20 @@ final class BtfDedup {
         if (!equalCommon(a, b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a);
         int qb = p(b);
-        return w[qa + 3] == w[qb + 3] && w[qa + 4] == w[qb + 4] && w[qa + 5] == w[qb + 5];
+        return wa[qa + 3] == wb[qb + 3] && wa[qa + 4] == wb[qb + 4] && wa[qa + 5] == wb[qb + 5];
     }
 
     private boolean compatArray(int a, int b) {
-        return equalCommon(a, b) && w[p(a) + 5] == w[p(b) + 5];
+        return equalCommon(a, b) && word(a, 5) == word(b, 5);
     }
 
     private long hashFnProto(int id) {
         long h = hashCommon(id);
+        int[] w = a(id);
         int q = p(id) + 3;
         for (int i = 0, v = vlen(info(id)); i < v; i++, q += 2) {
             h = combine(h, u(w[q]));
@@ -253,17 +278,19 @@ final class BtfDedup {
             return false;
         }
         int len = 2 * vlen(info(a));
-        return Arrays.equals(w, p(a) + 3, p(a) + 3 + len, w, p(b) + 3, p(b) + 3 + len);
+        return Arrays.equals(a(a), p(a) + 3, p(a) + 3 + len, a(b), p(b) + 3, p(b) + 3 + len);
     }
 
     private boolean compatFnProto(int a, int b) {
         if (name(a) != name(b) || info(a) != info(b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a) + 3;
         int qb = p(b) + 3;
         for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 2, qb += 2) {
-            if (w[qa] != w[qb]) {
+            if (wa[qa] != wb[qb]) {
                 return false;
             }
         }
@@ -381,11 +408,13 @@ final class BtfDedup {
         if ((ka != STRUCT && ka != UNION) || ka != kindOf(b) || !shallowEqualStruct(a, b)) {
             return false;
         }
+        int[] wa = a(a);
+        int[] wb = a(b);
         int qa = p(a) + 3;
         int qb = p(b) + 3;
         for (int i = 0, v = vlen(info(a)); i < v; i++, qa += 3, qb += 3) {
-            int ta = w[qa + 1];
-            int tb = w[qb + 1];
+            int ta = wa[qa + 1];
+            int tb = wb[qb + 1];
             if (ta != tb && !identicalArrays(ta, tb) && !identicalStructs(ta, tb)) {
                 return false;
             }
@@ -441,18 +470,18 @@ final class BtfDedup {
                 if (!compatArray(cand, canon)) {
                     return false;
                 }
-                int qa = p(cand);
-                int qb = p(canon);
-                return isEquiv(w[qa + 4], w[qb + 4]) && isEquiv(w[qa + 3], w[qb + 3]);
+                return isEquiv(word(cand, 4), word(canon, 4)) && isEquiv(word(cand, 3), word(canon, 3));
             }
             case STRUCT, UNION: {
                 if (!shallowEqualStruct(cand, canon)) {
                     return false;
                 }
+                int[] wa = a(cand);
+                int[] wb = a(canon);
                 int qa = p(cand) + 3;
                 int qb = p(canon) + 3;
                 for (int i = 0, v = vlen(info(cand)); i < v; i++, qa += 3, qb += 3) {
-                    if (!isEquiv(w[qa + 1], w[qb + 1])) {
+                    if (!isEquiv(wa[qa + 1], wb[qb + 1])) {
                         return false;
                     }
                 }
@@ -465,10 +494,12 @@ final class BtfDedup {
                 if (!isEquiv(word2(cand), word2(canon))) {
                     return false;
                 }
+                int[] wa = a(cand);
+                int[] wb = a(canon);
                 int qa = p(cand) + 3;
                 int qb = p(canon) + 3;
                 for (int i = 0, v = vlen(info(cand)); i < v; i++, qa += 2, qb += 2) {
-                    if (!isEquiv(w[qa + 1], w[qb + 1])) {
+                    if (!isEquiv(wa[qa + 1], wb[qb + 1])) {
                         return false;
                     }
                 }
@@ -537,6 +568,7 @@ final class BtfDedup {
             return resolve(id);
         }
         map[id] = IN_PROGRESS;
+        int[] w = a(id);
         int q = p(id);
         int k = kind(w[q + 1]);
         int newId = id;
@@ -588,7 +620,10 @@ final class BtfDedup {
                 words += length(info(i));
             }
         }
-        TypeTable out = new TypeTable((int) words, count);
+        if (words > Integer.MAX_VALUE - 16) {
+            throw new EncodeException(words + " words of deduplicated BTF types do not fit one array");
+        }
+        TypeTable out = TypeTable.exact((int) words, count);
         for (int i = 1; i <= n; i++) {
             if (map[i] != i) {
                 continue;
@@ -596,7 +631,7 @@ final class BtfDedup {
             int len = length(info(i));
             int id = out.add(len);
             int q = out.start[id];
-            System.arraycopy(w, p(i), out.w, q, len);
+            System.arraycopy(a(i), p(i), out.w, q, len);
             int[] ow = out.w;
             forEachTypeRef(ow, q, at -> {
                 int v = ow[at];

@@ -79,18 +79,18 @@ public final class BtfEncoder {
             System.err.printf("btf encode: sections %d ms, then symbols %d ms more%n", (tDwarf - t0) / 1_000_000,
                     (tElf - tDwarf) / 1_000_000);
         }
-        // About one word of BTF per five bytes of .debug_info (measured on vmlinux); a little more,
-        // so the table rarely has to grow.
-        long guess = dwarf.infoSize() / 4;
-        TypeTable table = new TypeTable((int) Math.min(Integer.MAX_VALUE / 2, Math.max(1 << 12, guess)),
-                (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 10)));
+        // About one word of BTF per five bytes of .debug_info and one type per ten words (measured
+        // on vmlinux); only the per-type array grows by copying.
+        long guess = dwarf.infoSize() / 5;
+        TypeTable table = TypeTable.growing(guess, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
+        int[] strIds = new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
         List<UnitHeader> units = new ArrayList<>(dwarf.units());
         units.sort((a, b) -> Boolean.compare(!a.isTypeUnit(), !b.isTypeUnit()));
         int threads = Math.max(1, Math.min(options.threads(), units.size()));
         if (threads == 1) {
-            CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars());
+            CuEncoder enc = new CuEncoder(dwarf, pool, ctx, options.vars(), strIds);
             for (UnitHeader u : units) {
                 CuBtf cu = enc.encode(u);
                 report(cu, elf, warn);
@@ -103,7 +103,7 @@ public final class BtfEncoder {
                 return t;
             });
             ThreadLocal<CuEncoder> encoders = ThreadLocal.withInitial(
-                    () -> new CuEncoder(dwarf, pool, ctx, options.vars()));
+                    () -> new CuEncoder(dwarf, pool, ctx, options.vars(), strIds));
             try {
                 // A bounded window of units in flight keeps memory flat while the merge catches up.
                 int window = threads * 8;
@@ -184,15 +184,16 @@ public final class BtfEncoder {
             }
             long[] last = entries.get(n - 1);
             int id = t.add(3 + 3 * n);
-            int p = t.start[id];
-            t.w[p] = pool.intern(sh.name());
-            t.w[p + 1] = info(DATASEC, n, false);
-            t.w[p + 2] = (int) (last[0] + last[1]);
+            int p = t.pos(id);
+            int[] w = t.words(id);
+            w[p] = pool.intern(sh.name());
+            w[p + 1] = info(DATASEC, n, false);
+            w[p + 2] = (int) (last[0] + last[1]);
             for (int i = 0; i < n; i++) {
                 long[] x = entries.get(i);
-                t.w[p + 3 + 3 * i] = (int) x[2];
-                t.w[p + 4 + 3 * i] = (int) x[0];
-                t.w[p + 5 + 3 * i] = (int) x[1];
+                w[p + 3 + 3 * i] = (int) x[2];
+                w[p + 4 + 3 * i] = (int) x[0];
+                w[p + 5 + 3 * i] = (int) x[1];
             }
         }
     }
@@ -226,7 +227,7 @@ public final class BtfEncoder {
         void finish() {
             for (int i = 0; i < pendingPos.size(); i++) {
                 Integer g = bySignature.get(pendingSig.get(i));
-                t.w[pendingPos.get(i)] = g == null ? 0 : g;
+                t.set(pendingPos.get(i), g == null ? 0 : g);
             }
         }
 
@@ -265,8 +266,8 @@ public final class BtfEncoder {
             int s = cu.starts[r];
             int len = length(cu.words[s + 1]);
             int id = t.add(len);
-            int p = t.start[id];
-            int[] w = t.w;
+            int p = t.pos(id);
+            int[] w = t.words(id);
             System.arraycopy(cu.words, s, w, p, len);
             remap(w, p, map, index);
             if (cu.signatures.length > 0) {
@@ -277,7 +278,7 @@ public final class BtfEncoder {
                         Integer g = bySignature.get(sig);
                         if (g == null) {
                             // a type unit not merged yet: patched at the end
-                            pendingPos.add(at);
+                            pendingPos.add(t.address(id, at));
                             pendingSig.add(sig);
                             w[at] = 0;
                         } else {
@@ -332,11 +333,12 @@ public final class BtfEncoder {
             }
             if (addInt) {
                 int id = t.add(4);
-                int p = t.start[id];
-                t.w[p] = intName;
-                t.w[p + 1] = info(INT, 0, false);
-                t.w[p + 2] = 4;
-                t.w[p + 3] = 1 << 24 | 32;
+                int p = t.pos(id);
+                int[] w = t.words(id);
+                w[p] = intName;
+                w[p + 1] = info(INT, 0, false);
+                w[p + 2] = 4;
+                w[p + 3] = 1 << 24 | 32;
             }
             for (int r = cu.nTypes; r < cu.nRecords; r++) {
                 if (keep[r]) {

@@ -5,7 +5,7 @@ import io.perfj.dwarf.info.Dw;
 import io.perfj.dwarf.info.DwarfInfo;
 import io.perfj.dwarf.info.UnitHeader;
 
-import static io.perfj.btf.encode.BtfWords.*;
+import static io.perfj.btf.wire.Kinds.*;
 import static io.perfj.btf.encode.CuModel.*;
 
 /**
@@ -27,19 +27,19 @@ final class CuEncoder {
     private IntBuf starts;
     private int[] outId;
 
-    CuEncoder(DwarfInfo dwarf, StringPool pool, ElfContext elf, EncodeOptions.Vars varsMode) {
+    CuEncoder(DwarfInfo dwarf, StringPool pool, ElfContext elf, EncodeOptions.Vars varsMode, int[] strIds) {
         this.dwarf = dwarf;
         this.pool = pool;
         this.elf = elf;
         this.varsMode = varsMode;
-        this.m = new CuModel(pool);
+        this.m = new CuModel(pool, strIds);
         this.intName = pool.intern("int");
         this.percpuName = pool.intern(ElfContext.PERCPU_SECTION);
     }
 
     /** The unit's records, or null for units pahole skips (partial and skeleton units). */
     CuBtf encode(UnitHeader unit) {
-        DieCursor c = dwarf.cursor(unit);
+        DieCursor c = dwarf.cursor(unit, m.c);
         m.reset(c);
         if (!m.load()) {
             return null;
@@ -297,6 +297,9 @@ final class CuEncoder {
     }
 
     private void emitTypeDeclTags(IntBuf groupStart, IntBuf groupKey) {
+        if (m.typeAnnots.isEmpty()) {
+            return; // the usual case (GCC has no decl tags): no boxed lookup per type
+        }
         for (int id = 1; id <= m.nTypes; id++) {
             int k = m.tKind[id];
             int tag = m.tDwTag[id];

@@ -2,6 +2,7 @@ package io.perfj.btf.encode;
 
 import io.perfj.dwarf.info.DieCursor;
 import io.perfj.dwarf.info.Dw;
+import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,10 +43,20 @@ final class CuModel {
     private static final String BTF_TYPE_TAG = "btf_type_tag";
 
     private final StringPool pool;
-    /** Strings in .debug_str/.debug_line_str, by packed reference: shared by all units of a thread. */
-    private final LongIntMap strCache = new LongIntMap(1 << 14);
-    /** Strings inside the unit itself (DW_FORM_string): their references are unique per unit. */
-    private final LongIntMap inlineStrCache = new LongIntMap(1 << 10);
+    /**
+     * Pool id + 1 of the string at each offset of .debug_str (0: not looked up yet), shared by all
+     * threads: a thread that races another writes the same id.
+     */
+    private final int[] strIds;
+    /**
+     * A small direct-mapped cache in front of {@link #strIds} (which, at 4 bytes per byte of
+     * .debug_str, is far larger than the CPU's caches): the common member and type names hit here.
+     */
+    private static final int RECENT_BITS = 13;
+    private final int[] recentOff = new int[1 << RECENT_BITS];
+    private final int[] recentId = new int[1 << RECENT_BITS];
+    /** Strings inside the DIEs (DW_FORM_string), by their bytes: shared by all units of a thread. */
+    private final InlineNames inlineNames;
     DieCursor c;
 
     // Types table, indexed by id (1-based)
@@ -99,10 +110,8 @@ final class CuModel {
     final List<Var> vars = new ArrayList<>();
     final List<Var> unitVars = new ArrayList<>();
 
-    final LongIntMap typeByOff = new LongIntMap(4096);
-    final LongIntMap fnByOff = new LongIntMap(1024);
-    final LongIntMap paramByOff = new LongIntMap(1024);
-    final LongIntMap varByOff = new LongIntMap(1024);
+    /** Types, functions, parameters and variables by DIE offset. */
+    private final DieIndex byOff = new DieIndex();
 
     private final IntBuf[] scratch = new IntBuf[256];
     private int scratchDepth;
@@ -138,8 +147,10 @@ final class CuModel {
         Var spec;
     }
 
-    CuModel(StringPool pool) {
+    CuModel(StringPool pool, int[] strIds) {
         this.pool = pool;
+        this.strIds = strIds;
+        this.inlineNames = new InlineNames(pool);
     }
 
     /** DWARF this encoder does not turn into BTF, skipped (what pahole warns about), in DIE order. */
@@ -164,11 +175,7 @@ final class CuModel {
         fns.clear();
         vars.clear();
         unitVars.clear();
-        typeByOff.clear();
-        inlineStrCache.clear();
-        fnByOff.clear();
-        paramByOff.clear();
-        varByOff.clear();
+        byOff.reset(cursor.unit().offset(), cursor.unit().end() - cursor.unit().offset());
         signatures.clear();
         signatureIndex.clear();
         scratchDepth = 0;
@@ -180,16 +187,26 @@ final class CuModel {
         if (i < 0) {
             return -1;
         }
-        long ref = c.stringRef(i);
-        if (ref < 0) {
-            return -1;
+        if (c.form(i) == Dw.FORM_string) {
+            return inlineNames.id(c.unitBytes(), c.inlineStringStart(i), c.inlineStringLength(i));
         }
-        LongIntMap cache = c.form(i) == Dw.FORM_string ? inlineStrCache : strCache;
-        int id = cache.get(ref, -1);
+        long off = c.debugStrOffset(i);
+        if (off < 0) {
+            String s = c.string(i); // .debug_line_str: names of units and directories, rare
+            return s == null ? -1 : pool.intern(s);
+        }
+        int o = (int) off;
+        int slot = (o * 0x9E3779B1) >>> (32 - RECENT_BITS);
+        if (recentOff[slot] == o + 1) {
+            return recentId[slot];
+        }
+        int id = strIds[o] - 1;
         if (id < 0) {
-            id = pool.intern(c.dwarf().string(ref));
-            cache.put(ref, id);
+            id = pool.intern(c.string(i));
+            strIds[o] = id + 1;
         }
+        recentOff[slot] = o + 1;
+        recentId[slot] = id;
         return id;
     }
 
@@ -305,7 +322,7 @@ final class CuModel {
         tCount[id] = count;
         tType[id] = 0;
         tOff[id] = off;
-        typeByOff.put(off, id);
+        byOff.put(DieIndex.TYPE, off, id);
         return id;
     }
 
@@ -369,7 +386,7 @@ final class CuModel {
 
     private IntBuf addAnnotation(IntBuf out, int componentIdx) {
         int n = c.find(Dw.AT_name);
-        if (n >= 0 && c.dwarf().stringEquals(c.stringRef(n), BTF_DECL_TAG)) {
+        if (n >= 0 && c.stringEquals(n, BTF_DECL_TAG)) {
             if (out == null) {
                 out = new IntBuf(4);
             }
@@ -387,7 +404,7 @@ final class CuModel {
             while ((t = c.next()) > 0) {
                 if (t == Dw.TAG_LLVM_annotation) {
                     int n = c.find(Dw.AT_name);
-                    if (n >= 0 && c.dwarf().stringEquals(c.stringRef(n), BTF_TYPE_TAG)) {
+                    if (n >= 0 && c.stringEquals(n, BTF_TYPE_TAG)) {
                         int id = addType(K_TYPETAG, t, c.offset(), str(Dw.AT_const_value), -1, 0, 0, 0, 0, 0);
                         if (count == 0) {
                             first = id;
@@ -558,7 +575,7 @@ final class CuModel {
         pTypeRef[p] = typeRefOf(Dw.AT_type);
         pOriginRef[p] = typeRefOf(Dw.AT_abstract_origin);
         pType[p] = 0;
-        paramByOff.put(c.offset(), p);
+        byOff.put(DieIndex.PARAM, c.offset(), p);
         return p;
     }
 
@@ -602,7 +619,7 @@ final class CuModel {
         if (c.hasChildren()) {
             functionChildren(fn, true);
         }
-        fnByOff.put(fn.off, fns.size());
+        byOff.put(DieIndex.FN, fn.off, fns.size());
         fns.add(fn);
     }
 
@@ -708,7 +725,7 @@ final class CuModel {
             }
         }
         v.annots = annotations(-1);
-        varByOff.put(v.off, vars.size());
+        byOff.put(DieIndex.VAR, v.off, vars.size());
         vars.add(v);
         if (top) {
             unitVars.add(v);
@@ -724,7 +741,7 @@ final class CuModel {
         if ((ref & SIG_REF) != 0) {
             return foreignId((int) (ref & ~SIG_REF));
         }
-        int id = typeByOff.get(ref, 0);
+        int id = byOff.get(DieIndex.TYPE, ref, 0);
         return id > 0 && tKind[id] == K_UNSPEC ? 0 : id;
     }
 
@@ -758,16 +775,16 @@ final class CuModel {
         }
         for (Var v : vars) {
             if (v.hasSpec && v.specRef >= 0) {
-                int s = varByOff.get(v.specRef, -1);
+                int s = byOff.get(DieIndex.VAR, v.specRef, -1);
                 v.spec = s < 0 ? null : vars.get(s);
             }
         }
         // Functions in table order; parameters of lexical blocks belong to their function.
         for (Fn fn : fns) {
             if (fn.name < 0 && (fn.originRef >= 0 || fn.specRef >= 0)) {
-                int o = fn.originRef >= 0 ? fnByOff.get(fn.originRef, -1) : -1;
+                int o = fn.originRef >= 0 ? byOff.get(DieIndex.FN, fn.originRef, -1) : -1;
                 if (o < 0 && fn.specRef >= 0) {
-                    o = fnByOff.get(fn.specRef, -1);
+                    o = byOff.get(DieIndex.FN, fn.specRef, -1);
                 }
                 if (o >= 0) {
                     fn.name = fns.get(o).name;
@@ -780,7 +797,7 @@ final class CuModel {
         }
         for (Fn fn : fns) {
             if (fn.type == 0 && fn.originRef >= 0) {
-                int o = fnByOff.get(fn.originRef, -1);
+                int o = byOff.get(DieIndex.FN, fn.originRef, -1);
                 if (o >= 0) {
                     fn.type = fns.get(o).type;
                 }
@@ -797,7 +814,7 @@ final class CuModel {
             pType[p] = 0;
             return;
         }
-        int o = paramByOff.get(pOriginRef[p], -1);
+        int o = byOff.get(DieIndex.PARAM, pOriginRef[p], -1);
         if (o < 0) {
             return;
         }

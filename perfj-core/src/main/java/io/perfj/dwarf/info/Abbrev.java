@@ -12,6 +12,12 @@ final class Abbrev {
     final int[] forms;
     /** The value of each {@code DW_FORM_implicit_const} attribute (0 for other forms). */
     final long[] implicitConst;
+    /**
+     * Bit n set when attribute n (below 128, where all the standard ones a reader asks for are)
+     * is present: most lookups are for attributes a DIE does not have, answered without a scan.
+     */
+    final long present0;
+    final long present1;
 
     /** The byte size of all attributes for one unit format, or -1 when some form varies; see {@link #fixedSize}. */
     private volatile long fixed = Long.MIN_VALUE;
@@ -59,5 +65,30 @@ final class Abbrev {
         this.names = names;
         this.forms = forms;
         this.implicitConst = implicitConst;
+        long p0 = 0;
+        long p1 = 0;
+        for (int n : names) {
+            if (n >= 0 && n < 64) {
+                p0 |= 1L << n;
+            } else if (n >= 64 && n < 128) {
+                p1 |= 1L << (n - 64);
+            }
+        }
+        this.present0 = p0;
+        this.present1 = p1;
+    }
+
+    /** The index of attribute {@code at}, or -1. */
+    int find(int at) {
+        if (at >= 0 && at < 128 && ((at < 64 ? present0 : present1) >>> (at & 63) & 1) == 0) {
+            return -1;
+        }
+        int[] n = names;
+        for (int i = 0; i < n.length; i++) {
+            if (n[i] == at) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

@@ -1,9 +1,8 @@
 package io.perfj.dwarf.info;
 
 import io.perfj.io.FormatException;
+import io.perfj.io.Leb128;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -31,12 +30,12 @@ final class AbbrevTable {
     }
 
     static AbbrevTable read(DwarfSection sec, long offset, String source) {
-        MemorySegment s = sec.data();
-        long[] pos = {offset};
-        if (offset < 0 || offset > s.byteSize()) {
+        byte[] s = sec.bytes();
+        if (offset < 0 || offset > s.length) {
             throw new FormatException(source, "abbreviation table", offset,
-                    "offset 0x" + Long.toHexString(offset) + " is outside the " + s.byteSize() + "-byte " + sec.name());
+                    "offset 0x" + Long.toHexString(offset) + " is outside the " + s.length + "-byte " + sec.name());
         }
+        int[] pos = {(int) offset};
         try {
             Abbrev[] dense = new Abbrev[16];
             Map<Integer, Abbrev> sparse = null;
@@ -45,13 +44,13 @@ final class AbbrevTable {
             int[] forms = new int[16];
             long[] consts = new long[16];
             while (true) {
-                long start = pos[0];
-                long code = uleb(s, pos);
+                int start = pos[0];
+                long code = Leb128.unsigned(s, pos);
                 if (code == 0) {
                     break;
                 }
-                long tag = uleb(s, pos);
-                int children = s.get(ValueLayout.JAVA_BYTE, pos[0]++) & 0xff;
+                long tag = Leb128.unsigned(s, pos);
+                int children = s[pos[0]++] & 0xff;
                 if (code > Integer.MAX_VALUE || tag > 0xffff || children > 1) {
                     throw new FormatException(source, "abbreviation declaration", start,
                             "code " + Long.toUnsignedString(code) + ", tag 0x" + Long.toHexString(tag)
@@ -59,11 +58,11 @@ final class AbbrevTable {
                 }
                 int n = 0;
                 while (true) {
-                    long name = uleb(s, pos);
-                    long form = uleb(s, pos);
+                    long name = Leb128.unsigned(s, pos);
+                    long form = Leb128.unsigned(s, pos);
                     long c = 0;
                     if (form == Dw.FORM_implicit_const) {
-                        c = sleb(s, pos);
+                        c = Leb128.signed(s, pos);
                     }
                     if (name == 0 && form == 0) {
                         break;
@@ -103,43 +102,7 @@ final class AbbrevTable {
             return new AbbrevTable(java.util.Arrays.copyOf(dense, maxDense + 1), sparse);
         } catch (IndexOutOfBoundsException e) {
             throw new FormatException(source, "abbreviation table", pos[0],
-                    "runs past the end of the " + s.byteSize() + "-byte " + sec.name());
+                    "runs past the end of the " + s.length + "-byte " + sec.name());
         }
-    }
-
-    private static long uleb(MemorySegment s, long[] pos) {
-        long result = 0;
-        int shift = 0;
-        long p = pos[0];
-        while (true) {
-            int b = s.get(ValueLayout.JAVA_BYTE, p++);
-            if (shift < 64) {
-                result |= (long) (b & 0x7f) << shift;
-            }
-            shift += 7;
-            if ((b & 0x80) == 0) {
-                pos[0] = p;
-                return result;
-            }
-        }
-    }
-
-    private static long sleb(MemorySegment s, long[] pos) {
-        long result = 0;
-        int shift = 0;
-        long p = pos[0];
-        int b;
-        do {
-            b = s.get(ValueLayout.JAVA_BYTE, p++);
-            if (shift < 64) {
-                result |= (long) (b & 0x7f) << shift;
-            }
-            shift += 7;
-        } while ((b & 0x80) != 0);
-        if (shift < 64 && (b & 0x40) != 0) {
-            result |= -1L << shift;
-        }
-        pos[0] = p;
-        return result;
     }
 }

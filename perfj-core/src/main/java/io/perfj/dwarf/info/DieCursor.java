@@ -1,10 +1,10 @@
 package io.perfj.dwarf.info;
 
 import io.perfj.io.FormatException;
+import io.perfj.io.Leb128;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * A forward walk over the DIEs of one unit (DWARF 5 section 7.5.2), in section order. Each
@@ -14,14 +14,12 @@ import java.nio.ByteOrder;
  *
  * <p>Not thread-safe; use one cursor per thread. Reading past the unit's end or meeting an
  * undefined abbreviation or form fails with a {@link FormatException} naming the DIE's offset.
+ *
+ * <p>The unit's bytes are copied into a buffer of the cursor's own when the walk begins (a
+ * section kept in the file's mapping has those pages released again), so positions inside the
+ * cursor are buffer indexes; offsets it returns are section offsets.
  */
 public final class DieCursor {
-    private static final VarHandle I16_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I16_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle I32_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I32_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle I64_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I64_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     /** Returned by address getters when there is no address. */
     public static final long NO_ADDRESS = Long.MIN_VALUE;
 
@@ -29,11 +27,15 @@ public final class DieCursor {
     private final UnitHeader unit;
     private final AbbrevTable abbrevs;
     private final DwarfSection section;
+    /** The unit's bytes; buf[0] is at section offset {@link #base}. */
     private final byte[] buf;
+    private final long base;
     private final int end;
     private final boolean little;
     private final long strKind;
     private long pos;
+    /** {@link #pos} while a LEB128 is read. */
+    private final int[] at = new int[1];
     private int depth;
     private boolean pendingChildren;
 
@@ -47,16 +49,35 @@ public final class DieCursor {
     private long strOffsetsBase = -1;
     private long addrBase = -1;
 
-    DieCursor(DwarfInfo dwarf, UnitHeader unit, AbbrevTable abbrevs) {
+    DieCursor(DwarfInfo dwarf, UnitHeader unit, AbbrevTable abbrevs, DieCursor previous) {
         this.dwarf = dwarf;
         this.unit = unit;
         this.abbrevs = abbrevs;
         this.section = unit.inTypes() ? dwarf.types : dwarf.info;
-        this.buf = section.bytes();
-        this.end = (int) unit.end();
         this.little = dwarf.little;
         this.strKind = unit.inTypes() ? DwarfInfo.STR_TYPES : DwarfInfo.STR_INFO;
-        this.pos = unit.firstDie();
+        if (section.heap()) {
+            // already an array (a decompressed section): read in place
+            this.buf = section.bytes();
+            this.base = 0;
+        } else {
+            int len = (int) (unit.end() - unit.offset());
+            byte[] b = previous == null || previous.section.heap() ? null : previous.buf;
+            if (b == null || b.length < len) {
+                b = new byte[Math.max(len, b == null ? 0 : Math.min(2 * b.length, Integer.MAX_VALUE - 16))];
+            }
+            MemorySegment.copy(section.data(), ValueLayout.JAVA_BYTE, unit.offset(), b, 0, len);
+            section.release(unit.offset(), unit.end());
+            this.buf = b;
+            this.base = unit.offset();
+        }
+        this.end = (int) (unit.end() - base);
+        this.pos = unit.firstDie() - base;
+        if (previous != null && previous.forms.length > forms.length) {
+            forms = previous.forms;
+            vals = previous.vals;
+            lens = previous.lens;
+        }
     }
 
     public UnitHeader unit() {
@@ -75,12 +96,12 @@ public final class DieCursor {
             depth++;
             pendingChildren = false;
         }
-        if (pos >= unit.end()) {
+        if (pos >= end) {
             abbrev = null;
             count = 0;
             return -1;
         }
-        dieOffset = pos;
+        dieOffset = base + pos;
         try {
             long code = uleb();
             if (code == 0) {
@@ -236,16 +257,7 @@ public final class DieCursor {
     /** The index of attribute {@code at} in the current DIE, or -1. */
     public int find(int at) {
         Abbrev a = abbrev;
-        if (a == null) {
-            return -1;
-        }
-        int[] names = a.names;
-        for (int i = 0; i < names.length; i++) {
-            if (names[i] == at) {
-                return i;
-            }
-        }
-        return -1;
+        return a == null ? -1 : a.find(at);
     }
 
     public boolean has(int at) {
@@ -254,7 +266,8 @@ public final class DieCursor {
 
     /**
      * The raw value of attribute {@code i}: constants zero-extended (sdata and implicit_const
-     * signed), flags 0/1, offsets and indexes as stored; for blocks, the block's position.
+     * signed), flags 0/1, offsets and indexes as stored; for blocks and inline strings, their
+     * position in {@link #unitBytes()}.
      */
     public long value(int i) {
         return vals[i];
@@ -330,7 +343,7 @@ public final class DieCursor {
      */
     public long stringRef(int i) {
         return switch (forms[i]) {
-            case Dw.FORM_string -> strKind | vals[i];
+            case Dw.FORM_string -> strKind | (base + vals[i]);
             case Dw.FORM_strp -> checkedStr(dwarf.str, DwarfInfo.STR_STR, vals[i]);
             case Dw.FORM_line_strp -> checkedStr(dwarf.lineStr, DwarfInfo.STR_LINE_STR, vals[i]);
             case Dw.FORM_strx, Dw.FORM_strx1, Dw.FORM_strx2, Dw.FORM_strx3, Dw.FORM_strx4,
@@ -339,6 +352,17 @@ public final class DieCursor {
         };
     }
 
+    /**
+     * For a string attribute whose bytes are in {@code .debug_str} (strp and strx forms): its
+     * offset there, below {@link DwarfInfo#debugStrSize()}; -1 for other forms.
+     */
+    public long debugStrOffset(int i) {
+        long ref = stringRef(i);
+        return ref >= 0 && (ref & ~OFFSET_MASK) == DwarfInfo.STR_STR ? ref & OFFSET_MASK : -1;
+    }
+
+    private static final long OFFSET_MASK = (1L << 56) - 1;
+
     public long stringRefOf(int at) {
         int i = find(at);
         return i < 0 ? -1 : stringRef(i);
@@ -346,7 +370,53 @@ public final class DieCursor {
 
     /** A string attribute as a Java string, or null. */
     public String string(int i) {
+        if (forms[i] == Dw.FORM_string) {
+            int from = inlineStringStart(i);
+            return new String(buf, from, inlineStringLength(i), java.nio.charset.StandardCharsets.UTF_8);
+        }
         return dwarf.string(stringRef(i));
+    }
+
+    /** Whether string attribute {@code i} equals the ASCII {@code text}. */
+    public boolean stringEquals(int i, String text) {
+        if (forms[i] != Dw.FORM_string) {
+            return dwarf.stringEquals(stringRef(i), text);
+        }
+        int from = inlineStringStart(i);
+        int n = text.length();
+        if (inlineStringLength(i) != n) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            if (buf[from + k] != (byte) text.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The buffer holding the current unit's bytes, for reading {@link Dw#FORM_string} attributes
+     * in place ({@link #inlineStringStart}); valid until the cursor's buffer is reused for another
+     * unit, and not to be changed.
+     */
+    public byte[] unitBytes() {
+        return buf;
+    }
+
+    /** Where the bytes of string attribute {@code i}, a {@link Dw#FORM_string}, start in {@link #unitBytes()}. */
+    public int inlineStringStart(int i) {
+        return (int) vals[i];
+    }
+
+    /** The length of string attribute {@code i}, a {@link Dw#FORM_string}, without its terminating NUL. */
+    public int inlineStringLength(int i) {
+        int from = (int) vals[i];
+        int p = from;
+        while (buf[p] != 0) {
+            p++;
+        }
+        return p - from;
     }
 
     public String stringOf(int at) {
@@ -471,7 +541,7 @@ public final class DieCursor {
             long target = ref(s);
             if (target > dieOffset && target <= unit.end()) {
                 pendingChildren = false;
-                pos = target;
+                pos = target - base;
                 return;
             }
         }
@@ -493,12 +563,12 @@ public final class DieCursor {
             depth++;
             pendingChildren = false;
         }
-        if (pos >= unit.end()) {
+        if (pos >= end) {
             abbrev = null;
             count = 0;
             return -1;
         }
-        dieOffset = pos;
+        dieOffset = base + pos;
         try {
             long code = uleb();
             if (code == 0) {
@@ -539,22 +609,32 @@ public final class DieCursor {
     }
 
     public FormatException error(String detail) {
-        long off = dieOffset >= 0 ? dieOffset : pos;
+        long off = dieOffset >= 0 ? dieOffset : base + pos;
         long abs = section.fileOffset() >= 0 ? section.fileOffset() + off : off;
         return new FormatException(dwarf.source(), "DIE <0x" + Long.toHexString(off) + "> in " + section.name(),
                 abs, detail);
     }
 
+    // Plain shifts rather than byte-array VarHandles: btf encode runs on the JIT's first tier,
+    // which calls out of line for the VarHandles' byte swapping.
     private short get16(byte[] b, int at) {
-        return (short) (little ? I16_LE.get(b, at) : I16_BE.get(b, at));
+        int x = b[at] & 0xff;
+        int y = b[at + 1] & 0xff;
+        return (short) (little ? x | y << 8 : x << 8 | y);
     }
 
     private int get32(byte[] b, int at) {
-        return little ? (int) I32_LE.get(b, at) : (int) I32_BE.get(b, at);
+        int x = b[at] & 0xff;
+        int y = b[at + 1] & 0xff;
+        int z = b[at + 2] & 0xff;
+        int t = b[at + 3] & 0xff;
+        return little ? x | y << 8 | z << 16 | t << 24 : x << 24 | y << 16 | z << 8 | t;
     }
 
     private long get64(byte[] b, int at) {
-        return little ? (long) I64_LE.get(b, at) : (long) I64_BE.get(b, at);
+        long lo = get32(b, at) & 0xffff_ffffL;
+        long hi = get32(b, at + 4) & 0xffff_ffffL;
+        return little ? hi << 32 | lo : lo << 32 | hi;
     }
 
     private int u8() {
@@ -600,40 +680,18 @@ public final class DieCursor {
     }
 
     private long uleb() {
-        long result = 0;
-        int shift = 0;
-        int p = (int) pos;
-        byte[] s = buf;
-        while (true) {
-            int b = s[p++];
-            if (shift < 64) {
-                result |= (long) (b & 0x7f) << shift;
-            }
-            shift += 7;
-            if ((b & 0x80) == 0) {
-                pos = p;
-                return result;
-            }
-        }
+        int[] a = at;
+        a[0] = (int) pos;
+        long v = Leb128.unsigned(buf, a);
+        pos = a[0];
+        return v;
     }
 
     private long sleb() {
-        long result = 0;
-        int shift = 0;
-        int p = (int) pos;
-        byte[] s = buf;
-        int b;
-        do {
-            b = s[p++];
-            if (shift < 64) {
-                result |= (long) (b & 0x7f) << shift;
-            }
-            shift += 7;
-        } while ((b & 0x80) != 0);
-        if (shift < 64 && (b & 0x40) != 0) {
-            result |= -1L << shift;
-        }
-        pos = p;
-        return result;
+        int[] a = at;
+        a[0] = (int) pos;
+        long v = Leb128.signed(buf, a);
+        pos = a[0];
+        return v;
     }
 }

@@ -42,7 +42,9 @@ public final class DwarfInfo {
     final DwarfSection strOffsets;
     final DwarfSection addr;
     private final List<UnitHeader> units;
+    /** Tables that more than one unit uses, parsed once; a table of one unit is parsed for its walk only. */
     private final ConcurrentHashMap<Long, AbbrevTable> abbrevs = new ConcurrentHashMap<>();
+    private final java.util.Set<Long> sharedAbbrevs;
 
     private DwarfInfo(String source, ByteOrder order, DwarfSection info, DwarfSection types, DwarfSection abbrev,
                       DwarfSection str, DwarfSection lineStr, DwarfSection strOffsets, DwarfSection addr) {
@@ -59,14 +61,27 @@ public final class DwarfInfo {
         List<UnitHeader> all = new ArrayList<>();
         readUnits(info, false, all);
         readUnits(types, true, all);
+        // the headers' pages are read again only when their units are walked
+        info.release(0, info.size());
+        types.release(0, types.size());
         this.units = Collections.unmodifiableList(all);
+        // A kernel has one table per unit: keeping all 2,000 of them would hold ~100 MB for nothing.
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        java.util.Set<Long> shared = new java.util.HashSet<>();
+        for (UnitHeader u : all) {
+            if (!seen.add(u.abbrevOffset())) {
+                shared.add(u.abbrevOffset());
+            }
+        }
+        this.sharedAbbrevs = shared;
     }
 
     /** The DWARF sections of {@code elf}; an ELF without {@code .debug_info} has no units. */
     public static DwarfInfo of(ElfFile elf) {
-        return new DwarfInfo(elf.name(), elf.order(), section(elf, ".debug_info"), section(elf, ".debug_types"),
-                section(elf, ".debug_abbrev"), section(elf, ".debug_str"), section(elf, ".debug_line_str"),
-                section(elf, ".debug_str_offsets"), section(elf, ".debug_addr"));
+        return new DwarfInfo(elf.name(), elf.order(), section(elf, ".debug_info", false),
+                section(elf, ".debug_types", false), section(elf, ".debug_abbrev", true),
+                section(elf, ".debug_str", true), section(elf, ".debug_line_str", true),
+                section(elf, ".debug_str_offsets", true), section(elf, ".debug_addr", true));
     }
 
     public String source() {
@@ -82,6 +97,11 @@ public final class DwarfInfo {
         return info.size() + types.size();
     }
 
+    /** Size of .debug_str, where {@link DieCursor#debugStrOffset} points. */
+    public long debugStrSize() {
+        return str.size();
+    }
+
     /** All units: those of {@code .debug_info} in section order, then those of {@code .debug_types}. */
     public List<UnitHeader> units() {
         return units;
@@ -89,10 +109,22 @@ public final class DwarfInfo {
 
     /** A cursor over {@code unit}'s DIEs, positioned before its first DIE. */
     public DieCursor cursor(UnitHeader unit) {
-        return new DieCursor(this, unit, abbrevTable(unit));
+        return cursor(unit, null);
+    }
+
+    /**
+     * As {@link #cursor(UnitHeader)}, reusing the unit buffer of {@code previous} (a cursor of this
+     * DWARF that is no longer used, or null): a thread walking unit after unit allocates nothing
+     * per unit.
+     */
+    public DieCursor cursor(UnitHeader unit, DieCursor previous) {
+        return new DieCursor(this, unit, abbrevTable(unit), previous);
     }
 
     AbbrevTable abbrevTable(UnitHeader unit) {
+        if (!sharedAbbrevs.contains(unit.abbrevOffset())) {
+            return AbbrevTable.read(abbrev, unit.abbrevOffset(), source);
+        }
         AbbrevTable t = abbrevs.get(unit.abbrevOffset());
         if (t == null) {
             t = AbbrevTable.read(abbrev, unit.abbrevOffset(), source);
@@ -109,12 +141,21 @@ public final class DwarfInfo {
         if (ref < 0) {
             return null;
         }
-        byte[] s = sectionOf(ref).bytes();
+        DwarfSection sec = sectionOf(ref);
         long off = ref & OFFSET_MASK;
-        if (off > s.length) {
-            throw new FormatException(source, "string", off, "offset is outside the " + s.length + "-byte "
-                    + sectionOf(ref).name());
+        if (off > sec.size()) {
+            throw new FormatException(source, "string", off, "offset is outside the " + sec.size() + "-byte "
+                    + sec.name());
         }
+        if (!sec.heap()) {
+            MemorySegment m = sec.data();
+            long end = off;
+            while (end < m.byteSize() && m.get(ValueLayout.JAVA_BYTE, end) != 0) {
+                end++;
+            }
+            return new String(m.asSlice(off, end - off).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        }
+        byte[] s = sec.bytes();
         int o = (int) off;
         int end = o;
         while (end < s.length && s[end] != 0) {
@@ -128,19 +169,18 @@ public final class DwarfInfo {
         if (ref < 0) {
             return false;
         }
-        byte[] s = sectionOf(ref).bytes();
+        MemorySegment s = sectionOf(ref).data();
         long off = ref & OFFSET_MASK;
         int n = text.length();
-        if (off + n >= s.length) {
+        if (off + n >= s.byteSize()) {
             return false;
         }
-        int o = (int) off;
         for (int i = 0; i < n; i++) {
-            if (s[o + i] != (byte) text.charAt(i)) {
+            if (s.get(ValueLayout.JAVA_BYTE, off + i) != (byte) text.charAt(i)) {
                 return false;
             }
         }
-        return s[o + n] == 0;
+        return s.get(ValueLayout.JAVA_BYTE, off + n) == 0;
     }
 
     private DwarfSection sectionOf(long ref) {
@@ -236,7 +276,11 @@ public final class DwarfInfo {
         }
     }
 
-    static DwarfSection section(ElfFile elf, String name) {
+    /**
+     * The section {@code name} of {@code elf}; on the heap when {@code toHeap} or when it had to be
+     * decompressed, otherwise where the ELF file holds it.
+     */
+    static DwarfSection section(ElfFile elf, String name, boolean toHeap) {
         SectionHeader sh = elf.section(name).orElse(null);
         if (sh == null || !sh.hasFileData() || sh.size() == 0) {
             return DwarfSection.EMPTY;
@@ -245,15 +289,14 @@ public final class DwarfInfo {
         if (raw.size() > Integer.MAX_VALUE - 16) {
             throw raw.error(0, "sections over 2 GiB are not supported");
         }
-        byte[] data;
-        long fileOffset = -1;
-        MemorySegment seg = raw.segment();
-        if ((sh.flags() & Elf.SHF_COMPRESSED) == 0) {
-            data = raw.bytes(0, raw.size());
-            fileOffset = sh.offset();
-        } else {
-            data = decompress(elf, sh, raw);
+        if ((sh.flags() & Elf.SHF_COMPRESSED) != 0) {
+            return DwarfSection.ofBytes(name, decompress(elf, sh, raw), -1);
         }
+        if (!toHeap) {
+            return DwarfSection.ofSegment(name, raw.segment(), sh.offset());
+        }
+        byte[] data = raw.bytes(0, raw.size());
+        MemorySegment seg = raw.segment();
         if (seg.isMapped() && seg.byteSize() > 0) {
             // The heap copy is what gets read; let the mapping's pages go.
             try {
@@ -262,7 +305,7 @@ public final class DwarfInfo {
                 // only a hint
             }
         }
-        return new DwarfSection(name, data, fileOffset);
+        return DwarfSection.ofBytes(name, data, sh.offset());
     }
 
     /** An SHF_COMPRESSED section (gABI "Section Compression"): Elf32/64_Chdr, then zlib or zstd data. */

@@ -9,6 +9,7 @@ import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.SampleLayout;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,8 +36,11 @@ public final class RecordDecoder {
         Bytes b = raw.bytes().named(RecordType.structure(raw.type()));
         int type = raw.type();
         if (type == RecordType.SAMPLE) {
-            Evsel e = evlist == null || evlist.isEmpty() ? null : evlist.evselOf(raw);
-            return decodeSample(raw, b, e);
+            if (evlist == null || evlist.isEmpty()) {
+                throw Evlist.sampleWithoutEvent(b.source(), raw.offset());
+            }
+            Evsel e = evlist.evselOf(raw);
+            return decodeSample(raw, b, e, evlist.layout(e));
         }
         if (type >= RecordType.USER_TYPE_START) {
             return decodeUser(raw, b);
@@ -182,9 +186,9 @@ public final class RecordDecoder {
 
     // ------------------------------------------------------------------ samples
 
-    private static Sample decodeSample(RawRecord raw, Bytes b, Evsel e) {
-        EventAttr a = e == null ? null : e.attr();
-        long st = a == null ? 0 : a.sampleType();
+    private static Sample decodeSample(RawRecord raw, Bytes b, Evsel e, SampleLayout layout) {
+        EventAttr a = e.attr();
+        long st = a.sampleType();
         Cursor c = b.cursor(RawRecord.HEADER_SIZE);
         long identifier = -1;
         long ip = 0;
@@ -196,7 +200,7 @@ public final class RecordDecoder {
         long streamId = -1;
         int cpu = -1;
         int res = 0;
-        long period = a == null ? 0 : a.samplePeriod();
+        long period = a.samplePeriod();
         ReadValues read = null;
         Callchain chain = null;
         Bytes rawData = null;
@@ -215,38 +219,39 @@ public final class RecordDecoder {
         long codePage = 0;
         Bytes aux = null;
 
-        if ((st & SampleFormat.IDENTIFIER) != 0) {
-            identifier = c.u64();
+        // the fixed-size fields, where the event's layout puts them (bounds-checked reads)
+        SampleLayout l = layout;
+        if (l.identifier() >= 0) {
+            identifier = b.u64(l.identifier());
             id = identifier;
         }
-        if ((st & SampleFormat.IP) != 0) {
-            ip = c.u64();
+        if (l.ip() >= 0) {
+            ip = b.u64(l.ip());
         }
-        if ((st & SampleFormat.TID) != 0) {
-            pid = b.s32(c.position());
-            tid = b.s32(c.position() + 4);
-            c.skip(8);
+        if (l.tid() >= 0) {
+            pid = b.s32(l.tid());
+            tid = b.s32(l.tid() + 4);
         }
-        if ((st & SampleFormat.TIME) != 0) {
-            time = c.u64();
+        if (l.time() >= 0) {
+            time = b.u64(l.time());
         }
-        if ((st & SampleFormat.ADDR) != 0) {
-            addr = c.u64();
+        if (l.addr() >= 0) {
+            addr = b.u64(l.addr());
         }
-        if ((st & SampleFormat.ID) != 0) {
-            id = c.u64();
+        if (l.id() >= 0) {
+            id = b.u64(l.id());
         }
-        if ((st & SampleFormat.STREAM_ID) != 0) {
-            streamId = c.u64();
+        if (l.streamId() >= 0) {
+            streamId = b.u64(l.streamId());
         }
-        if ((st & SampleFormat.CPU) != 0) {
-            cpu = b.s32(c.position());
-            res = b.s32(c.position() + 4);
-            c.skip(8);
+        if (l.cpu() >= 0) {
+            cpu = b.s32(l.cpu());
+            res = b.s32(l.cpu() + 4);
         }
-        if ((st & SampleFormat.PERIOD) != 0) {
-            period = c.u64();
+        if (l.period() >= 0) {
+            period = b.u64(l.period());
         }
+        c.skip(l.fixedEnd() - RawRecord.HEADER_SIZE);
         if ((st & SampleFormat.READ) != 0) {
             read = readValues(c, a.readFormat());
         }

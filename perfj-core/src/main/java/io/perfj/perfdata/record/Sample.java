@@ -7,7 +7,7 @@ import io.perfj.perfdata.SampleFormat;
 
 /**
  * PERF_RECORD_SAMPLE (9), every {@code sample_type} field decoded with the event found by the
- * sample's id. Fields the event does not sample hold perf's defaults: -1 for pid, tid, cpu, time,
+ * sample's id (never null: a sample without any event is a format error). Fields the event does not sample hold perf's defaults: -1 for pid, tid, cpu, time,
  * id and stream id; {@code attr.sample_period} for period; 0 or null for the rest. Large arrays
  * (callchain, raw data, branch entries, registers, user stack, aux data) are views of the
  * record's bytes.

@@ -32,7 +32,7 @@ class BtfCDumpCompileTest {
     @ParameterizedTest
     @MethodSource("corpus")
     void corpusHeaderCompilesWithTheSameLayout(String name) throws Exception {
-        Path obj = Fixtures.dir().resolve("btf-c").resolve("obj").resolve(name);
+        Path obj = Fixtures.file("btf-c/obj").resolve(name);
         TypeTable t = RawTypes.load(obj, null);
         compile(t, name.endsWith(".bpf.o") ? "bpf" : "x86_64-linux-gnu", name);
     }

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class BtfCDumpGoldenTest {
     static Path corpusDir() {
-        return Fixtures.dir().resolve("btf-c");
+        return Fixtures.file("btf-c");
     }
 
     static Stream<String> corpus() throws IOException {
@@ -82,14 +82,13 @@ class BtfCDumpGoldenTest {
     }
 
     static Path vmlinuxBtf() {
-        Path f = Fixtures.dir().resolve("btf").resolve("vmlinux.btf.gz");
-        Assumptions.assumeTrue(Files.isRegularFile(f), f + " is absent");
-        return f;
+        Path f = Fixtures.file("btf/vmlinux.btf.gz");
+        return Fixtures.require(f);
     }
 
     static String vmlinuxGolden() {
-        Path f = Fixtures.dir().resolve("btf").resolve("vmlinux.c.txt.gz");
-        Assumptions.assumeTrue(Files.isRegularFile(f), f + " is absent");
+        Path f = Fixtures.file("btf/vmlinux.c.txt.gz");
+        Fixtures.require(f);
         return new String(gunzip(f), StandardCharsets.UTF_8);
     }
 

@@ -21,7 +21,7 @@ class BtfCDumpMutationTest {
     private static final String[] SAMPLES = {"funcs.bpf.o", "bitfields.host.btf", "enums.host.btf", "unions.bpf.o"};
 
     static byte[] sample(String name) {
-        return RawTypes.blob(Fixtures.dir().resolve("btf-c").resolve("obj").resolve(name));
+        return RawTypes.blob(Fixtures.file("btf-c/obj").resolve(name));
     }
 
     /** Dumps; returns whether it succeeded. */

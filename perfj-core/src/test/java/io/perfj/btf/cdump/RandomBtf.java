@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import static io.perfj.btf.cdump.TypeTable.*;
+import static io.perfj.btf.wire.Kinds.*;
 
 /**
  * Random but well-formed BTF blobs for differential tests: every kind the C dumper handles, names

@@ -10,6 +10,7 @@ import java.util.Random;
 import static io.perfj.btf.encode.BtfWords.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Deduplication on random type graphs: a unit repeated several times (later copies with some
@@ -41,14 +42,15 @@ class BtfDedupPropertyTest {
                 put(t, name, info(FWD, 0, false), 0);
             } else {
                 int id = t.add(3 + 3 * members);
-                int p = t.start[id];
-                t.w[p] = name;
-                t.w[p + 1] = info(STRUCT, members, false);
-                t.w[p + 2] = 8 * members;
+                int p = t.pos(id);
+                int[] w = t.words(id);
+                w[p] = name;
+                w[p + 1] = info(STRUCT, members, false);
+                w[p + 2] = 8 * members;
                 for (int m = 0; m < members; m++) {
-                    t.w[p + 3 + 3 * m] = pool.intern("m" + m);
-                    t.w[p + 4 + 3 * m] = mt[m];
-                    t.w[p + 5 + 3 * m] = 64 * m;
+                    w[p + 3 + 3 * m] = pool.intern("m" + m);
+                    w[p + 4 + 3 * m] = mt[m];
+                    w[p + 5 + 3 * m] = 64 * m;
                 }
             }
             put(t, 0, info(PTR, 0, false), base + 3 + 3 * j);
@@ -58,22 +60,23 @@ class BtfDedupPropertyTest {
 
     private static void put(TypeTable t, int... words) {
         int id = t.add(words.length);
-        System.arraycopy(words, 0, t.w, t.start[id], words.length);
+        System.arraycopy(words, 0, t.words(id), t.pos(id), words.length);
     }
 
+    /** The words of a deduplicated (one-array) table. */
     private static int[] words(TypeTable t) {
-        return Arrays.copyOf(t.w, t.nw);
+        return Arrays.copyOf(t.w, (int) t.nw);
     }
 
     @Property(tries = 60)
     void repeatedUnitsDeduplicateToOne(@ForAll @IntRange(min = 1, max = 12) int structs,
                                        @ForAll @IntRange(min = 2, max = 5) int copies, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeTable one = new TypeTable(64, 16);
+        TypeTable one = TypeTable.growing(64, 16);
         addUnit(one, pool, structs, seed, false, null);
         TypeTable once = new BtfDedup(one).run();
 
-        TypeTable many = new TypeTable(64, 16);
+        TypeTable many = TypeTable.growing(64, 16);
         Random fwdRnd = new Random(seed ^ 0x5eed);
         for (int c = 0; c < copies; c++) {
             addUnit(many, pool, structs, seed, c > 0, fwdRnd);
@@ -83,10 +86,29 @@ class BtfDedupPropertyTest {
         assertArrayEquals(words(once), words(deduped));
     }
 
+    @Property(tries = 30)
+    void smallChunksDeduplicateLikeOneChunk(@ForAll @IntRange(min = 1, max = 12) int structs,
+                                            @ForAll @IntRange(min = 2, max = 5) int copies, @ForAll long seed) {
+        StringPool pool = new StringPool();
+        TypeTable big = TypeTable.growing(1 << 16, 16);
+        TypeTable small = TypeTable.growing(64, 16, 4); // 16-word chunks: types spread over many
+        for (TypeTable t : new TypeTable[] {big, small}) {
+            Random fwdRnd = new Random(seed ^ 0x5eed);
+            for (int c = 0; c < copies; c++) {
+                addUnit(t, pool, structs, seed, c > 0, fwdRnd);
+            }
+        }
+        assertTrue(small.chunks().length > 1 && small.chunks()[1] != null, "the small table has several chunks");
+        TypeTable a = new BtfDedup(big).run();
+        TypeTable b = new BtfDedup(small).run();
+        assertEquals(a.count, b.count);
+        assertArrayEquals(words(a), words(b));
+    }
+
     @Property(tries = 40)
     void distinctStructsStay(@ForAll @IntRange(min = 1, max = 12) int structs, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeTable one = new TypeTable(64, 16);
+        TypeTable one = TypeTable.growing(64, 16);
         addUnit(one, pool, structs, seed, false, null);
         int before = one.count;
         TypeTable once = new BtfDedup(one).run();

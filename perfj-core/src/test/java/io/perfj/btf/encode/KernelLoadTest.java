@@ -1,6 +1,5 @@
 package io.perfj.btf.encode;
 
-import io.perfj.dwarf.info.BtfEncodeFixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +43,7 @@ class KernelLoadTest {
     @Test
     void vmlinuxAllModes() throws Exception {
         String p = System.getProperty("perfj.vmlinux");
-        Assumptions.assumeTrue(p != null && Files.isRegularFile(Path.of(p)), "set -Dperfj.vmlinux=PATH");
+        Assumptions.assumeTrue(p != null && Files.isRegularFile(Path.of(p)), "no vmlinux with DWARF named (-Dperfj.vmlinux=PATH)");
         Assumptions.assumeTrue(KernelBtfLoad.available(), "needs root on x86-64 Linux");
         for (EncodeOptions.Vars v : EncodeOptions.Vars.values()) {
             byte[] btf;

@@ -1,9 +1,7 @@
 package io.perfj.dwarf.info;
 
 import io.perfj.testing.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,18 +17,16 @@ public final class BtfEncodeFixtures {
             "gcc-types-section", "gcc-zlib");
 
     public static Path dir() {
-        return Fixtures.dir().resolve("btf-encode");
+        return Fixtures.file("btf-encode");
     }
 
     public static Path bin(String name) {
         Path p = dir().resolve("bin").resolve(name);
-        Assumptions.assumeTrue(Files.isRegularFile(p), p + " is absent");
-        return p;
+        return Fixtures.require(p);
     }
 
     public static Path golden(String file) {
         Path p = dir().resolve("golden").resolve(file);
-        Assumptions.assumeTrue(Files.isRegularFile(p), p + " is absent");
-        return p;
+        return Fixtures.require(p);
     }
 }

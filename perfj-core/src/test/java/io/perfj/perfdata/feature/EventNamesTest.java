@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 class EventNamesTest {
-    static final List<String> NAMES = Fixtures.NAMES;
+    static final List<String> NAMES = Fixtures.RECORDINGS;
 
     @ParameterizedTest
     @FieldSource("NAMES")
@@ -30,7 +30,7 @@ class EventNamesTest {
             expected.add(m.group(1));
         }
         assertFalse(expected.isEmpty());
-        try (PerfData d = PerfData.open(Fixtures.data(fixture))) {
+        try (PerfData d = PerfData.open(Fixtures.recording(fixture))) {
             if (d.isPipe()) {
                 RecordInput in = d.records();
                 while (in.next() != null) {
@@ -45,7 +45,7 @@ class EventNamesTest {
     @ParameterizedTest
     @FieldSource("NAMES")
     void defaultNamesAgreeWithRecordedNames(String fixture) {
-        try (PerfData d = PerfData.open(Fixtures.data(fixture))) {
+        try (PerfData d = PerfData.open(Fixtures.recording(fixture))) {
             if (d.isPipe()) {
                 RecordInput in = d.records();
                 while (in.next() != null) {

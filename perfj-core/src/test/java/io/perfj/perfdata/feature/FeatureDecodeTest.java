@@ -27,10 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FeatureDecodeTest {
-    static final List<String> NAMES = Fixtures.NAMES;
+    static final List<String> NAMES = Fixtures.RECORDINGS;
 
     static PerfData open(String fixture) {
-        PerfData d = PerfData.open(Fixtures.data(fixture));
+        PerfData d = PerfData.open(Fixtures.recording(fixture));
         if (d.isPipe()) {
             RecordInput in = d.records();
             while (in.next() != null) {

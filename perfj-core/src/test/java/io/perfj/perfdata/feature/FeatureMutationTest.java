@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * also produce some FormatExceptions, so a decoder that swallowed everything would fail here.
  */
 class FeatureMutationTest {
-    static final List<String> NAMES = Fixtures.NAMES;
+    static final List<String> NAMES = Fixtures.RECORDINGS;
 
     private static final class Tally {
         int decoded;
@@ -126,7 +126,7 @@ class FeatureMutationTest {
     @ParameterizedTest
     @FieldSource("NAMES")
     void printerSurvivesCorruptFeatureSections(String fixture, @TempDir Path tmp) throws Exception {
-        Path src = Fixtures.data(fixture);
+        Path src = Fixtures.recording(fixture);
         byte[] file = Files.readAllBytes(src);
         long featStart;
         try (PerfData d = PerfData.open(src)) {

@@ -1,11 +1,12 @@
-package io.perfj.btf.cdump;
+package io.perfj.btf.wire;
 
 import java.nio.charset.StandardCharsets;
 
 /**
  * A BTF string section: NUL-terminated names addressed by byte offset. Split BTF continues its
  * base's offsets: an offset below the base's length is the base's. A bad offset reads as the
- * empty name.
+ * empty name (callers that must reject one check {@link #contains} first). Names are compared,
+ * hashed and copied as bytes, so the C dumper makes no String per name.
  */
 public final class StringSection {
     private final byte[] data;
@@ -24,6 +25,30 @@ public final class StringSection {
         this.len = len;
         this.base = base;
         this.baseLen = base == null ? 0 : base.length();
+    }
+
+    /** All of {@code data}, on top of {@code base} (or null). */
+    public static StringSection of(byte[] data, StringSection base) {
+        return new StringSection(data, 0, data.length, base);
+    }
+
+    /** Whether {@code off} is inside this section or its base's. */
+    public boolean contains(int off) {
+        return off >= 0 && off < length();
+    }
+
+    /** Length of this section without its base's: offsets from {@link #baseLength()} are its own. */
+    public int ownLength() {
+        return len;
+    }
+
+    public int baseLength() {
+        return baseLen;
+    }
+
+    /** A copy of this section's own bytes. */
+    public byte[] ownBytes() {
+        return java.util.Arrays.copyOfRange(data, start, start + len);
     }
 
     /** Total length, the base's included. */
@@ -59,7 +84,7 @@ public final class StringSection {
     }
 
     /** Hash of the name's bytes (31-polynomial, as String's). */
-    int hash(int off) {
+    public int hash(int off) {
         StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
@@ -75,7 +100,7 @@ public final class StringSection {
     }
 
     /** Whether the names at two offsets are equal strings. */
-    boolean equal(int a, int b) {
+    public boolean equal(int a, int b) {
         if (a == b) {
             return true;
         }
@@ -109,7 +134,7 @@ public final class StringSection {
     }
 
     /** Whether the name at {@code off} is {@code ascii}. */
-    boolean is(int off, String ascii) {
+    public boolean is(int off, String ascii) {
         StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
@@ -130,7 +155,7 @@ public final class StringSection {
     }
 
     /** Length in bytes of the name at {@code off}. */
-    int byteLength(int off) {
+    public int byteLength(int off) {
         StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
@@ -145,13 +170,20 @@ public final class StringSection {
         return e - p;
     }
 
-    boolean isEmpty(int off) {
+    public boolean isEmpty(int off) {
         StringSection s = owner(off);
         int o = off - s.baseLen;
         return o < 0 || o >= s.len || s.data[s.start + o] == 0;
     }
 
-    void appendTo(CText out, int off) {
+    /** Receives the bytes of a name. */
+    @FunctionalInterface
+    public interface Sink {
+        void name(byte[] b, int from, int n);
+    }
+
+    /** Gives the bytes of the name at {@code off} (none for a bad offset) to {@code out}. */
+    public void appendTo(Sink out, int off) {
         StringSection s = owner(off);
         int o = off - s.baseLen;
         if (o < 0 || o >= s.len) {
@@ -164,6 +196,6 @@ public final class StringSection {
         while (e < limit && d[e] != 0) {
             e++;
         }
-        out.add(d, from, e - from);
+        out.name(d, from, e - from);
     }
 }

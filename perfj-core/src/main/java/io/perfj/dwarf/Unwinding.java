@@ -1,0 +1,74 @@
+package io.perfj.dwarf;
+
+import io.perfj.perfdata.record.Sample;
+import io.perfj.symbols.DsoFinder;
+import io.perfj.symbols.InlineFrames;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.ObjectCache;
+import io.perfj.symbols.Thread;
+
+import java.util.List;
+
+/**
+ * The per-run state behind {@code --call-graph dwarf} stacks: one {@link ObjectCache} (each object
+ * found and mapped once), one {@link UnwindObjects} (each object's call frame index built once and
+ * shared by all processes), the unwinder of the chosen mode, and inline-frame naming over the same
+ * files. A report or script holds one for the whole recording; {@link #close()} unmaps the files
+ * and ends the helper processes.
+ */
+public final class Unwinding implements AutoCloseable {
+    private final ObjectCache files;
+    private final UnwindObjects objects;
+    private final InlineFrames inlines;
+    private boolean perfCompatible = true;
+    private UserStackUnwinder unwinder;
+
+    public Unwinding(DsoFinder finder) {
+        this.files = new ObjectCache(finder);
+        this.objects = new UnwindObjects(files);
+        this.inlines = new InlineFrames(files);
+    }
+
+    /**
+     * Whether stacks are unwound as perf 6.1 with libunwind does (the default: the frames perf
+     * prints, including where its unwinding goes wrong) or with the call frame information alone.
+     */
+    public Unwinding perfCompatible(boolean on) {
+        if (on != perfCompatible) {
+            perfCompatible = on;
+            unwinder = null;
+        }
+        return this;
+    }
+
+    public boolean perfCompatible() {
+        return perfCompatible;
+    }
+
+    /** Must be called after every record that may change a process's maps (see {@link UnwindObjects#addressSpacesChanged()}). */
+    public void addressSpacesChanged() {
+        objects.addressSpacesChanged();
+    }
+
+    /** The sample's user frames, innermost first, or null when it carries no user stack. */
+    public long[] unwind(Sample s, Thread thread) {
+        if (s.userStack() == null || s.userRegs() == null) {
+            return null;
+        }
+        if (unwinder == null) {
+            unwinder = new UserStackUnwinder(objects, perfCompatible);
+        }
+        return unwinder.unwind(s, thread);
+    }
+
+    /** An unwound frame with the functions inlined at it (see {@link InlineFrames}). */
+    public List<Location> withInlines(Location loc) {
+        return inlines.withInlines(loc);
+    }
+
+    @Override
+    public void close() {
+        inlines.close();
+        files.close();
+    }
+}
