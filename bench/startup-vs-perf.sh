@@ -4,17 +4,21 @@
 # perf, perfj (with its ahead-of-time caches) and, unless NOCACHE=0, perfj with PERFJ_AOT=0 run
 # one after the other, round after round, so that all three see the same load (the machine is
 # shared; wall times drift by tens of percent over minutes).
+# Commands without a perf counterpart compare with pahole (btf layout, btf encode of a small
+# fixture) or stand alone (bpf), for the start-up gain of their caches.
 # Usage: bench/startup-vs-perf.sh [FILE] [RUNS] [BTF]
 #   FILE  defaults to fixtures/hot-20k.data (21.6k samples; recipe in fixtures/README.md)
 #   RUNS  rounds per command, default 5 (medians of RUNS)
 #   BTF   defaults to /sys/kernel/btf/vmlinux (btf dump rows; skipped without bpftool)
-# ONLY=regex limits the rows (e.g. ONLY='^btf'), NOCACHE=0 leaves out the no-cache column.
+# ONLY=regex limits the rows (e.g. ONLY='^btf'), NOCACHE=0 leaves out the no-cache column,
+# BASE=DIR adds a column for the ./perfj of another checkout (e.g. the commit before a change).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FILE="${1:-$ROOT/fixtures/hot-20k.data}"
 RUNS="${2:-5}"
 BTF="${3:-/sys/kernel/btf/vmlinux}"
 NOCACHE="${NOCACHE:-1}"
+BASE="${BASE:-}"
 ONLY="${ONLY:-.}"
 [ -f "$FILE" ] || { echo "no $FILE" >&2; exit 1; }
 command -v perf >/dev/null || { echo "perf is needed" >&2; exit 1; }
@@ -43,8 +47,16 @@ if command -v bpftool >/dev/null && [ -r "$BTF" ]; then
         "btf dump format c|bpftool btf dump file $BTF format c|$PERFJ btf dump $BTF format c"
     )
 else
-    echo "(no bpftool or no $BTF: btf rows skipped)"
+    echo "(no bpftool or no $BTF: btf dump rows skipped)"
 fi
+ENC="$ROOT/fixtures/btf-encode/bin/gcc-dwarf5"
+if command -v pahole >/dev/null && [ -r "$BTF" ]; then
+    rows+=(
+        "btf layout|pahole -F btf -C sk_buff $BTF|$PERFJ btf layout $BTF sk_buff"
+        "btf encode (small ELF)|pahole -J -j --btf_encode_detached=$tmp/pahole.btf $ENC|$PERFJ btf encode -o $tmp/perfj.btf $ENC"
+    )
+fi
+rows+=("bpf (listing)|-|$PERFJ bpf -i $ROOT/fixtures/bpf-sys.data --no-system-files")
 
 # Build, and let the launcher make each command's cache, outside the timings; say whether the
 # two outputs agree (perfj's default answers may differ from perf 6.1's where perf is wrong;
@@ -52,9 +64,11 @@ fi
 for row in "${rows[@]}"; do
     IFS='|' read -r label pcmd jcmd <<<"$row"
     [[ "$label" =~ $ONLY ]] || continue
-    $pcmd >"$tmp/p.out" 2>/dev/null || true
     $jcmd >"$tmp/j.out" 2>/dev/null || true
-    if cmp -s "$tmp/p.out" "$tmp/j.out"; then same=identical; else same="differ ($( (diff "$tmp/p.out" "$tmp/j.out" || true) | grep -c '^[<>]') lines)"; fi
+    if [ -n "$BASE" ]; then "$BASE/perfj" ${jcmd#"$PERFJ"} >/dev/null 2>&1 || true; fi   # its caches
+    if [ "$pcmd" = - ] || [[ "$label" = "btf encode"* ]]; then
+        same="not compared"
+    elif $pcmd >"$tmp/p.out" 2>/dev/null; cmp -s "$tmp/p.out" "$tmp/j.out"; then same=identical; else same="differ ($( (diff "$tmp/p.out" "$tmp/j.out" || true) | grep -c '^[<>]') lines)"; fi
     printf '%-30s outputs %s\n' "$label" "$same"
 done
 echo "file: $FILE ($(stat -c %s "$FILE") bytes), $(nproc) cores, $(uname -r), $(perf --version)"
@@ -70,9 +84,10 @@ for i in $(seq "$RUNS"); do
     for row in "${rows[@]}"; do
         IFS='|' read -r label pcmd jcmd <<<"$row"
         [[ "$label" =~ $ONLY ]] || continue
-        one perf "$label" $pcmd
+        if [ "$pcmd" != - ]; then one perf "$label" $pcmd; fi
         one perfj "$label" $jcmd
         if [ "$NOCACHE" = 1 ]; then PERFJ_AOT=0 one nocache "$label" $jcmd; fi
+        if [ -n "$BASE" ]; then one base "$label" "$BASE/perfj" ${jcmd#"$PERFJ"}; fi
     done
 done
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -84,19 +99,24 @@ median() {   # median TOOL LABEL FIELD (1 wall, 2 user+sys, 3 max RSS KB)
 }
 printf '\nmedians of %s runs: wall s (CPU s, peak RSS MB)\n' "$RUNS"
 printf '%-30s %-22s %-22s %-7s' command "perf/bpftool" "perfj" perfj/perf
-[ "$NOCACHE" = 1 ] && printf ' %-22s %s' "perfj PERFJ_AOT=0" "cache saves"
+[ "$NOCACHE" = 1 ] && printf ' %-22s %-11s' "perfj PERFJ_AOT=0" "cache saves"
+[ -n "$BASE" ] && printf ' %s' "BASE perfj"
 echo
 for row in "${rows[@]}"; do
     IFS='|' read -r label _ _ <<<"$row"
     [[ "$label" =~ $ONLY ]] || continue
-    cell() { printf '%s (%s, %.0f)' "$(median "$1" "$label" 1)" "$(median "$1" "$label" 2)" \
-        "$(awk -v k="$(median "$1" "$label" 3)" 'BEGIN { print k / 1024 }')"; }
+    cell() {
+        if [ "$(median "$1" "$label" 1)" = - ]; then printf -- '-'; return; fi
+        printf '%s (%s, %.0f)' "$(median "$1" "$label" 1)" "$(median "$1" "$label" 2)" \
+            "$(awk -v k="$(median "$1" "$label" 3)" 'BEGIN { print k / 1024 }')"
+    }
     pw=$(median perf "$label" 1); jw=$(median perfj "$label" 1)
     printf '%-30s %-22s %-22s %-7s' "$label" "$(cell perf)" "$(cell perfj)" \
-        "$(awk -v a="$jw" -v b="$pw" 'BEGIN { printf "%.2fx", a / b }')"
+        "$(awk -v a="$jw" -v b="$pw" 'BEGIN { if (b == "-") print "-"; else printf "%.2fx", a / b }')"
     if [ "$NOCACHE" = 1 ]; then
         nw=$(median nocache "$label" 1)
-        printf ' %-22s %s' "$(cell nocache)" "$(awk -v a="$nw" -v b="$jw" 'BEGIN { printf "%.2f s", a - b }')"
+        printf ' %-22s %-11s' "$(cell nocache)" "$(awk -v a="$nw" -v b="$jw" 'BEGIN { printf "%.2f s", a - b }')"
     fi
+    [ -n "$BASE" ] && printf ' %s' "$(cell base)"
     echo
 done

@@ -53,6 +53,23 @@ class KallsymsTest {
     }
 
     @Test
+    void upperCaseHexDroppedNamesAndUnsortedLines() {
+        Kallsyms k = parse("""
+                FFFFFFFF81000100 T later
+                ffffffff81000000 T $x_mapping
+                ffffffff81000000 T\s
+                ffffffff81000000 b first
+                ffffffff81000080 t middle
+                """);
+        assertEquals(0, k.badLines());
+        // '$' names and empty names are dropped, not counted as malformed; lines are sorted
+        assertEquals(List.of("first", "middle", "later"), k.kernel().symbols().stream().map(Symbol::name).toList());
+        assertEquals(0xffffffff81000080L, k.kernel().find(0xffffffff81000000L).end());
+        assertEquals('L', k.kernel().find(0xffffffff81000000L).binding());
+        assertEquals(0xffffffff81000100L, k.kernel().find(0xffffffff81000100L).start());
+    }
+
+    @Test
     void fixtureKallsyms() {
         Kallsyms k = Kallsyms.read(BuildIdCacheFixture.member("[kernel.kallsyms]", "kallsyms").orElseThrow());
         assertEquals(0, k.badLines());
