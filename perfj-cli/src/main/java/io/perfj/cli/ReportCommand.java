@@ -88,7 +88,7 @@ public final class ReportCommand implements Callable<Integer> {
         try (PerfData data = PerfData.open(in.input)) {
             ReportOptions opts = options(data);
             Session session = sym.session(data);
-            Report r = Report.build(session, opts);
+            Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();
             } else {

@@ -1,5 +1,7 @@
 package io.perfj.annotate;
 
+import io.perfj.compat.PerfAnnotateDeletions;
+import io.perfj.compat.PerfGlobalHits;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
 import io.perfj.perfdata.Evsel;
@@ -34,7 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.LongFunction;
 
 /**
  * {@code perf annotate}: samples are attributed to the instructions of the symbols they hit,
@@ -78,7 +79,8 @@ public final class Annotate {
     private final Consumer<String> warn;
     private final Set<Dso> warnedDsos = new HashSet<>();
     /** Per DSO, the symbols perf would have deleted from its table (see {@link #run}). */
-    private final Map<Dso, Set<Symbol>> dropped = new HashMap<>();
+    /** The symbols perf 6.1 deletes (empty unless --compat perf-6.1 makes it delete them). */
+    private final PerfAnnotateDeletions deletions = new PerfAnnotateDeletions();
     private List<BpfProg> bpfProgs;
     private Map<Long, byte[]> btfById;
 
@@ -142,12 +144,9 @@ public final class Annotate {
             loader.shutdown();
         }
         counts.dsos.parallelStream().filter(counts::wanted).forEach(Dso::symbols);
-        // With symbols asked for, perf deletes from its DSO's symbol table every other symbol a
-        // sample hits (builtin-annotate.c, evsel__add_sample); call and jump targets in those
-        // symbols then go unresolved and keep objdump's name. Not on the branch-stack path, which
-        // perf takes for --stdio2 when the recording has branch stacks.
-        boolean dropsHitSymbols = session.compat().perf61() && !opts.symbols().isEmpty()
-                && (opts.stdio() || data.features().get(FeatureId.BRANCH_STACK) == null);
+        // perf 6.1 deletes the other symbols samples hit (see PerfAnnotateDeletions)
+        boolean dropsHitSymbols = session.compat().perf61() && PerfAnnotateDeletions.applies(
+                !opts.symbols().isEmpty(), opts.stdio(), data.features().get(FeatureId.BRANCH_STACK) != null);
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
             Map<Key, Entry> entries = new LinkedHashMap<>();
@@ -158,8 +157,6 @@ public final class Annotate {
                     continue; // none of the symbols asked for is in it
                 }
                 AddrCounts ac = d.getValue();
-                Set<Symbol> gone = dropsHitSymbols ? dropped.computeIfAbsent(dso, k -> newIdentitySet()) : null;
-                Symbol lastGone = null;
                 for (int i = 0; i < ac.size; i++) {
                     long mapIp = ac.addrs[i];
                     long n = ac.samples[i];
@@ -167,9 +164,8 @@ public final class Annotate {
                     Symbol sym = dso.symbols().find(mapIp);
                     if (!opts.symbols().isEmpty()) {
                         if (sym == null || !opts.symbols().contains(sym.name())) {
-                            if (sym != null && gone != null && sym != lastGone) {
-                                gone.add(sym);
-                                lastGone = sym;
+                            if (dropsHitSymbols) {
+                                deletions.hit(dso, sym);
                             }
                             continue; // perf drops samples outside the symbols asked for
                         }
@@ -482,7 +478,7 @@ public final class Annotate {
             i++;
         }
         a.account(offs, hits, periods, totalSamples, totalPeriod);
-        return session.compat().perf61() ? a.perfGlobalHits() : a;
+        return session.compat().perf61() ? PerfGlobalHits.apply(a) : a;
     }
 
     private void warnOnce(Dso dso, String msg) {
@@ -522,11 +518,7 @@ public final class Annotate {
         long end = e.sym.end();
         List<String> listing = opts.disassembler().listing(code, start, end, req);
         return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(),
-                symbolsOf(dso, dropped.getOrDefault(dso, Set.of())));
-    }
-
-    private static Set<Symbol> newIdentitySet() {
-        return java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+                deletions.targets(dso));
     }
 
     private static boolean hasCode(ElfFile f, long addr) {
@@ -537,17 +529,6 @@ public final class Annotate {
             }
         }
         return false;
-    }
-
-    /**
-     * perf's call and jump target lookup (annotate.c call__parse, jump__parse): the symbol of the
-     * annotated DSO containing the address, unless perf deleted it from the table.
-     */
-    static LongFunction<String> symbolsOf(Dso dso, Set<Symbol> deleted) {
-        return addr -> {
-            Symbol s = dso.symbols().find(addr);
-            return s == null || deleted.contains(s) ? null : s.name();
-        };
     }
 
     private Annotation bpf(Entry e) throws IOException {

@@ -144,13 +144,12 @@ public final class Annotation {
      * global percent types). Then marks jump targets and sets the column widths.
      */
     /**
-     * perf 6.1's global-hits column: it divides by a sample count its annotate never fills in
-     * ({@code annotation__calc_percent} with {@code hists->stats.nr_samples} of 0), so every line
-     * prints an empty column; with this, {@code percent(GLOBAL_HITS)} is 0 everywhere too.
+     * Sets one percent type to 0 on every line (perf 6.1's empty global-hits column,
+     * {@code io.perfj.compat.PerfGlobalHits}).
      */
-    public Annotation perfGlobalHits() {
+    public Annotation zeroPercent(PercentType type) {
         for (AnnotationLine al : lines) {
-            al.percent[PercentType.GLOBAL_HITS.ordinal()] = 0;
+            al.percent[type.ordinal()] = 0;
         }
         return this;
     }

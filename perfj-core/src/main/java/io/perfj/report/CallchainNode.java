@@ -8,14 +8,18 @@ import java.util.List;
  * A node of an entry's callchain tree (perf's callchain_node, before path compression): one
  * frame, the period of chains ending here ({@code hit}) and of chains going on below
  * ({@code childrenHit}). Kept small — a large report has millions: the first child is a field,
- * further ones an array searched linearly (nodes rarely have more than a few).
+ * further ones an array searched linearly (nodes rarely have more than a few). The children's
+ * frames are kept in the parent too, so a search reads only the child it descends into (adding
+ * a chain is a walk over nodes scattered across the heap).
  */
 public final class CallchainNode {
     final int frame;
     long hit;
     long childrenHit;
     private CallchainNode first;
+    private int firstFrame;
     private CallchainNode[] more;
+    private int[] moreFrames;
     private int nmore;
 
     CallchainNode(int frame) {
@@ -51,22 +55,27 @@ public final class CallchainNode {
     private CallchainNode child(int f) {
         if (first == null) {
             first = new CallchainNode(f);
+            firstFrame = f;
             return first;
         }
-        if (first.frame == f) {
+        if (firstFrame == f) {
             return first;
         }
+        int[] mf = moreFrames;
         for (int i = 0; i < nmore; i++) {
-            if (more[i].frame == f) {
+            if (mf[i] == f) {
                 return more[i];
             }
         }
         if (more == null) {
             more = new CallchainNode[2];
+            moreFrames = new int[2];
         } else if (nmore == more.length) {
             more = Arrays.copyOf(more, nmore * 2);
+            moreFrames = Arrays.copyOf(moreFrames, nmore * 2);
         }
         CallchainNode c = new CallchainNode(f);
+        moreFrames[nmore] = f;
         more[nmore++] = c;
         return c;
     }

@@ -11,10 +11,63 @@ import java.util.Map;
 
 /** Interns {@link Frame}s: equal (dso, symbol or address, level) get the same small int id. */
 public final class FrameTable {
-    private record Key(Dso dso, Symbol sym, long addr, char level) {
+    /**
+     * A frame's identity. equals and hashCode are written out (a record's generated ones go
+     * through a bootstrap method and hash every component): this is looked up for every address
+     * that misses the report's per-process caches.
+     */
+    private static final class Key {
+        final Dso dso;
+        final Symbol sym;
+        final long addr;
+        final char level;
+        final int hash;
+
+        Key(Dso dso, Symbol sym, long addr, char level) {
+            this.dso = dso;
+            this.sym = sym;
+            this.addr = addr;
+            this.level = level;
+            this.hash = placeHash(dso, sym, addr) * 31 + level;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.addr == addr && k.level == level && k.dso == dso
+                    && java.util.Objects.equals(k.sym, sym);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
-    private record Place(Dso dso, Symbol sym, long addr) {
+    /** A frame's place, whatever its level (see {@link #canonical}). */
+    private static final class Place {
+        final Dso dso;
+        final Symbol sym;
+        final long addr;
+
+        Place(Dso dso, Symbol sym, long addr) {
+            this.dso = dso;
+            this.sym = sym;
+            this.addr = addr;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Place p && p.addr == addr && p.dso == dso && java.util.Objects.equals(p.sym, sym);
+        }
+
+        @Override
+        public int hashCode() {
+            return placeHash(dso, sym, addr);
+        }
+    }
+
+    private static int placeHash(Dso dso, Symbol sym, long addr) {
+        return (System.identityHashCode(dso) * 31 + (sym == null ? 0 : sym.hashCode())) * 31 + Long.hashCode(addr);
     }
 
     private final Map<Key, Integer> ids = new HashMap<>();

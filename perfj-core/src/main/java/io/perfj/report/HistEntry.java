@@ -21,6 +21,10 @@ public final class HistEntry {
     int maxDepth;
     /** The map the entry's symbol was last resolved through (perf's {@code he->ms.map}), when perf's tree is emulated. */
     int map;
+    /** The entry's number in the order entries were made (default mode). */
+    int id;
+    /** The last sample row that reached this entry (each row counts an entry once). */
+    int row;
     long selfPeriod;
     long selfSamples;
     long accPeriod;

@@ -6,14 +6,13 @@ import io.perfj.compat.PerfHistTree;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.SampleFormat;
 import io.perfj.session.FrameResolver;
+import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The entries of one event's report (perf's {@code struct hists}): built from merged samples,
@@ -48,7 +47,32 @@ public final class Hists {
     private final FrameTable frames;
     private final StackTable stacks;
     /** In the order entries were created, which is the order perf inserts them into its tree. */
-    private final Map<EntryKey, HistEntry> entries = new java.util.LinkedHashMap<>();
+    private final List<HistEntry> created = new ArrayList<>();
+    /** Entries by key, when a key is more than a command id and a frame or object. */
+    private final Map<EntryKey, HistEntry> entries = new HashMap<>();
+    /** Entries by (command id + 1, frame or object key), when the sort keys are only those. */
+    private final LongIntMap byCommAndKey;
+    /** Stamps the entries one sample row reached (its number), so each is counted once. */
+    private int row;
+    /**
+     * Entries whose period (Children with --children, else Self) stays below this get no
+     * callchain tree, as nothing of it would be printed (see {@link #deferChains}); 0 for all.
+     */
+    private long chainFloor;
+    /**
+     * The deferred chains in caller order, summed by (entry, stack): the part of a sample's
+     * chain that goes into an entry's tree runs from the entry's frame to the leaf, which is an
+     * interned stack of its own (the first frames of the sample's, leaf first), so rows that
+     * share it are added to the tree once. In the order they first came, so each tree's nodes
+     * and children are made in the order adding row by row would make them.
+     */
+    private LongIntMap pairIds;
+    private int[] pairEntry;
+    private int[] pairStack;
+    private long[] pairPeriod;
+    private int pairs;
+    /** The current row's stack prefixes: {@code prefixes[i]} holds its frames 0..i. */
+    private int[] prefixes = new int[64];
     private final Map<Object, Integer> dsoKeys = new HashMap<>();
     private List<HistEntry> sorted = List.of();
     private long totalPeriod;
@@ -98,6 +122,22 @@ public final class Hists {
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;
+        this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU) ? null
+                : new LongIntMap(1 << 12);
+    }
+
+    /**
+     * Whether callchain trees are left to a second pass over the same rows ({@link #addChains}),
+     * made only for entries that can print a callchain line: in the graph, flat and folded modes
+     * a line needs at least the threshold's share of all callchain periods, which an entry below
+     * it cannot reach. Not under --compat perf-6.1, whose merges may still grow an entry.
+     *
+     * @param printedOnly whether only what the stdio report prints is needed (JSON has all)
+     */
+    boolean deferChains(boolean printedOnly) {
+        return printedOnly && !perf61 && opts.threshold() > 0
+                && (opts.mode() == CallchainMode.GRAPH || opts.mode() == CallchainMode.FLAT
+                || opts.mode() == CallchainMode.FOLDED);
     }
 
     /** The part of a frame the sort keys look at: the frame, its DSO, or nothing. */
@@ -116,7 +156,20 @@ public final class Hists {
     /** Whether the sample being added failed the filters (the entries it creates are hidden). */
     private boolean creatingFiltered;
 
-    private HistEntry entry(String comm, int pid, int tid, int cpu, int frame) {
+    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame) {
+        if (byCommAndKey != null) {
+            long k = ((long) (opts.has(SortKey.COMM) ? commId + 1 : 0) << 32) | (keyOf(frame) & 0xffffffffL);
+            int id = byCommAndKey.get(k);
+            if (id >= 0) {
+                return created.get(id);
+            }
+            HistEntry e = new HistEntry(comm, pid, tid, cpu, frame);
+            e.filtered = creatingFiltered;
+            e.id = created.size();
+            byCommAndKey.put(k, created.size());
+            created.add(e);
+            return e;
+        }
         // perf's "pid" key is the thread: its tid, shown with the thread's last command name.
         EntryKey k = new EntryKey(opts.has(SortKey.COMM) ? comm : null,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? pid : -1,
@@ -126,7 +179,9 @@ public final class Hists {
         if (e == null) {
             e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame);
             e.filtered = creatingFiltered;
+            e.id = created.size();
             entries.put(k, e);
+            created.add(e);
         }
         return e;
     }
@@ -141,45 +196,157 @@ public final class Hists {
         return nodes;
     }
 
-    void add(String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period, long samples) {
-        int[] chain = stacks.frames(stack);
+    /**
+     * Adds merged samples: {@code samples} samples with this thread, cpu and stack; their
+     * callchains too unless they are deferred ({@link #deferChains}).
+     *
+     * @param commId the command's id (the same for the same name), -1 when the command is no key
+     */
+    void add(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period, long samples,
+             boolean deferChains) {
+        row(commId, comm, pid, tid, cpu, selfFrame, stack, period, samples, true, !deferChains);
+    }
+
+    /**
+     * The second pass of deferred callchains: the same rows again, in the same order, each
+     * chain added to the trees of the entries that can print it (see {@link #deferChains}).
+     */
+    void addChains(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period,
+                   long samples) {
+        if (chainFloor == 0) {
+            chainFloor = Math.max(1, (long) (callchainPeriod * (opts.threshold() / 100.0)));
+        }
+        row(commId, comm, pid, tid, cpu, selfFrame, stack, period, samples, false, true);
+    }
+
+    private void row(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period,
+                     long samples, boolean counts, boolean chains) {
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
-        totalPeriod += period;
-        totalSamples += samples;
+        if (counts) {
+            totalPeriod += period;
+            totalSamples += samples;
+        }
         if (!pass && !opts.children()) {
             return;
         }
+        int[] chain = stacks.frames(stack);
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
-        int[] nodes = withChains ? canonical(chain) : chain;
-        callchainPeriod += period;
-        HistEntry self = entry(comm, pid, tid, cpu, selfFrame);
-        self.selfPeriod += period;
-        self.selfSamples += samples;
+        boolean byPrefix = !counts && opts.callerOrder();
+        if (byPrefix && withChains) {
+            if (prefixes.length < chain.length) {
+                prefixes = new int[chain.length * 2];
+            }
+            stacks.prefixes(stack, prefixes);
+        }
+        int[] nodes = withChains && chains && !byPrefix ? canonical(chain) : chain;
+        if (counts) {
+            callchainPeriod += period;
+        }
+        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame);
+        if (counts) {
+            self.selfPeriod += period;
+            self.selfSamples += samples;
+        }
         if (opts.children()) {
-            Set<HistEntry> seen = new HashSet<>();
-            seen.add(self);
-            self.accPeriod += period;
-            self.accSamples += samples;
+            int mark = ++row;
+            self.row = mark;
+            if (counts) {
+                self.accPeriod += period;
+                self.accSamples += samples;
+            }
             if (withChains) {
-                addChain(self, nodes, chain.length - 1, period, samples, true);
+                chain(self, nodes, chain.length - 1, period, true, counts, chains);
             }
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
                 int i = opts.callerOrder() ? chain.length - 1 - n : n;
-                HistEntry e = entry(comm, pid, tid, cpu, chain[i]);
-                if (!seen.add(e)) {
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i]);
+                if (e.row == mark) {
                     continue;
                 }
-                e.accPeriod += period;
-                e.accSamples += samples;
+                e.row = mark;
+                if (counts) {
+                    e.accPeriod += period;
+                    e.accSamples += samples;
+                }
                 if (withChains) {
-                    addChain(e, nodes, i, period, samples, false);
+                    chain(e, nodes, i, period, false, counts, chains);
                 }
             }
         } else if (withChains) {
-            addChain(self, nodes, chain.length - 1, period, samples, true);
+            chain(self, nodes, chain.length - 1, period, true, counts, chains);
         }
+    }
+
+    /** The depth (when counting) and the tree (when building chains, above the floor) of one chain. */
+    private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole, boolean counts, boolean chains) {
+        if (counts) {
+            e.maxDepth = Math.max(e.maxDepth, depth(nodes, at, whole));
+        }
+        if (chains && (chainFloor == 0 || (opts.children() ? e.accPeriod : e.selfPeriod) >= chainFloor)) {
+            if (!counts && opts.callerOrder()) {
+                deferred(e, prefixes[at], period);
+            } else {
+                addChain(e, nodes, at, period, whole);
+            }
+        }
+    }
+
+    private void deferred(HistEntry e, int prefix, long period) {
+        if (pairIds == null) {
+            pairIds = new LongIntMap(1 << 14);
+            pairEntry = new int[1 << 12];
+            pairStack = new int[1 << 12];
+            pairPeriod = new long[1 << 12];
+        }
+        long key = ((long) e.id << 32) | (prefix & 0xffffffffL);
+        int k = pairIds.putIfAbsent(key, pairs);
+        if (k == pairs) {
+            if (pairs == pairEntry.length) {
+                pairEntry = java.util.Arrays.copyOf(pairEntry, pairs * 2);
+                pairStack = java.util.Arrays.copyOf(pairStack, pairs * 2);
+                pairPeriod = java.util.Arrays.copyOf(pairPeriod, pairs * 2);
+            }
+            pairEntry[k] = e.id;
+            pairStack[k] = prefix;
+            pairs++;
+        }
+        pairPeriod[k] += period;
+    }
+
+    /** After the second pass ({@link #addChains}): the summed chains into their entries' trees. */
+    void finishChains() {
+        // entry by entry (each tree is independent; within one the order is kept), so that one
+        // tree's nodes stay in the cache while its chains are added
+        int[] start = new int[created.size() + 1];
+        for (int k = 0; k < pairs; k++) {
+            start[pairEntry[k] + 1]++;
+        }
+        for (int i = 0; i < created.size(); i++) {
+            start[i + 1] += start[i];
+        }
+        int[] order = new int[pairs];
+        for (int k = 0; k < pairs; k++) {
+            order[start[pairEntry[k]]++] = k;
+        }
+        int[] nodes = new int[64];
+        for (int k : order) {
+            int depth = stacks.depth(pairStack[k]);
+            if (nodes.length < depth) {
+                nodes = new int[depth * 2];
+            }
+            stacks.canonicalFrames(pairStack[k], frames, nodes);
+            addChain(created.get(pairEntry[k]), nodes, depth - 1, pairPeriod[k], false);
+        }
+        pairIds = null;
+        pairEntry = null;
+        pairStack = null;
+        pairPeriod = null;
+    }
+
+    private int depth(int[] chain, int at, boolean whole) {
+        return whole ? chain.length : opts.callerOrder() ? at + 1 : chain.length - at;
     }
 
     /** perf's entry tree, when entries are built as perf builds them (see {@link PerfHistTree}). */
@@ -229,7 +396,7 @@ public final class Hists {
         self.accSamples++;
         added.add(self);
         if (withChains) {
-            addChain(self, nodes, chain.length - 1, period, 1, true);
+            addChain(self, nodes, chain.length - 1, period, true);
         }
         next:
         for (int n = 0; n < chain.length; n++) {
@@ -246,7 +413,7 @@ public final class Hists {
             e.accSamples++;
             added.add(e);
             if (withChains) {
-                addChain(e, nodes, i, period, 1, false);
+                addChain(e, nodes, i, period, false);
             }
         }
     }
@@ -266,7 +433,7 @@ public final class Hists {
                 e.map = map;
             }
         } else {
-            entries.put(new EntryKey(null, -1, -1, -1, entries.size()), e);
+            created.add(e);
         }
         return e;
     }
@@ -279,7 +446,7 @@ public final class Hists {
      */
     private List<HistEntry> perfTreeOrder() {
         List<HistEntry> in = tree != null ? tree.inOrder()
-                : PerfHistSort.collapse(new ArrayList<>(entries.values()), perfCmp(), (m, e) -> merge(m, e, true));
+                : PerfHistSort.collapse(new ArrayList<>(created), perfCmp(), (m, e) -> merge(m, e, true));
         return opts.has(SortKey.COMM) ? PerfHistSort.collapse(in, perfCmp(), (m, e) -> merge(m, e, false)) : in;
     }
 
@@ -309,12 +476,11 @@ public final class Hists {
      * entry the part from its frame on (toward the leaf in caller order, toward the root in
      * callee order).
      */
-    private void addChain(HistEntry e, int[] chain, int at, long period, long samples, boolean whole) {
+    private void addChain(HistEntry e, int[] chain, int at, long period, boolean whole) {
         if (e.chains == null) {
             e.chains = CallchainNode.root();
         }
-        int depth = whole ? chain.length : opts.callerOrder() ? at + 1 : chain.length - at;
-        e.maxDepth = Math.max(e.maxDepth, depth);
+        e.maxDepth = Math.max(e.maxDepth, depth(chain, at, whole));
         if (opts.callerOrder()) {
             int from = whole ? chain.length - 1 : at;
             e.chains.add(chain, from, -1, -1, period);
@@ -364,7 +530,7 @@ public final class Hists {
 
     void finish(FrameResolver resolver) {
         if (opts.has(SortKey.PID)) {
-            for (HistEntry e : entries.values()) {
+            for (HistEntry e : created) {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
@@ -375,7 +541,7 @@ public final class Hists {
             shown = PerfHistSort.outputResort(perfTreeOrder(),
                     PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames));
         } else {
-            shown = new ArrayList<>(entries.values());
+            shown = new ArrayList<>(created);
             shown.sort(order());
         }
         if (opts.children() && opts.filters()) {

@@ -111,10 +111,22 @@ public final class Report {
      * {@link Hists} describes, or as perf 6.1 does when the session's compat mode asks for it.
      */
     public static Report build(Session session, ReportOptions opts) {
+        return build(session, opts, false);
+    }
+
+    /**
+     * Like {@link #build(Session, ReportOptions)}; {@code printedOnly}: the entries' callchain
+     * trees need to hold only what {@link StdioReport} prints (the graph, flat and folded modes
+     * leave out entries below the threshold, whose trees are then not built).
+     */
+    public static Report build(Session session, ReportOptions opts, boolean printedOnly) {
         Report r = new Report(session.data(), opts, session.compat().perf61());
+        r.printedOnly = printedOnly;
         r.read(session);
         return r;
     }
+
+    private boolean printedOnly;
 
     private void read(Session session) {
         FrameResolver resolver = session.resolver();
@@ -122,8 +134,8 @@ public final class Report {
         List<AggTable> agg = new ArrayList<>();
         boolean keepComm = opts.has(SortKey.COMM) || opts.comms() != null;
         // With --children and callchains perf's output order looks at each entry's thread (the
-        // thread of the sample that created it): keep it then.
-        boolean byThread = opts.children() && opts.mode() != CallchainMode.NONE;
+        // thread of the sample that created it): keep it then. The default order does not.
+        boolean byThread = perf61 && opts.children() && opts.mode() != CallchainMode.NONE;
         boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null || byThread;
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
@@ -177,9 +189,17 @@ public final class Report {
                 }
             } else if (i < agg.size()) {
                 AggTable t = agg.get(i);
+                boolean defer = h.deferChains(printedOnly);
                 for (int r = 0; r < t.rows(); r++) {
-                    h.add(t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r), t.cpu(r), t.self(r),
-                            t.stack(r), t.period(r), t.count(r));
+                    h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r), t.cpu(r),
+                            t.self(r), t.stack(r), t.period(r), t.count(r), defer);
+                }
+                for (int r = 0; defer && r < t.rows(); r++) {
+                    h.addChains(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r),
+                            t.cpu(r), t.self(r), t.stack(r), t.period(r), t.count(r));
+                }
+                if (defer) {
+                    h.finishChains();
                 }
             }
             h.finish(resolver);

@@ -51,6 +51,25 @@ public final class StackTable {
         return out;
     }
 
+    /**
+     * The stack's prefixes into {@code out}: {@code out[i]} is the stack of its frames 0..i
+     * (leaf first), so {@code out[depth - 1]} is the stack itself.
+     */
+    public void prefixes(int stack, int[] out) {
+        int i = depth(stack) - 1;
+        for (int s = stack; s != EMPTY; s = parent[s]) {
+            out[i--] = s;
+        }
+    }
+
+    /** The stack's frames, leaf first, each as its {@link FrameTable#canonical} frame, into {@code out}. */
+    void canonicalFrames(int stack, FrameTable frames, int[] out) {
+        int i = depth(stack) - 1;
+        for (int s = stack; s != EMPTY; s = parent[s]) {
+            out[i--] = frames.canonical(frame[s]);
+        }
+    }
+
     /** The last frame pushed (the outermost caller so far). */
     public int frame(int stack) {
         return frame[stack];

@@ -190,6 +190,16 @@ public final class StdioReport {
      * value has at most three decimals, e.g. 3.125) to even, where Java's formatter rounds it up.
      */
     static String fixed2(double d) {
+        if (d >= 0 && d < 1e12) {
+            // away from a half hundredth, rounding d * 100 gives the rounding of d's exact value
+            double h = d * 100;
+            double f = h - Math.floor(h);
+            if (Math.abs(f - 0.5) > 1e-6) {
+                long n = (long) Math.floor(h + 0.5);
+                long frac = n % 100;
+                return (n / 100) + (frac < 10 ? ".0" : ".") + frac;
+            }
+        }
         double t = d * 1000;
         if (t == Math.rint(t) && !Double.isInfinite(t)) {
             return new java.math.BigDecimal(d).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();

@@ -23,4 +23,17 @@ public record Symbol(long start, long end, String name, char binding) {
     public boolean contains(long addr) {
         return Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr, end) < 0;
     }
+
+    // Written out rather than the record's generated pair: report keys its frame tables by
+    // symbols, and the generated methods' first calls go through a bootstrap method.
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof Symbol s && s.start == start && s.end == end && s.binding == binding
+                && s.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+        return (Long.hashCode(start) * 31 + Long.hashCode(end)) * 31 + binding + name.hashCode() * 961;
+    }
 }
