@@ -81,6 +81,10 @@ public final class Hists {
 
     /** Whether entries are found, merged and ordered as perf 6.1 does (see the class comment). */
     private final boolean perf61;
+    /** {@code opts.has(SYM)}, {@code has(DSO)}, {@code has(COMM)}: asked for every frame of every row. */
+    private final boolean bySym;
+    private final boolean byDso;
+    private final boolean byComm;
 
     /** An entry's key: the values of the sort keys (the others -1 or null). */
     private static final class EntryKey {
@@ -122,6 +126,9 @@ public final class Hists {
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;
+        this.bySym = opts.has(SortKey.SYM);
+        this.byDso = opts.has(SortKey.DSO);
+        this.byComm = opts.has(SortKey.COMM);
         this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU) ? null
                 : new LongIntMap(1 << 12);
     }
@@ -142,10 +149,10 @@ public final class Hists {
 
     /** The part of a frame the sort keys look at: the frame, its DSO, or nothing. */
     private int keyOf(int frame) {
-        if (opts.has(SortKey.SYM)) {
+        if (bySym) {
             return frames.canonical(frame);
         }
-        if (opts.has(SortKey.DSO)) {
+        if (byDso) {
             Frame f = frames.get(frame);
             Object dso = f.dso() == null ? "[unknown]" : f.dso();
             return dsoKeys.computeIfAbsent(dso, d -> dsoKeys.size());
@@ -158,7 +165,7 @@ public final class Hists {
 
     private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame) {
         if (byCommAndKey != null) {
-            long k = ((long) (opts.has(SortKey.COMM) ? commId + 1 : 0) << 32) | (keyOf(frame) & 0xffffffffL);
+            long k = ((long) (byComm ? commId + 1 : 0) << 32) | (keyOf(frame) & 0xffffffffL);
             int id = byCommAndKey.get(k);
             if (id >= 0) {
                 return created.get(id);
@@ -330,15 +337,25 @@ public final class Hists {
         for (int k = 0; k < pairs; k++) {
             order[start[pairEntry[k]]++] = k;
         }
-        int[] nodes = new int[64];
-        for (int k : order) {
-            int depth = stacks.depth(pairStack[k]);
-            if (nodes.length < depth) {
-                nodes = new int[depth * 2];
-            }
-            stacks.canonicalFrames(pairStack[k], frames, nodes);
-            addChain(created.get(pairEntry[k]), nodes, depth - 1, pairPeriod[k], false);
+        // start[i] is now where entry i's chains end. Trees are independent and the tables they
+        // read no longer change: build them on every core, each tree by one thread, in its order.
+        int[] from = new int[created.size()];
+        for (int i = 1; i < from.length; i++) {
+            from[i] = start[i - 1];
         }
+        java.util.stream.IntStream.range(0, created.size()).parallel().forEach(i -> {
+            int[] nodes = new int[64];
+            HistEntry e = created.get(i);
+            for (int j = from[i]; j < start[i]; j++) {
+                int k = order[j];
+                int depth = stacks.depth(pairStack[k]);
+                if (nodes.length < depth) {
+                    nodes = new int[depth * 2];
+                }
+                stacks.canonicalFrames(pairStack[k], frames, nodes);
+                addChain(e, nodes, depth - 1, pairPeriod[k], false);
+            }
+        });
         pairIds = null;
         pairEntry = null;
         pairStack = null;
