@@ -17,8 +17,15 @@ import java.util.Locale;
  *       DSO's table ({@code builtin-annotate.c: evsel__add_sample}), so calls into them print
  *       objdump's name; correct mode names them from the symbol table.</li>
  *   <li>{@code annotate --percent-type global-hits}: perf 6.1 prints an empty column (its divisor
- *       is never filled in); correct mode prints hits over all samples.</li>
+ *       is never filled in); correct mode prints hits over all samples
+ *       ({@code io.perfj.compat.PerfGlobalHits}).</li>
+ *   <li>{@code report} rows: correct mode merges samples into a row exactly when their sort-key
+ *       values are equal and orders rows by a documented total order ({@code io.perfj.report.Hists});
+ *       perf 6.1 mode replays perf's entry trees, whose comparisons are no total order
+ *       ({@code io.perfj.compat.PerfHistTree}, {@code PerfHistCmp}, {@code PerfHistSort}).</li>
  * </ul>
+ *
+ * <p>All emulation code is in {@code io.perfj.compat}.
  */
 public enum Compat {
     /** The correct answer (the default). */
