@@ -99,4 +99,11 @@ public final class MachineResolver implements FrameResolver {
     public List<String> warnings() {
         return machine.warnings();
     }
+
+    /** Ends the addr2line processes and unmaps the objects the unwinding state opened. */
+    void close() {
+        if (unwinding != null) {
+            unwinding.close();
+        }
+    }
 }

@@ -288,8 +288,13 @@ public final class Session implements AutoCloseable {
         return List.copyOf(recordWarnings);
     }
 
+    /**
+     * Ends what the session started (addr2line processes, objects mapped for unwinding) and,
+     * when the session opened the recording, closes it.
+     */
     @Override
     public void close() {
+        resolver.close();
         if (ownsData) {
             data.close();
         }
