@@ -219,6 +219,27 @@ public final class Session implements AutoCloseable {
     }
 
     /**
+     * Delivers every record as stored, compressed records and their contents included, to
+     * {@code h}, and the non-sample records it decodes to the process model after it: in perf's
+     * order, or in file order when {@code inFileOrder} (perf without {@code sample_id_all}).
+     * Returns nothing itself: {@link #warnings()} has what was cut short. A session runs once.
+     */
+    public void runRecords(RawRecordHandler h, boolean inFileOrder) {
+        if (ran) {
+            throw new IllegalStateException(data.name() + ": a session is read once");
+        }
+        ran = true;
+        io.perfj.perfdata.RecordInput in = inFileOrder ? data.records() : data.orderedRecords();
+        for (io.perfj.perfdata.RawRecord r = in.next(); r != null; r = in.next()) {
+            PerfRecord rec = h.record(r);
+            if (rec != null && !(rec instanceof Sample)) {
+                resolver.process(rec);
+            }
+        }
+        recordWarnings.addAll(in.warnings());
+    }
+
+    /**
      * Every sample, resolved: its thread's name, and its stack as {@link #resolveStack} gives it
      * with perf's default limit of {@value #DEFAULT_MAX_STACK} frames.
      */
