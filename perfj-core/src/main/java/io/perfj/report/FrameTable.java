@@ -12,9 +12,33 @@ import java.util.Map;
 /** Interns {@link Frame}s: equal (dso, symbol or address, level) get the same small int id. */
 public final class FrameTable {
     private record Key(Dso dso, Symbol sym, long addr, char level) {
+        @Override
+        public boolean equals(Object o) {
+        // Written out (with the hash a record's generated hashCode gives, so that hash-ordered
+        // iteration is unchanged): a record's own equals/hashCode are bootstrapped through
+        // ObjectMethods at their first call, which spins classes at run time, milliseconds of
+        // start-up per record class that no ahead-of-time cache keeps.
+            return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso
+                    && java.util.Objects.equals(sym, k.sym);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((System.identityHashCode(dso) * 31 + java.util.Objects.hashCode(sym)) * 31
+                    + Long.hashCode(addr)) * 31 + level;
+        }
     }
 
     private record Place(Dso dso, Symbol sym, long addr) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Place p && addr == p.addr && dso == p.dso && java.util.Objects.equals(sym, p.sym);
+        }
+
+        @Override
+        public int hashCode() {
+            return (System.identityHashCode(dso) * 31 + java.util.Objects.hashCode(sym)) * 31 + Long.hashCode(addr);
+        }
     }
 
     private final Map<Key, Integer> ids = new HashMap<>();

@@ -31,6 +31,17 @@ public final class Hists {
     private long callchainPeriod;
 
     private record EntryKey(String comm, int pid, int tid, int cpu, int key) {
+        // equals/hashCode written out: a record's own are bootstrapped at run time (start-up)
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof EntryKey e && key == e.key && pid == e.pid && tid == e.tid && cpu == e.cpu
+                    && java.util.Objects.equals(comm, e.comm);
+        }
+
+        @Override
+        public int hashCode() {
+            return (((java.util.Objects.hashCode(comm) * 31 + pid) * 31 + tid) * 31 + cpu) * 31 + key;
+        }
     }
 
     Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks) {

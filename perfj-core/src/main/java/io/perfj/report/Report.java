@@ -311,17 +311,21 @@ public final class Report {
      */
     private void invalidate(PerfRecord rec) {
         int pid;
-        switch (rec) {
-            case KernelRecord.Mmap m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
-            case KernelRecord.Mmap2 m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
-            case KernelRecord.Fork f -> pid = f.pid();
-            case KernelRecord.Exit e -> pid = e.pid();
-            case KernelRecord.Comm c -> pid = c.pid();
-            case KernelRecord.Ksymbol k -> pid = ALL;
-            case KernelRecord.BpfEvent b -> pid = ALL;
-            default -> {
-                return;
-            }
+        // instanceof, not a pattern switch: a type switch costs a class spun at its first run
+        if (rec instanceof KernelRecord.Mmap2 m) {
+            pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+        } else if (rec instanceof KernelRecord.Mmap m) {
+            pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+        } else if (rec instanceof KernelRecord.Fork f) {
+            pid = f.pid();
+        } else if (rec instanceof KernelRecord.Exit e) {
+            pid = e.pid();
+        } else if (rec instanceof KernelRecord.Comm c) {
+            pid = c.pid();
+        } else if (rec instanceof KernelRecord.Ksymbol || rec instanceof KernelRecord.BpfEvent) {
+            pid = ALL;
+        } else {
+            return;
         }
         lastCache = null;
         if (pid == ALL) {

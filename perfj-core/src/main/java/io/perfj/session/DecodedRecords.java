@@ -82,11 +82,13 @@ final class DecodedRecords implements AutoCloseable {
             pos = 0;
             if (current == END) {
                 ended = true;
-                switch (failure) {
-                    case null -> { }
-                    case RuntimeException e -> throw e;
-                    case Error e -> throw e;
-                    default -> throw new IllegalStateException(failure);
+                // not a pattern switch, which is bootstrapped (a class spun) at its first run
+                if (failure instanceof RuntimeException e) {
+                    throw e;
+                } else if (failure instanceof Error e) {
+                    throw e;
+                } else if (failure != null) {
+                    throw new IllegalStateException(failure);
                 }
                 return null;
             }
