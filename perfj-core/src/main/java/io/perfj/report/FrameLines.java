@@ -17,8 +17,8 @@ import java.io.ByteArrayOutputStream;
  *
  * <p>A second table goes one step further for recorded callchains: by process (kernel addresses
  * shared by all), cpumode and address to the line, without resolving the address at all, until a
- * record changes the process model ({@link #invalidate}). That is the rule {@link Report}'s frame
- * cache follows.
+ * record changes that process's address space or the kernel's ({@link #invalidate}, with the
+ * rule of {@link Report}'s frame cache, {@link Report#invalidates}).
  */
 final class FrameLines {
     private static final int SLOTS = 1 << 15;
@@ -30,12 +30,19 @@ final class FrameLines {
     private final Symbol[] syms = new Symbol[SLOTS];
     private final long[] addrs = new long[SLOTS];
     private final byte[][] lines = new byte[SLOTS][];
-    private final long[] ctxKeys = new long[SLOTS];
-    private final long[] ipKeys = new long[SLOTS];
-    private final int[] gens = new int[SLOTS];
-    private final byte[][] ipLines = new byte[SLOTS][];
-    /** Lines in {@link #ipLines} are valid while their generation is this one (0: never). */
-    private int gen = 1;
+    private static final int IP_SLOTS = 1 << 16;
+    /** Per slot the address and the context (cpumode, process), side by side in one cache line. */
+    private final long[] ipKeys = new long[2 * IP_SLOTS];
+    private final int[] gens = new int[IP_SLOTS];
+    private final byte[][] ipLines = new byte[IP_SLOTS][];
+    /**
+     * A line in {@link #ipLines} is valid while its stamp equals its context's generation: the
+     * last invalidation of everything or, for user addresses, of its process, whichever is later
+     * (a counter, so never 0, which marks an empty slot).
+     */
+    private int counter = 1;
+    private int allGen = 1;
+    private final io.perfj.util.LongIntMap pidGens = new io.perfj.util.LongIntMap(256);
     private final ByteArrayOutputStream scratchBytes = new ByteArrayOutputStream(256);
     private final TextOut scratch = new TextOut(scratchBytes, 256);
 
@@ -45,26 +52,43 @@ final class FrameLines {
         this.dsoName = dsoName;
     }
 
-    /** Forgets the lines found by address: a record has changed some address space. */
-    void invalidate() {
-        gen++;
+    /** Forgets the lines found by address that {@code rec} may change. */
+    void invalidate(io.perfj.perfdata.record.PerfRecord rec) {
+        int pid = Report.invalidates(rec);
+        if (pid == Report.ALL) {
+            allGen = ++counter;
+        } else if (pid != Report.NONE) {
+            pidGens.put(pid, ++counter);
+        }
+    }
+
+    /** The generation the lines of process {@code pid}'s user addresses must carry now. */
+    int generation(int pid) {
+        int g = pidGens.get(pid);
+        return Math.max(g, allGen);
     }
 
     /**
      * Writes the text of the frame at {@code ip} in cpumode {@code mode} of a sample of
      * {@code pid}/{@code tid}, resolving the address only when the line is not known.
      */
-    void print(int pid, int tid, int mode, long ip, io.perfj.session.FrameResolver resolver, TextOut out) {
-        long ctx = ((long) mode << 32) | ((mode == 1 ? -1 : pid) & 0xffff_ffffL);
+    void print(int pid, int tid, int mode, long ip, int pidGen, io.perfj.session.FrameResolver resolver,
+            TextOut out) {
+        boolean kernel = mode == 1;
+        long ctx = ((long) mode << 32) | ((kernel ? -1 : pid) & 0xffff_ffffL);
+        int g = kernel ? allGen : pidGen;
         long h = (ip ^ (ip >>> 31) ^ (ctx * 0x9E3779B97F4A7C15L)) * 0xBF58476D1CE4E5B9L;
-        int slot = (int) (h >>> 49) & (SLOTS - 1);
-        byte[] line = ipLines[slot];
-        if (line == null || gens[slot] != gen || ipKeys[slot] != ip || ctxKeys[slot] != ctx) {
+        int slot = (int) (h >>> 48) & (IP_SLOTS - 1);
+        int k = 2 * slot;
+        byte[] line;
+        if (gens[slot] == g && ipKeys[k] == ip && ipKeys[k + 1] == ctx) {
+            line = ipLines[slot];
+        } else {
             line = line(resolver.resolve(pid, tid, mode, ip));
             ipLines[slot] = line;
-            gens[slot] = gen;
-            ipKeys[slot] = ip;
-            ctxKeys[slot] = ctx;
+            gens[slot] = g;
+            ipKeys[k] = ip;
+            ipKeys[k + 1] = ctx;
         }
         out.bytes(line);
     }

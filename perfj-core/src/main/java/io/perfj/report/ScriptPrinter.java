@@ -174,7 +174,7 @@ public final class ScriptPrinter {
             public void record(io.perfj.perfdata.record.PerfRecord r) {
                 for (Layout l : layouts) {
                     if (l != null) {
-                        l.frames.invalidate();
+                        l.frames.invalidate(r);
                     }
                 }
             }
@@ -244,17 +244,18 @@ public final class ScriptPrinter {
             return;
         }
         if (byAddress) {
+            int gen = f.frames.generation(s.pid());
             if (chain) {
                 out.nl();
                 for (int i = 0; i < walk.size(); i++) {
                     out.ch('\t');
-                    f.frames.print(s.pid(), s.tid(), walk.mode(i), walk.ip(i), resolver, out);
+                    f.frames.print(s.pid(), s.tid(), walk.mode(i), walk.ip(i), gen, resolver, out);
                     out.nl();
                 }
                 out.nl();
             } else {
                 out.ch(' ');
-                f.frames.print(s.pid(), s.tid(), s.cpumode(), s.ip(), resolver, out);
+                f.frames.print(s.pid(), s.tid(), s.cpumode(), s.ip(), gen, resolver, out);
                 out.nl();
             }
         } else if (chain) {
