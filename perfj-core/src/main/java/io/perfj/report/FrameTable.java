@@ -14,10 +14,7 @@ public final class FrameTable {
     private record Key(Dso dso, Symbol sym, long addr, char level) {
         @Override
         public boolean equals(Object o) {
-        // Written out (with the hash a record's generated hashCode gives, so that hash-ordered
-        // iteration is unchanged): a record's own equals/hashCode are bootstrapped through
-        // ObjectMethods at their first call, which spins classes at run time, milliseconds of
-        // start-up per record class that no ahead-of-time cache keeps.
+        // written out with the generated hash, for start-up (see Symbol.equals)
             return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso
                     && java.util.Objects.equals(sym, k.sym);
         }
