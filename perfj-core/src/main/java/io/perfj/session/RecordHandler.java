@@ -30,6 +30,16 @@ public interface RecordHandler {
     }
 
     /**
+     * Whether the handler unwinds the user stacks of {@code --call-graph dwarf} samples
+     * ({@link FrameResolver#unwindUser}); the session then unwinds them on its second thread,
+     * ahead of the handler, and {@code unwindUser} hands over those frames (the same ones). By
+     * default, handlers that decode samples do.
+     */
+    default boolean unwindsUserStacks() {
+        return decodesSamples();
+    }
+
+    /**
      * Whether the session may load the symbol tables of the objects the recording lists as hit
      * (its build-id table) on a second thread once samples start, ahead of the lookups. Handlers
      * that load tables selectively (annotate with symbol names) return false.

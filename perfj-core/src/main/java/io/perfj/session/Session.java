@@ -41,6 +41,8 @@ import java.util.function.Consumer;
 public final class Session implements AutoCloseable {
     /** The callchain limit perf uses when none is given ({@code sysctl kernel.perf_event_max_stack}). */
     public static final int DEFAULT_MAX_STACK = 127;
+    /** The system property that limits a run to the caller's thread ({@code 1}); see {@link #threads()}. */
+    public static final String THREADS_PROPERTY = "perfj.threads";
 
     private final PerfData data;
     private final boolean ownsData;
@@ -124,7 +126,7 @@ public final class Session implements AutoCloseable {
         }
         ran = true;
         SampleRef ref = new SampleRef(data.evlist());
-        RecordHandler handler = h.preloadsSymbols() ? new Preloading(h) : h;
+        RecordHandler handler = h.preloadsSymbols() && threads() > 1 ? new Preloading(h) : h;
         try {
             read(handler, ref);
         } finally {
@@ -176,6 +178,11 @@ public final class Session implements AutoCloseable {
             return h.decodesSamples();
         }
 
+        @Override
+        public boolean unwindsUserStacks() {
+            return h.unwindsUserStacks();
+        }
+
         void stop() {
             if (pool != null) {
                 pool.shutdown(); // a load under way finishes: interrupting it would leave its table empty
@@ -197,14 +204,49 @@ public final class Session implements AutoCloseable {
                 }
                 recordWarnings.addAll(scan.warnings());
             }
-        } else {
-            try (DecodedRecords in = new DecodedRecords(data)) {
+        } else if (threads() < 2) {
+            try (DecodedRecords in = DecodedRecords.inline(data, null)) {
                 for (PerfRecord r; (r = in.next()) != null; ) {
                     deliver(r, ref, h);
                 }
                 recordWarnings.addAll(in.warnings());
             }
+        } else {
+            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options) : null;
+            DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT);
+            try {
+                for (PerfRecord r; (r = in.next()) != null; ) {
+                    if (stage != null && r instanceof Sample s) {
+                        resolver.unwoundAhead(s, in.ahead());
+                    }
+                    deliver(r, ref, h);
+                }
+                recordWarnings.addAll(in.warnings());
+            } finally {
+                in.close();
+                resolver.unwoundAhead(null, null);
+                if (stage != null && in.producerDone()) {
+                    stage.close();
+                }
+            }
         }
+    }
+
+    /**
+     * How many threads a run may keep busy: 1 with the system property
+     * {@value #THREADS_PROPERTY}{@code =1} (or on one processor), which reads, decodes, unwinds
+     * and hands over every record on the caller's thread; the output is the same either way.
+     */
+    static int threads() {
+        String p = System.getProperty(THREADS_PROPERTY);
+        if (p != null) {
+            try {
+                return Math.max(1, Integer.parseInt(p.trim()));
+            } catch (NumberFormatException e) {
+                // not a number: the default
+            }
+        }
+        return Runtime.getRuntime().availableProcessors();
     }
 
     private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
