@@ -106,9 +106,9 @@ final class DecodedRecords implements AutoCloseable {
 
     private void produce() {
         RecordInput input = null;
+        Batch batch = newBatch();
         try {
             input = data.orderedRecords();
-            Batch batch = newBatch();
             for (RawRecord raw; !closed && (raw = input.next()) != null; ) {
                 PerfRecord r = RecordDecoder.decode(raw, data.evlist());
                 if (batch.results != null) {
@@ -118,18 +118,24 @@ final class DecodedRecords implements AutoCloseable {
                 batch.bytes += raw.size();
                 produced.incrementAndGet();
                 if (batch.size == batch.records.length || batch.bytes >= bounds.batchBytes()) {
-                    queue.put(batch);
+                    Batch full = batch;
                     batch = newBatch();
+                    queue.put(full);
                 }
-            }
-            if (batch.size > 0) {
-                queue.put(batch);
             }
         } catch (InterruptedException e) {
             java.lang.Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
             failure = e;
         } finally {
+            // the records decoded before a failure are delivered before it
+            if (batch.size > 0 && !closed) {
+                try {
+                    queue.put(batch);
+                } catch (InterruptedException e) {
+                    java.lang.Thread.currentThread().interrupt();
+                }
+            }
             if (input != null) {
                 warnings = input.warnings();
             }

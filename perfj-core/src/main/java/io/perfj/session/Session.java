@@ -50,6 +50,8 @@ public final class Session implements AutoCloseable {
     private final MachineResolver resolver;
     private final List<String> recordWarnings = new ArrayList<>();
     private boolean ran;
+    /** Threads for this session alone (tests), 0 for {@link #threads()}. */
+    private int threadsOverride;
 
     private Session(PerfData data, boolean ownsData, SessionOptions options) {
         this.data = data;
@@ -126,7 +128,7 @@ public final class Session implements AutoCloseable {
         }
         ran = true;
         SampleRef ref = new SampleRef(data.evlist());
-        RecordHandler handler = h.preloadsSymbols() && threads() > 1 ? new Preloading(h) : h;
+        RecordHandler handler = h.preloadsSymbols() && runThreads() > 1 ? new Preloading(h) : h;
         try {
             read(handler, ref);
         } finally {
@@ -204,7 +206,7 @@ public final class Session implements AutoCloseable {
                 }
                 recordWarnings.addAll(scan.warnings());
             }
-        } else if (threads() < 2) {
+        } else if (runThreads() < 2) {
             try (DecodedRecords in = DecodedRecords.inline(data, null)) {
                 for (PerfRecord r; (r = in.next()) != null; ) {
                     deliver(r, ref, h);
@@ -230,6 +232,16 @@ public final class Session implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Limits this session to {@code n} threads (1: the caller's alone), whatever the system property says. */
+    Session threads(int n) {
+        threadsOverride = n;
+        return this;
+    }
+
+    private int runThreads() {
+        return threadsOverride > 0 ? threadsOverride : threads();
     }
 
     /**
