@@ -182,11 +182,8 @@ final class DecodedRecords implements AutoCloseable {
             pos = 0;
             if (current == END) {
                 ended = true;
-                switch (failure) {
-                    case null -> { }
-                    case RuntimeException e -> throw e;
-                    case Error e -> throw e;
-                    default -> throw new IllegalStateException(failure);
+                if (failure != null) {
+                    throw rethrow(failure);
                 }
                 return null;
             }
@@ -233,13 +230,18 @@ final class DecodedRecords implements AutoCloseable {
     /** A stored stage result ({@link #ahead()}) itself; what the stage threw for its record is thrown here. */
     static Object result(Object stored) {
         if (stored instanceof Failed(Throwable t)) {
-            switch (t) {
-                case RuntimeException e -> throw e;
-                case Error e -> throw e;
-                default -> throw new IllegalStateException(t);
-            }
+            throw rethrow(t);
         }
         return stored;
+    }
+
+    /** Throws {@code t} itself (unchecked as they all are here); declared to return for {@code throw}. */
+    private static RuntimeException rethrow(Throwable t) {
+        switch (t) {
+            case RuntimeException e -> throw e;
+            case Error e -> throw e;
+            default -> throw new IllegalStateException(t);
+        }
     }
 
     /** How many records have been decoded so far (by the producer, or inline). */

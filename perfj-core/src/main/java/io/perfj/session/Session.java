@@ -31,9 +31,18 @@ import java.util.function.Consumer;
  *
  * <p>{@link #forEachSample} hands out {@link ResolvedSample}s; {@link #run} is the lower-level
  * loop the commands use (a handler sees each sample's fixed fields in place and decodes or
- * resolves only what it needs, with {@link #resolver()}). A session is read once and by one
- * thread. Bad input ends the loop with an {@link io.perfj.io.FormatException} after every record
- * before the damage was delivered.
+ * resolves only what it needs, with {@link #resolver()}). A session is read once, and its
+ * handler is called on the caller's thread only.
+ *
+ * <p>Threads: when the handler decodes samples, a second thread reads, orders and decodes the
+ * records ahead of the caller, and, for recordings with copied user stacks
+ * ({@code --call-graph dwarf}), unwinds them there too, against a process model of its own fed
+ * the same records; the caller's thread keeps the process model the handler sees, resolves
+ * symbols and runs the handler. A third, daemon thread loads symbol tables ahead. What is
+ * delivered, in which order, with which warnings, does not depend on the threads: with the system
+ * property {@value #THREADS_PROPERTY}{@code =1} everything runs on the caller's thread, with the
+ * same output. Bad input ends the loop with an {@link io.perfj.io.FormatException} (or whatever
+ * the second thread met, as itself) after every record before the damage was delivered.
  *
  * <p>Subprocesses: resolving inlined frames of {@code --call-graph dwarf} stacks may run binutils'
  * {@code addr2line}; nothing else in a session starts a process.
