@@ -113,7 +113,7 @@ public final class CallFrameInfo {
      * The FDE covering {@code pc} with its whole unwind table, computed once per FDE and kept
      * (unwinders ask at every frame); null when no FDE covers it. Searched like {@link #find}.
      */
-    FdeTable table(long pc) {
+    public FdeTable table(long pc) {
         for (FdeIndex idx : indexArray) {
             FdeTable t = idx.table(pc);
             if (t != null) {

@@ -10,7 +10,7 @@ import io.perfj.elf.ProgramHeader;
  * when absent), the {@code .debug_frame} part alone, its PT_LOAD segments and the page-aligned
  * address of the first of them (where perf's {@code .eh_frame_hdr} lookup starts from).
  */
-record UnwindObject(ElfFile elf, CallFrameInfo info, CallFrameInfo ehFrame, CallFrameInfo debugFrame,
+public record UnwindObject(ElfFile elf, CallFrameInfo info, CallFrameInfo ehFrame, CallFrameInfo debugFrame,
                     ProgramHeader[] loads, long ehFrameHdrAddr, long firstLoadPage) {
 
     /** Reads the frame information of a mapped file (which stays mapped: the FDEs are views of it). */
@@ -26,7 +26,7 @@ record UnwindObject(ElfFile elf, CallFrameInfo info, CallFrameInfo ehFrame, Call
     }
 
     /** A file offset (a user map's map_ip) to the ELF's virtual address through the PT_LOAD segments; -1 when in none. */
-    long toVaddr(long fileOffset) {
+    public long toVaddr(long fileOffset) {
         for (ProgramHeader p : loads) {
             if (fileOffset >= p.offset() && fileOffset < p.offset() + Math.max(p.filesz(), 1)) {
                 return fileOffset - p.offset() + p.vaddr();

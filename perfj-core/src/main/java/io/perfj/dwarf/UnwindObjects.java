@@ -36,7 +36,7 @@ public final class UnwindObjects {
     }
 
     /** The number of announced changes, or -1 when they are not announced (nothing may be kept). */
-    long generation() {
+    public long generation() {
         return generation;
     }
 
@@ -49,7 +49,7 @@ public final class UnwindObjects {
      * which has no call frame information or code of its own), or null when it cannot be found
      * or read.
      */
-    UnwindObject of(Dso dso) {
+    public UnwindObject of(Dso dso) {
         if (dso == null) {
             return null;
         }

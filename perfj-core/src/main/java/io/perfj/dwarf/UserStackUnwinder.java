@@ -1,5 +1,6 @@
 package io.perfj.dwarf;
 
+import io.perfj.compat.LibunwindEmulation;
 import io.perfj.perfdata.record.Regs;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.perfdata.record.UserStack;
@@ -70,7 +71,7 @@ public final class UserStackUnwinder {
         }
         if (perfCompatible) {
             if (emulation == null) {
-                emulation = new LibunwindEmulation(this);
+                emulation = new LibunwindEmulation(objects);
             }
             return emulation.unwind(reg, known, stack.data(), stack.dynSize(), thread, MAX_FRAMES);
         }
@@ -78,11 +79,6 @@ public final class UserStackUnwinder {
             walk = new CfiWalk(this);
         }
         return walk.unwind(reg, known, stack.data(), stack.dynSize(), thread.maps(), MAX_FRAMES);
-    }
-
-    /** See {@link UnwindObjects#generation()}. */
-    long generation() {
-        return objects.generation();
     }
 
     /** The object file behind a map (see {@link UnwindObjects#of}), or null. */

@@ -10,7 +10,10 @@ public final class HistEntry {
     final int pid;
     final int tid;
     final int cpu;
-    /** Not final: perf re-resolves an entry's symbol when another map's sample joins it (see {@link PerfHistTree}). */
+    /**
+     * Not final: under {@code --compat perf-6.1} perf re-resolves an entry's symbol when another
+     * map's sample joins it (see {@link Hists}).
+     */
     int frame;
     /** Created by a sample the filters turned away: counted, not shown (perf's he->filtered). */
     boolean filtered;
@@ -69,6 +72,11 @@ public final class HistEntry {
 
     public long accSamples() {
         return accSamples;
+    }
+
+    /** The longest chain added to this entry's callchain tree (0 without callchains). */
+    public int maxDepth() {
+        return maxDepth;
     }
 
     public CallchainNode chains() {

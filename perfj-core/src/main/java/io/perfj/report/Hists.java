@@ -1,7 +1,11 @@
 package io.perfj.report;
 
-import io.perfj.session.FrameResolver;
+import io.perfj.compat.PerfHistCmp;
+import io.perfj.compat.PerfHistSort;
+import io.perfj.compat.PerfHistTree;
 import io.perfj.perfdata.Evsel;
+import io.perfj.perfdata.SampleFormat;
+import io.perfj.session.FrameResolver;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,6 +19,27 @@ import java.util.Set;
  * The entries of one event's report (perf's {@code struct hists}): built from merged samples,
  * with self and accumulated (--children) periods and, when callchains are printed, one
  * callchain tree per entry built the way perf builds them.
+ *
+ * <p>By default entries are keyed exactly (the values of the sort keys: command, thread, cpu,
+ * and the object, or the object and symbol, or the object and address without a symbol), so two
+ * samples share a row exactly when their keys are equal, and rows are printed in this total
+ * order:
+ * <ol>
+ * <li>with --children, larger Children first; when callchains are shown, equal Children put
+ *     the entry with the deeper callchain tree first in caller order (the caller), the shallower
+ *     one first in callee order;</li>
+ * <li>larger Self first;</li>
+ * <li>the sort keys in --sort order, each by its natural value ascending: command name, thread
+ *     id then process id, cpu, the object's short name (no object last) then its long name, the
+ *     symbol's name (no symbol last; an unresolved address by its value, unsigned), then, without
+ *     a dso key, its object as above, then the symbol's start address;</li>
+ * <li>rows still equal (two objects or symbols that print the same) in the order the recording
+ *     first hit their frames.</li>
+ * </ol>
+ *
+ * <p>Under {@code --compat perf-6.1} entries are instead found, merged and ordered through
+ * replays of perf's red-black trees ({@link PerfHistTree}, {@link PerfHistSort},
+ * {@link PerfHistCmp}), whose comparisons are no total order.
  */
 public final class Hists {
     private final Evsel evsel;
@@ -30,26 +55,49 @@ public final class Hists {
     private long totalSamples;
     private long callchainPeriod;
 
-    private record EntryKey(String comm, int pid, int tid, int cpu, int key) {
-        // equals/hashCode written out: a record's own are bootstrapped at run time (start-up)
+    /** Whether entries are found, merged and ordered as perf 6.1 does (see the class comment). */
+    private final boolean perf61;
+
+    /** An entry's key: the values of the sort keys (the others -1 or null). */
+    private static final class EntryKey {
+        final String comm;
+        final int pid;
+        final int tid;
+        final int cpu;
+        final int key;
+        private final int hash;
+
+        EntryKey(String comm, int pid, int tid, int cpu, int key) {
+            this.comm = comm;
+            this.pid = pid;
+            this.tid = tid;
+            this.cpu = cpu;
+            this.key = key;
+            int h = key * 31 + tid;
+            h = h * 31 + pid;
+            h = h * 31 + cpu;
+            this.hash = h * 31 + (comm == null ? 0 : comm.hashCode());
+        }
+
         @Override
         public boolean equals(Object o) {
-            return o instanceof EntryKey e && key == e.key && pid == e.pid && tid == e.tid && cpu == e.cpu
-                    && java.util.Objects.equals(comm, e.comm);
+            return o instanceof EntryKey k && k.key == key && k.tid == tid && k.pid == pid && k.cpu == cpu
+                    && java.util.Objects.equals(k.comm, comm);
         }
 
         @Override
         public int hashCode() {
-            return (((java.util.Objects.hashCode(comm) * 31 + pid) * 31 + tid) * 31 + cpu) * 31 + key;
+            return hash;
         }
     }
 
-    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks) {
+    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61) {
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
         this.frames = frames;
         this.stacks = stacks;
+        this.perf61 = perf61;
     }
 
     /** The part of a frame the sort keys look at: the frame, its DSO, or nothing. */
@@ -76,7 +124,7 @@ public final class Hists {
                 opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame));
         HistEntry e = entries.get(k);
         if (e == null) {
-            e = new HistEntry(k.comm() == null ? comm : k.comm(), pid, tid, cpu, frame);
+            e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame);
             e.filtered = creatingFiltered;
             entries.put(k, e);
         }
@@ -135,11 +183,22 @@ public final class Hists {
     }
 
     /** perf's entry tree, when entries are built as perf builds them (see {@link PerfHistTree}). */
-    private PerfHistTree tree;
+    private PerfHistTree<HistEntry> tree;
+    private PerfHistCmp perfCmp;
 
-    /** Builds entries sample by sample through perf's tree ({@link #addOrdered}) instead of {@link #add}. */
+    /**
+     * Builds entries sample by sample through perf's tree ({@link #addOrdered}) instead of
+     * {@link #add}; under {@code --compat perf-6.1} only.
+     */
     void perfOrdered() {
-        tree = new PerfHistTree(this::perfCmp);
+        tree = new PerfHistTree<>(perfCmp());
+    }
+
+    private PerfHistCmp perfCmp() {
+        if (perfCmp == null) {
+            perfCmp = new PerfHistCmp(frames, opts);
+        }
+        return perfCmp;
     }
 
     /**
@@ -178,7 +237,7 @@ public final class Hists {
             HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i]);
             probe.filtered = creatingFiltered;
             for (HistEntry a : added) {
-                if (perfCmp(a, probe) == 0) {
+                if (perfCmp.cmp(a, probe) == 0) {
                     continue next;
                 }
             }
@@ -212,132 +271,37 @@ public final class Hists {
         return e;
     }
 
-    /** perf's {@code hist_entry__cmp}: the sort keys' comparisons in order, the first non-zero. */
-    long perfCmp(HistEntry l, HistEntry r) {
-        Frame fl = frames.get(l.frame);
-        Frame fr = frames.get(r.frame);
-        // frames are interned: the same frame compares equal under every key (most comparisons)
-        boolean same = fl == fr;
-        for (SortKey k : opts.sortKeys()) {
-            long c = switch (k) {
-                case COMM -> l.comm == r.comm ? 0 : r.comm.compareTo(l.comm);
-                case PID, TID -> r.tid - l.tid;
-                case CPU -> r.cpu - l.cpu;
-                case DSO -> same ? 0 : dsoCmp(fl, fr);
-                case SYM -> same ? 0 : symCmp(fl, fr);
-            };
-            if (c != 0) {
-                return c;
-            }
-        }
-        return 0;
-    }
-
     /**
-     * perf's {@code sort__dso_cmp}, which hands its entries to {@code _sort__dso_cmp} the other
-     * way round: by short name, right against left; without a DSO, left's absence first.
-     */
-    private static long dsoCmp(Frame l, Frame r) {
-        if (l.dso() == r.dso()) {
-            return 0;
-        }
-        if (l.dso() == null || r.dso() == null) {
-            return l.dso() == null ? (r.dso() == null ? 0 : -1) : 1;
-        }
-        return r.dso().shortName().compareTo(l.dso().shortName());
-    }
-
-    /**
-     * perf's {@code sort__sym_cmp}: without symbols by address; an inlined symbol against any
-     * other by name first, equal when the names are and the ranges overlap; otherwise by start,
-     * then end.
-     */
-    private long symCmp(Frame l, Frame r) {
-        io.perfj.symbols.Symbol sl = l.sym();
-        io.perfj.symbols.Symbol sr = r.sym();
-        if (sl == null && sr == null) {
-            return r.addr() - l.addr();
-        }
-        if (!opts.has(SortKey.DSO)) {
-            long c = dsoCmp(l, r);
-            if (c != 0) {
-                return c;
-            }
-        }
-        if (sl == null || sr == null) {
-            return sl == null ? -1 : 1;
-        }
-        if (sl == sr || sl.start() == sr.start() && sl.end() == sr.end() && sl.binding() == sr.binding()
-                && sl.name().equals(sr.name())) {
-            return 0; // Symbol.equals, fields compared cheapest first
-        }
-        if (sl.inlined() || sr.inlined()) {
-            int c = sl.name().compareTo(sr.name());
-            if (c != 0) {
-                return c;
-            }
-            if (Long.compareUnsigned(sl.start(), sr.end()) <= 0 && Long.compareUnsigned(sl.end(), sr.start()) >= 0) {
-                return 0;
-            }
-        }
-        if (sl.start() != sr.start()) {
-            return sr.start() - sl.start();
-        }
-        return sr.end() - sl.end();
-    }
-
-    /**
-     * perf's trees of entries in the order it walks them when sorting the output. Its input tree
-     * ({@code hists__findnew_entry}) gets each entry when the first sample creating it is added;
-     * {@code hists__collapse_resort}, which runs when a sort key has a collapse function of its
-     * own (comm), inserts that tree's entries in order into a new one, merging those that now
-     * meet an equal one. {@code output_resort} then walks the last tree in order.
-     *
-     * <p>Why the trees, not a sort: rows the output sort finds equal keep this order, and for
-     * rows without a symbol the trees order by {@code _sort__addr_cmp}, the difference of the
-     * two ips as a signed 64-bit number, which is no order when addresses lie more than 2^63
-     * apart (a user address against a garbage one from a broken frame chain): where such a row
-     * lands depends on the entries the search meets, so on the tree's shape.
+     * perf's entries in the order it walks them when sorting the output: the input tree (built
+     * sample by sample, or, for merged samples, the entries inserted again in the order they were
+     * created, which is the order of their first samples), then collapsed again when a sort key
+     * has a collapse function of its own (comm). See {@link PerfHistSort}.
      */
     private List<HistEntry> perfTreeOrder() {
-        List<HistEntry> in;
-        if (tree != null) {
-            in = tree.inOrder();
-        } else {
-            // Merged samples keep the order of their first sample and add their entries in
-            // perf's order, so the entries were created in perf's order: insert them again.
-            in = reinsert(new ArrayList<>(entries.values()), true);
-        }
-        return opts.has(SortKey.COMM) ? reinsert(in, false) : in;
+        List<HistEntry> in = tree != null ? tree.inOrder()
+                : PerfHistSort.collapse(new ArrayList<>(entries.values()), perfCmp(), (m, e) -> merge(m, e, true));
+        return opts.has(SortKey.COMM) ? PerfHistSort.collapse(in, perfCmp(), (m, e) -> merge(m, e, false)) : in;
     }
 
     /**
-     * The entries inserted in order into a tree searched with perf's comparison. {@code adding}:
-     * as samples are added, where an entry's callchain depth is the largest of its samples';
-     * otherwise as perf collapses, whose callchain_merge keeps the depth of the entry merged into.
+     * Adds {@code e}'s counts and callchains to {@code m}. {@code adding}: as samples are added,
+     * where an entry's callchain depth is the largest of its samples'; otherwise as perf
+     * collapses, whose callchain_merge keeps the depth of the entry merged into.
      */
-    private List<HistEntry> reinsert(List<HistEntry> in, boolean adding) {
-        PerfHistTree out = new PerfHistTree(this::perfCmp);
-        for (HistEntry e : in) {
-            HistEntry m = out.findOrInsert(e);
-            if (m == e) {
-                continue;
-            }
-            m.selfPeriod += e.selfPeriod;
-            m.selfSamples += e.selfSamples;
-            m.accPeriod += e.accPeriod;
-            m.accSamples += e.accSamples;
-            if (adding) {
-                m.maxDepth = Math.max(m.maxDepth, e.maxDepth);
-            }
-            if (e.chains != null) {
-                if (m.chains == null) {
-                    m.chains = CallchainNode.root();
-                }
-                m.chains.merge(e.chains);
-            }
+    private static void merge(HistEntry m, HistEntry e, boolean adding) {
+        m.selfPeriod += e.selfPeriod;
+        m.selfSamples += e.selfSamples;
+        m.accPeriod += e.accPeriod;
+        m.accSamples += e.accSamples;
+        if (adding) {
+            m.maxDepth = Math.max(m.maxDepth, e.maxDepth);
         }
-        return out.inOrder();
+        if (e.chains != null) {
+            if (m.chains == null) {
+                m.chains = CallchainNode.root();
+            }
+            m.chains.merge(e.chains);
+        }
     }
 
     /**
@@ -404,96 +368,95 @@ public final class Hists {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
-        List<HistEntry> list = perfTreeOrder();
-        // perf's output_resort: each entry, in tree order, inserted into the output tree where
-        // hist_entry__sort sends it (left when it sorts first, else right). The comparison is
-        // not always an order (Children equal in a thread ordered by callchain depth, across
-        // threads not), so the tree is built, not the list sorted.
-        Comparator<HistEntry> order = outputOrder();
-        PerfHistTree out = new PerfHistTree((node, e) -> order.compare(e, node));
-        for (HistEntry e : list) {
-            out.insert(e);
+        List<HistEntry> shown;
+        if (perf61) {
+            boolean chains = (evsel.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
+            // Hidden entries are in perf's output tree too (they shape it); they are not printed.
+            shown = PerfHistSort.outputResort(perfTreeOrder(),
+                    PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames));
+        } else {
+            shown = new ArrayList<>(entries.values());
+            shown.sort(order());
         }
-        // Hidden entries are in perf's output tree too (they shape it); they are not printed.
-        List<HistEntry> shown = out.inOrder();
         if (opts.children() && opts.filters()) {
             shown.removeIf(e -> e.filtered);
         }
         sorted = shown;
     }
 
-    /**
-     * perf's output order ({@code hist_entry__sort} over "children, self, sort keys"): by value;
-     * with --children, equal Children in the same thread put the caller first when callchains
-     * are shown (by the depth of the entries' callchain trees, perf's {@code hpp__sort_acc}),
-     * then larger Self first; then by the sort keys, each ascending as perf's sort functions
-     * compare them (command, thread id, object name, symbol name, CPU; no object or symbol last);
-     * with an explicit --sort naming symbol then by perf's hidden ipc_null key.
-     */
-    private Comparator<HistEntry> outputOrder() {
-        Comparator<HistEntry> c;
-        if (opts.children()) {
-            c = Comparator.comparingLong(HistEntry::accPeriod).reversed();
-            if (opts.mode() != CallchainMode.NONE) {
-                c = c.thenComparing(this::callerFirst);
+    /** The default output order, a total order (see the class comment). */
+    private Comparator<HistEntry> order() {
+        boolean children = opts.children();
+        boolean byDepth = children && opts.mode() != CallchainMode.NONE;
+        boolean callerOrder = opts.callerOrder();
+        List<SortKey> keys = opts.sortKeys();
+        return (a, b) -> {
+            int c;
+            if (children && (c = Long.compare(b.accPeriod, a.accPeriod)) != 0) {
+                return c;
             }
-            c = c.thenComparing(Comparator.comparingLong(HistEntry::selfPeriod).reversed());
-        } else {
-            c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
-        }
-        c = c.thenComparing(this::keyOrder);
-        if (opts.symbolIpc()) {
-            // perf report appends "ipc_null" to a --sort naming symbol (the IPC columns); its
-            // output comparison is sort__sym_cmp itself: rows without a symbol by ip, others by
-            // object (without a dso key), start and end.
-            c = c.thenComparing((a, b) -> a.frame < 0 || b.frame < 0 ? 0
-                    : -Long.signum(symCmp(frames.get(a.frame), frames.get(b.frame))));
-        }
-        // Entries equal here keep perf's tree order (see perfTreeOrder and finish).
-        return c;
+            if (byDepth && (c = callerOrder ? Integer.compare(b.maxDepth, a.maxDepth)
+                    : Integer.compare(a.maxDepth, b.maxDepth)) != 0) {
+                return c;
+            }
+            if ((c = Long.compare(b.selfPeriod, a.selfPeriod)) != 0) {
+                return c;
+            }
+            return keyOrder(a, b, keys);
+        };
     }
 
-    private int callerFirst(HistEntry a, HistEntry b) {
-        // perf asks whether the event records callchains, not whether this entry has one: an
-        // entry of samples without a chain has depth 0 and goes after its callers.
-        if (a.tid != b.tid || a.pid != b.pid
-                || (evsel.attr().sampleType() & io.perfj.perfdata.SampleFormat.CALLCHAIN) == 0) {
-            return 0;
-        }
-        return opts.callerOrder() ? Integer.compare(b.maxDepth, a.maxDepth) : Integer.compare(a.maxDepth, b.maxDepth);
-    }
-
-    /** The sort keys perf's output sort looks at: a column elided by a one-value filter it skips. */
-    private List<SortKey> outputKeys;
-
-    private int keyOrder(HistEntry a, HistEntry b) {
+    /** The sort keys' natural values in --sort order, then the frames' first appearance. */
+    private int keyOrder(HistEntry a, HistEntry b, List<SortKey> keys) {
         Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
         Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
-        if (outputKeys == null) {
-            outputKeys = StdioReport.shownKeys(opts);
-        }
-        for (SortKey k : outputKeys) {
+        for (SortKey k : keys) {
             int c = switch (k) {
                 case COMM -> a.comm.compareTo(b.comm);
-                case PID, TID -> Integer.compare(a.tid, b.tid);
+                case PID, TID -> a.tid != b.tid ? Integer.compare(a.tid, b.tid) : Integer.compare(a.pid, b.pid);
                 case CPU -> Integer.compare(a.cpu, b.cpu);
-                case DSO -> nullsLast(fa == null || fa.dso() == null ? null : fa.dso().shortName(),
-                        fb == null || fb.dso() == null ? null : fb.dso().shortName());
-                case SYM -> nullsLast(fa == null || fa.sym() == null ? null : fa.sym().name(),
-                        fb == null || fb.sym() == null ? null : fb.sym().name());
+                case DSO -> dsoOrder(fa, fb);
+                case SYM -> symOrder(fa, fb);
             };
             if (c != 0) {
                 return c;
             }
         }
-        return 0;
+        return Integer.compare(a.frame, b.frame);
     }
 
-    private static int nullsLast(String a, String b) {
-        if (a == null || b == null) {
-            return a == null ? (b == null ? 0 : 1) : -1;
+    private static int dsoOrder(Frame a, Frame b) {
+        io.perfj.symbols.Dso da = a == null ? null : a.dso();
+        io.perfj.symbols.Dso db = b == null ? null : b.dso();
+        if (da == db) {
+            return 0;
         }
-        return a.compareTo(b);
+        if (da == null || db == null) {
+            return da == null ? 1 : -1;
+        }
+        int c = da.shortName().compareTo(db.shortName());
+        return c != 0 ? c : da.longName().compareTo(db.longName());
+    }
+
+    private int symOrder(Frame a, Frame b) {
+        if (a == b) {
+            return 0;
+        }
+        io.perfj.symbols.Symbol sa = a == null ? null : a.sym();
+        io.perfj.symbols.Symbol sb = b == null ? null : b.sym();
+        int c;
+        if (sa == null || sb == null) {
+            if (sa != sb) {
+                return sa == null ? 1 : -1;
+            }
+            c = Long.compareUnsigned(a == null ? 0 : a.addr(), b == null ? 0 : b.addr());
+        } else {
+            c = sa.name().compareTo(sb.name());
+        }
+        if (c == 0 && !opts.has(SortKey.DSO)) {
+            c = dsoOrder(a, b);
+        }
+        return c != 0 || sa == null ? c : Long.compareUnsigned(sa.start(), sb.start());
     }
 
     /** The text of a sort-key column for an entry. */

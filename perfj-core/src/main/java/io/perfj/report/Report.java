@@ -76,14 +76,18 @@ public final class Report {
     private final java.util.IdentityHashMap<Object, Integer> mapIds = new java.util.IdentityHashMap<>();
     private int[] chainMaps = new int[256];
 
+    /** Whether entries are found, merged and ordered as perf 6.1 does ({@code --compat perf-6.1}). */
+    private final boolean perf61;
+
     /**
      * Whether entries must be built the way perf builds them, sample by sample through its
-     * tree: with --children, a symbol sort key and --call-graph dwarf stacks, whose inlined
-     * frames perf compares by name (no total order; see {@link PerfHistTree}). Everything else
-     * merges identical samples first and keys entries exactly, which is faster.
+     * tree: under {@code --compat perf-6.1} with --children, a symbol sort key and
+     * --call-graph dwarf stacks, whose inlined frames perf compares by name (no total order; see
+     * {@link io.perfj.compat.PerfHistTree}). Everything else merges identical samples first and
+     * keys entries exactly, which is faster.
      */
     private boolean perfOrderedEntries() {
-        if (!opts.children() || !opts.has(SortKey.SYM)) {
+        if (!perf61 || !opts.children() || !opts.has(SortKey.SYM)) {
             return false;
         }
         for (Evsel e : data.evlist().evsels()) {
@@ -96,14 +100,18 @@ public final class Report {
 
 
 
-    private Report(PerfData data, ReportOptions opts) {
+    private Report(PerfData data, ReportOptions opts, boolean perf61) {
         this.data = data;
         this.opts = opts;
+        this.perf61 = perf61;
     }
 
-    /** Reads the session's records once and aggregates them. */
+    /**
+     * Reads the session's records once and aggregates them; entries are merged and ordered as
+     * {@link Hists} describes, or as perf 6.1 does when the session's compat mode asks for it.
+     */
     public static Report build(Session session, ReportOptions opts) {
-        Report r = new Report(session.data(), opts);
+        Report r = new Report(session.data(), opts, session.compat().perf61());
         r.read(session);
         return r;
     }
@@ -159,7 +167,7 @@ public final class Report {
         List<Evsel> evsels = data.evlist().evsels();
         List<String> names = EventNames.names(data);
         for (int i = 0; i < evsels.size(); i++) {
-            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks);
+            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61);
             if (inOrder != null) {
                 h.perfOrdered();
                 for (OrderedSample o : inOrder) {

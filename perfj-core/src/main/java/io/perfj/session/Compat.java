@@ -11,7 +11,7 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code --call-graph dwarf} stacks: correct mode follows each object's call frame
  *       information; perf 6.1 mode replays libunwind 1.6 with perf's memory accessors
- *       ({@code io.perfj.dwarf.LibunwindEmulation}: its frame-pointer fallback and the reads that
+ *       ({@code io.perfj.compat.LibunwindEmulation}: its frame-pointer fallback and the reads that
  *       end stacks early).</li>
  *   <li>{@code annotate} with symbol names: perf deletes every other symbol a sample hits from its
  *       DSO's table ({@code builtin-annotate.c: evsel__add_sample}), so calls into them print

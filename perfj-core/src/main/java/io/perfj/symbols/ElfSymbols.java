@@ -1,5 +1,6 @@
 package io.perfj.symbols;
 
+import io.perfj.compat.PerfSymbolTree;
 import io.perfj.elf.Elf;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.ElfSymbol;
@@ -120,7 +121,7 @@ public final class ElfSymbols {
         tree.fixup();
         List<Symbol> plt = pltSymbols(runtime);
         plt.forEach(tree::insert);
-        return new Result(SymbolTable.ofPerfTree(tree), source, section, plt.size());
+        return new Result(tree.table(), source, section, plt.size());
     }
 
     /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */

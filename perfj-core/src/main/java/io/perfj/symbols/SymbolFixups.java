@@ -81,7 +81,7 @@ public final class SymbolFixups {
      * Whether {@code b} (inserted later) should replace {@code a} when both start at the same
      * address: perf's {@code choose_best_symbol(a, b) == SYMBOL_B}.
      */
-    static boolean better(Symbol b, Symbol a) {
+    public static boolean better(Symbol b, Symbol a) {
         long sa = a.end() - a.start();
         long sb = b.end() - b.start();
         if (sb == 0 && sa > 0) {

@@ -31,17 +31,15 @@ public final class SymbolTable {
     }
 
     /**
-     * Indexes the symbols of a replayed perf tree. When no two symbols overlap every walk finds
-     * the one symbol holding an address, so the binary search is kept; otherwise lookups walk
-     * perf's tree shape.
+     * Indexes symbols sorted by start (unsigned) that may overlap, looked up by walking a binary
+     * tree over them from the root, the first symbol met that holds the address winning (perf's
+     * {@code symbols__find}; see {@code io.perfj.compat.PerfSymbolTree}).
+     *
+     * @param shape the root's position in {@code sorted}, then each position's left and right
+     *              child (-1 for none)
      */
-    static SymbolTable ofPerfTree(PerfSymbolTree t) {
-        List<Symbol> sorted = t.symbols();
-        boolean overlap = false;
-        for (int i = 1; i < sorted.size() && !overlap; i++) {
-            overlap = Long.compareUnsigned(sorted.get(i - 1).end(), sorted.get(i).start()) > 0;
-        }
-        return new SymbolTable(sorted, overlap ? t.shape() : null);
+    public static SymbolTable ofTreeShape(List<Symbol> sorted, int[][] shape) {
+        return new SymbolTable(sorted, shape);
     }
 
     /** Sorts, removes duplicates and fixes zero sizes as perf does, then indexes. */

@@ -1,4 +1,4 @@
-package io.perfj.util;
+package io.perfj.compat;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

@@ -1,5 +1,15 @@
-package io.perfj.dwarf;
+package io.perfj.compat;
 
+import io.perfj.dwarf.CallFrameInfo;
+import io.perfj.dwarf.CfaRule;
+import io.perfj.dwarf.DwarfExpression;
+import io.perfj.dwarf.ExpressionEvaluator;
+import io.perfj.dwarf.ExpressionException;
+import io.perfj.dwarf.FdeTable;
+import io.perfj.dwarf.RegisterRule;
+import io.perfj.dwarf.UnwindObject;
+import io.perfj.dwarf.UnwindObjects;
+import io.perfj.dwarf.UnwindRow;
 import io.perfj.io.Bytes;
 import io.perfj.symbols.Map;
 import io.perfj.symbols.Maps;
@@ -46,8 +56,13 @@ import java.util.Arrays;
  * while the load address was still right), signal frames found through the frame-pointer path,
  * and perf's {@code .debug_frame} search after a failed {@code .eh_frame_hdr} one, which is
  * approximated with the object's own addresses.
+ *
+ * <p>Mirrors: libunwind 1.6's x86-64 {@code unw_step} (x86_64/Gstep.c) with its frame-pointer
+ * fallback, {@code dwarf_step}, {@code apply_reg_state} (dwarf/Gparser.c) and the expression
+ * evaluator (dwarf/Gexpr.c); perf 6.1's {@code find_proc_info}, {@code access_mem} and
+ * {@code access_dso_mem} (tools/perf/util/unwind-libunwind-local.c).
  */
-final class LibunwindEmulation {
+public final class LibunwindEmulation {
     /** libunwind's and perf's error codes, as far as the walk tells them apart. */
     static final int ENOINFO = -10;
     static final int EINVAL = -22;
@@ -65,7 +80,7 @@ final class LibunwindEmulation {
     private static final int RIP = 16;
     private static final int NREGS = 17;
 
-    private final UserStackUnwinder owner;
+    private final UnwindObjects objects;
 
     // per walk
     private Maps maps;
@@ -121,8 +136,9 @@ final class LibunwindEmulation {
         }
     };
 
-    LibunwindEmulation(UserStackUnwinder owner) {
-        this.owner = owner;
+    /** Over a run's objects, shared with the correct unwinder. */
+    public LibunwindEmulation(UnwindObjects objects) {
+        this.objects = objects;
     }
 
     /**
@@ -134,13 +150,13 @@ final class LibunwindEmulation {
      * @param data    the copied stack
      * @param dynSize how many bytes of it the kernel filled (perf's stack size)
      */
-    long[] unwind(long[] reg, boolean[] known, Bytes data, long dynSize, Thread thread, int max) {
+    public long[] unwind(long[] reg, boolean[] known, Bytes data, long dynSize, Thread thread, int max) {
         if (dynSize <= 0 || !known[RIP]) {
             // perf does not unwind a sample without a stack; without an ip it gives up
             return new long[0];
         }
         this.maps = thread.maps();
-        long gen = owner.generation();
+        long gen = objects.generation();
         if (gen < 0 || gen != lowestGeneration) {
             lowestByMaps.clear();
             lowestGeneration = gen;
@@ -314,7 +330,7 @@ final class LibunwindEmulation {
         if (map == null || map.dso() == null) {
             return EINVAL;
         }
-        UnwindObject obj = owner.objOf(map);
+        UnwindObject obj = objects.of(map.dso());
         if (obj == null) {
             return EINVAL;
         }
@@ -511,7 +527,7 @@ final class LibunwindEmulation {
         if (map == null || map.dso() == null) {
             return -1;
         }
-        UnwindObject obj = owner.objOf(map);
+        UnwindObject obj = objects.of(map.dso());
         if (obj == null) {
             return SOFT;
         }

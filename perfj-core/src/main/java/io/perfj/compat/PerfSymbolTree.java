@@ -1,6 +1,8 @@
-package io.perfj.symbols;
+package io.perfj.compat;
 
-import io.perfj.util.KernelRbTree;
+import io.perfj.symbols.Symbol;
+import io.perfj.symbols.SymbolFixups;
+import io.perfj.symbols.SymbolTable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,22 +21,25 @@ import java.util.List;
  * first node whose range holds the address, so which of two overlapping symbols wins depends on
  * which is the ancestor of the other. This class rebuilds the tree ({@link KernelRbTree}) and
  * gives its shape for lookups by the same walk.
+ *
+ * <p>Mirrors: perf 6.1's {@code __symbols__insert}, {@code symbols__fixup_end},
+ * {@code symbols__fixup_duplicate} and {@code symbols__find} (tools/perf/util/symbol.c).
  */
-final class PerfSymbolTree {
+public final class PerfSymbolTree {
     private final KernelRbTree<Symbol> tree = new KernelRbTree<>();
 
     /** {@code __symbols__insert}: descend by start (unsigned), equal starts to the right. */
-    void insert(Symbol sym) {
+    public void insert(Symbol sym) {
         tree.insert(sym, (node, s) -> Long.compareUnsigned(s.start(), node.start()) < 0);
     }
 
     /** The symbols in address order. */
-    List<Symbol> symbols() {
+    public List<Symbol> symbols() {
         return tree.values();
     }
 
     /** {@code symbols__fixup_end} then {@code symbols__fixup_duplicate} on the tree's nodes. */
-    void fixup() {
+    public void fixup() {
         List<KernelRbTree.Node<Symbol>> ns = tree.nodes();
         List<Symbol> syms = new ArrayList<>(ns.size());
         for (KernelRbTree.Node<Symbol> n : ns) {
@@ -64,10 +69,24 @@ final class PerfSymbolTree {
     }
 
     /**
-     * Lookups in perf's order, as arrays indexed by position in {@link #symbols()}: the root's
-     * position and each position's left and right child (-1 for none).
+     * The tree's shape, as arrays indexed by position in {@link #symbols()}: the root's position
+     * and each position's left and right child (-1 for none).
      */
     int[][] shape() {
         return tree.shape();
+    }
+
+    /**
+     * The table of the tree's symbols. When no two symbols overlap every walk finds the one
+     * symbol holding an address, so the table keeps its binary search; otherwise its lookups walk
+     * perf's tree shape ({@code symbols__find}).
+     */
+    public SymbolTable table() {
+        List<Symbol> sorted = symbols();
+        boolean overlap = false;
+        for (int i = 1; i < sorted.size() && !overlap; i++) {
+            overlap = Long.compareUnsigned(sorted.get(i - 1).end(), sorted.get(i).start()) > 0;
+        }
+        return overlap ? SymbolTable.ofTreeShape(sorted, tree.shape()) : SymbolTable.ofSorted(sorted);
     }
 }

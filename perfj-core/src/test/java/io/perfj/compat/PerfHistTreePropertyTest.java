@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.compat;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -15,25 +15,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** perf's hist entry tree against a TreeMap when the comparison is a total order. */
 class PerfHistTreePropertyTest {
-    private static HistEntry entry(int key) {
-        return new HistEntry("c", 1, 1, 0, key);
+    /** An entry with one key (identity matters: the tree must hand back the one inserted). */
+    private static final class Entry {
+        final int frame;
+
+        Entry(int frame) {
+            this.frame = frame;
+        }
+    }
+
+    private static Entry entry(int key) {
+        return new Entry(key);
     }
 
     @Property(tries = 300)
     void behavesLikeASortedMapAndStaysBalanced(@ForAll @Size(max = 500) List<@IntRange(min = -200, max = 200) Integer> keys) {
         // perf's address comparisons (right - left, negative: go left): ascending in-order.
-        PerfHistTree t = new PerfHistTree((l, r) -> (long) r.frame - l.frame);
-        TreeMap<Integer, HistEntry> ref = new TreeMap<>();
+        PerfHistTree<Entry> t = new PerfHistTree<>((l, r) -> (long) r.frame - l.frame);
+        TreeMap<Integer, Entry> ref = new TreeMap<>();
         for (int k : keys) {
-            HistEntry probe = entry(k);
-            HistEntry got = t.findOrInsert(probe);
-            HistEntry old = ref.putIfAbsent(k, probe);
+            Entry probe = entry(k);
+            Entry got = t.findOrInsert(probe);
+            Entry old = ref.putIfAbsent(k, probe);
             assertSame(old == null ? probe : old, got);
             t.checkInvariants();
         }
         assertEquals(ref.size(), t.size());
         List<Integer> inOrder = new ArrayList<>();
-        for (HistEntry e : t.inOrder()) {
+        for (Entry e : t.inOrder()) {
             inOrder.add(e.frame);
         }
         assertEquals(new ArrayList<>(ref.keySet()), inOrder);
@@ -43,7 +52,7 @@ class PerfHistTreePropertyTest {
 
     @Property(tries = 100)
     void ascendingInsertionsRotate(@ForAll @IntRange(min = 1, max = 2000) int n) {
-        PerfHistTree t = new PerfHistTree((l, r) -> (long) r.frame - l.frame);
+        PerfHistTree<Entry> t = new PerfHistTree<>((l, r) -> (long) r.frame - l.frame);
         for (int i = 0; i < n; i++) {
             t.findOrInsert(entry(i));
         }

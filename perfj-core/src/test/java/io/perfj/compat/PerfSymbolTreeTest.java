@@ -1,4 +1,8 @@
-package io.perfj.symbols;
+package io.perfj.compat;
+
+import io.perfj.symbols.Symbol;
+import io.perfj.symbols.SymbolFixups;
+import io.perfj.symbols.SymbolTable;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -58,7 +62,7 @@ class PerfSymbolTreeTest {
         elf.forEach(t::insert);
         t.fixup();
         plt.forEach(t::insert);
-        return SymbolTable.ofPerfTree(t);
+        return t.table();
     }
 
     @Test
@@ -118,7 +122,7 @@ class PerfSymbolTreeTest {
         List<Symbol> sorted = tree.symbols();
         assertEquals(SymbolFixups.apply(elf).stream().map(Symbol::start).toList(),
                 sorted.stream().map(Symbol::start).toList());
-        SymbolTable walked = SymbolTable.ofPerfTree(tree);
+        SymbolTable walked = SymbolTable.ofTreeShape(sorted, tree.shape());
         SymbolTable searched = SymbolTable.ofSorted(sorted);
         for (long a = 0xff0; a < at + 0x20; a++) {
             assertEquals(searched.find(a), walked.find(a), "addr " + Long.toHexString(a));

@@ -1,6 +1,4 @@
-package io.perfj.report;
-
-import io.perfj.util.KernelRbTree;
+package io.perfj.compat;
 
 import java.util.List;
 
@@ -13,17 +11,23 @@ import java.util.List;
  * order. Which existing entry a new one meets (and so whether it joins one or becomes a row of
  * its own) depends on the path the search takes, which depends on the tree's shape, which depends
  * on the order entries were inserted. Reproducing perf's rows means walking the same path.
+ *
+ * <p>Mirrors: perf 6.1's {@code hists__findnew_entry} (the search of {@code hists->entries_in}),
+ * {@code hists__collapse_insert_entry} and {@code __hists__insert_output_entry}
+ * (tools/perf/util/hist.c).
+ *
+ * @param <T> the entry type
  */
-final class PerfHistTree {
+public final class PerfHistTree<T> {
     /** perf's {@code hist_entry__cmp(left, right)}: negative goes left. */
-    interface Cmp {
-        long cmp(HistEntry left, HistEntry right);
+    public interface Cmp<T> {
+        long cmp(T left, T right);
     }
 
-    private final Cmp cmp;
-    private final KernelRbTree<HistEntry> tree = new KernelRbTree<>();
+    private final Cmp<T> cmp;
+    private final KernelRbTree<T> tree = new KernelRbTree<>();
 
-    PerfHistTree(Cmp cmp) {
+    public PerfHistTree(Cmp<T> cmp) {
         this.cmp = cmp;
     }
 
@@ -31,7 +35,7 @@ final class PerfHistTree {
      * The entry the search for {@code probe} stops at ({@code cmp(node, probe) == 0}), or, when
      * there is none, {@code probe} itself after inserting it where the search ended.
      */
-    HistEntry findOrInsert(HistEntry probe) {
+    public T findOrInsert(T probe) {
         return tree.findOrInsert(probe, cmp::cmp);
     }
 
@@ -40,7 +44,7 @@ final class PerfHistTree {
      * {@code cmp(node, e) < 0}, otherwise right, so an entry equal to ones already there goes
      * after them. Nothing is merged.
      */
-    void insert(HistEntry e) {
+    public void insert(T e) {
         tree.insert(e, (node, x) -> cmp.cmp(node, x) < 0);
     }
 
@@ -54,12 +58,12 @@ final class PerfHistTree {
         return tree.height();
     }
 
-    int size() {
+    public int size() {
         return tree.size();
     }
 
     /** The entries in tree order (perf's rb_first / rb_next walk). */
-    List<HistEntry> inOrder() {
+    public List<T> inOrder() {
         return tree.values();
     }
 }

@@ -1,4 +1,4 @@
-package io.perfj.util;
+package io.perfj.compat;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -12,6 +12,10 @@ import java.util.function.ToLongBiFunction;
  * where a search stops (which node it meets, which of two overlapping ranges is the ancestor)
  * depends on the shape, which depends on the order of insertions and erases. The caller decides
  * where each value descends; the tree keeps the kernel's rebalancing steps.
+ *
+ * <p>Mirrors: the kernel's lib/rbtree.c as perf 6.1 carries it (tools/lib/rbtree.c):
+ * {@code rb_insert_color} ({@code __rb_insert}), {@code rb_erase} ({@code __rb_erase_augmented},
+ * {@code ____rb_erase_color}), {@code rb_first} and {@code rb_next}.
  */
 public final class KernelRbTree<T> {
     /** A node; its value may be replaced in place (the shape stays). */
