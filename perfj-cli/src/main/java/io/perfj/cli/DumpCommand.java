@@ -39,13 +39,14 @@ public final class DumpCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         OutputStream out = Main.stdout(spec);
         try (PerfData data = PerfData.open(in.input)) {
-            List<String> warnings = new ArrayList<>(data.warnings());
+            List<String> warnings;
             if (stats) {
+                warnings = new ArrayList<>(data.warnings());
                 warnings.addAll(StatsPrinter.print(data, out));
             } else {
-                io.perfj.report.MachineDumpModel model = new io.perfj.report.MachineDumpModel(data, sym.toOptions());
-                warnings.addAll(new DumpPrinter(data, in.input.toString(), out).withModel(model).print());
-                warnings.addAll(model.warnings());
+                io.perfj.session.Session session = sym.session(data);
+                new DumpPrinter(data, in.input.toString(), out).print(session);
+                warnings = session.warnings();
             }
             out.flush();
             for (String w : warnings) {

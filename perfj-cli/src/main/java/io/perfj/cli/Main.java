@@ -129,7 +129,7 @@ public final class Main implements Runnable {
     }
 
     static String describe(Throwable ex) {
-        if (ex instanceof FormatException || ex instanceof CliError || ex instanceof io.perfj.annotate.Disassembler.MissingException
+        if (ex instanceof FormatException || ex instanceof CliError || ex instanceof io.perfj.io.MissingLibraryException || ex instanceof io.perfj.annotate.Disassembler.MissingException
                 || ex instanceof io.perfj.btf.encode.EncodeException) {
             return ex.getMessage();
         }

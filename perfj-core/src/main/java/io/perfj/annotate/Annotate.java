@@ -70,6 +70,17 @@ public final class Annotate {
     }
 
     private record Key(int evsel, Dso dso, Symbol sym) {
+        // equals/hashCode written out: a record's own are bootstrapped at run time (start-up)
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && evsel == k.evsel && java.util.Objects.equals(dso, k.dso)
+                    && java.util.Objects.equals(sym, k.sym);
+        }
+
+        @Override
+        public int hashCode() {
+            return (evsel * 31 + java.util.Objects.hashCode(dso)) * 31 + java.util.Objects.hashCode(sym);
+        }
     }
 
     private final Session session;
@@ -216,12 +227,14 @@ public final class Annotate {
     }
 
     private static boolean changesKernelMaps(PerfRecord rec) {
-        return switch (rec) {
-            case io.perfj.perfdata.record.KernelRecord.Ksymbol k -> true;
-            case io.perfj.perfdata.record.KernelRecord.Mmap m -> kernelMode(m.misc());
-            case io.perfj.perfdata.record.KernelRecord.Mmap2 m -> kernelMode(m.misc());
-            default -> false;
-        };
+        // instanceof, not a pattern switch (bootstrapped at its first run: start-up)
+        if (rec instanceof io.perfj.perfdata.record.KernelRecord.Mmap2 m) {
+            return kernelMode(m.misc());
+        }
+        if (rec instanceof io.perfj.perfdata.record.KernelRecord.Mmap m) {
+            return kernelMode(m.misc());
+        }
+        return rec instanceof io.perfj.perfdata.record.KernelRecord.Ksymbol;
     }
 
     /** Samples per event, DSO and address in the DSO, counted while the records stream by. */

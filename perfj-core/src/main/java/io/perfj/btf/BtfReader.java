@@ -96,7 +96,7 @@ final class BtfReader {
         }
         int[] offs = new int[n];
         for (int i = 0; i < n; i++) {
-            offs[i] = 4 * section.start(startId + i);
+            offs[i] = 4 * section.pos(startId + i);
         }
         return new Btf(source, header.order(), base, out, offs, strings, own, cache);
     }
@@ -104,7 +104,7 @@ final class BtfReader {
     private void decode(int from, int to) {
         // One call per type (not one long loop) so the JIT compiles it after a few hundred types.
         for (int i = from; i < to; i++) {
-            out[i] = decodeType(section.start(startId + i));
+            out[i] = decodeType(section.pos(startId + i));
         }
     }
 

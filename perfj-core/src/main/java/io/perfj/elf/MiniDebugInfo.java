@@ -40,6 +40,9 @@ final class MiniDebugInfo {
             }
             throw new FormatException(outer.name(), ".gnu_debugdata", data.base(),
                     "cannot decompress: " + e.getMessage(), e);
+        } catch (LinkageError e) {
+            throw new io.perfj.io.MissingLibraryException(outer.name(), "MiniDebugInfo (.gnu_debugdata) sections",
+                    io.perfj.io.MissingLibraryException.XZ_JAVA, e);
         }
         return ElfFile.of(out, outer.name() + "[.gnu_debugdata]");
     }

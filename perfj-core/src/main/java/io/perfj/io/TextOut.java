@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 public final class TextOut {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
+    private static final long TEN_TO_19 = Long.parseUnsignedLong("10000000000000000000");
+
     private final OutputStream out;
     private final byte[] buf;
     private int pos;
@@ -168,6 +170,15 @@ public final class TextOut {
         return udec(v);
     }
 
+    /** Columns {@code %u} of {@code v} takes (unsigned). */
+    public static int udecWidth(long v) {
+        if (v < 0) {
+            // 2^63 and above: 19 digits below 10^19, 20 from there
+            return Long.compareUnsigned(v, TEN_TO_19) >= 0 ? 20 : 19;
+        }
+        return decWidth(v);
+    }
+
     /** Columns {@code %d} of {@code v} takes. */
     private static int decWidth(long v) {
         if (v == Long.MIN_VALUE) {
@@ -182,8 +193,12 @@ public final class TextOut {
 
     /** {@code n} spaces (none when {@code n <= 0}). */
     public TextOut spaces(int n) {
-        for (int i = 0; i < n; i++) {
-            ch(' ');
+        while (n > 0) {
+            int k = Math.min(n, buf.length);
+            room(k);
+            java.util.Arrays.fill(buf, pos, pos + k, (byte) ' ');
+            pos += k;
+            n -= k;
         }
         return this;
     }

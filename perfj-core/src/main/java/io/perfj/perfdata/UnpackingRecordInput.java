@@ -95,7 +95,7 @@ final class UnpackingRecordInput implements RecordInput {
             payloadLen = dataSize;
         }
         if (zstd == null) {
-            zstd = new ZstdStream();
+            zstd = ZstdStream.open(data.name());
             buf = new byte[ZstdStream.STEP + MAX_RECORD];
             view = ByteBuffer.wrap(buf).order(data.header().order());
         }

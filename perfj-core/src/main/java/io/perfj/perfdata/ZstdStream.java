@@ -20,11 +20,32 @@ final class ZstdStream implements AutoCloseable {
     /** Most bytes one {@link #read} hands out. */
     static final int STEP = 256 << 10;
 
-    private final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+    private final ZstdDecompressCtx ctx;
     private ByteBuffer src = ByteBuffer.allocateDirect(64 << 10).flip();
     private final ByteBuffer dst = ByteBuffer.allocateDirect(STEP).flip();
     /** Whether the current piece has given all it decompresses to. */
     private boolean drained = true;
+
+    private ZstdStream(ZstdDecompressCtx ctx) {
+        this.ctx = ctx;
+    }
+
+    /**
+     * A stream for the compressed records of {@code file}.
+     *
+     * @throws io.perfj.io.MissingLibraryException when zstd-jni is not on the class path or its
+     *         native library does not load (an optional dependency for an embedder)
+     */
+    static ZstdStream open(String file) {
+        try {
+            return new ZstdStream(new ZstdDecompressCtx());
+        } catch (LinkageError e) {
+            // NoClassDefFoundError without the jar, UnsatisfiedLinkError or
+            // ExceptionInInitializerError when its native part does not load
+            throw new io.perfj.io.MissingLibraryException(file, "zstd-compressed records",
+                    io.perfj.io.MissingLibraryException.ZSTD_JNI, e);
+        }
+    }
 
     /** Starts the next piece (the payload of one compressed record). */
     void feed(Bytes piece) {

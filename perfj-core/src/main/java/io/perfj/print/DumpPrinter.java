@@ -10,6 +10,8 @@ import io.perfj.perfdata.Evlist;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.FeatureId;
 import io.perfj.perfdata.PerfData;
+import io.perfj.session.MachineResolver;
+import io.perfj.session.Session;
 import io.perfj.perfdata.PerfHeader;
 import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordInput;
@@ -42,8 +44,9 @@ import java.util.Map;
  * and the decoded line(s), and at the end the stats block ({@link StatsPrinter}).
  *
  * <p>Lines perf derives from its thread/map model rather than from the file: {@code " ... thread:
- * COMM:TID"} and {@code " ...... dso: NAME"} after each sample are printed when a {@link Model}
- * is given ({@link #withModel}); not printed:
+ * COMM:TID"} and {@code " ...... dso: NAME"} after each sample are printed when the records are
+ * read through a {@link Session} ({@link #print(Session)}), whose process model answers them;
+ * not printed:
  * <ul>
  *   <li>for a PERF_SAMPLE_READ group sample, perf's extra thread/dso pair per group member;</li>
  *   <li>the symbol perf resolves for a PERF_RECORD_TEXT_POKE address (perfj prints the bare
@@ -71,33 +74,13 @@ public final class DumpPrinter {
     private List<String> readNames;
     private int updateNamesSeen;
 
+    /** The session whose process model gives perf's thread and DSO lines, or null for none. */
+    private Session session;
+
     /**
      * @param fileLabel the input name as the user gave it (perf prints {@code -i}'s argument);
      *                  replaced by "pipe" for pipe-mode data
      */
-    /**
-     * perf's thread and map model, for the two lines perf prints after each sample
-     * ({@code " ... thread: COMM:TID"} and {@code " ...... dso: NAME"}).
-     */
-    public interface Model {
-        /** Updates the model with a non-sample record, in delivery order. */
-        void process(PerfRecord r);
-
-        /** The sampled thread's command name now. */
-        String comm(int pid, int tid);
-
-        /** The long name of the DSO the sample's ip falls in, or perf's {@code <not found>}. */
-        String dsoName(Sample s);
-    }
-
-    private Model model;
-
-    /** Prints perf's thread and DSO lines after each sample, kept by {@code model}. */
-    public DumpPrinter withModel(Model m) {
-        this.model = m;
-        return this;
-    }
-
     public DumpPrinter(PerfData data, String fileLabel, OutputStream w) {
         this.data = data;
         this.fileLabel = data.isPipe() ? "pipe" : fileLabel;
@@ -105,14 +88,29 @@ public final class DumpPrinter {
         this.offsetBase = data.isPipe() ? PerfHeader.PIPE_HEADER_SIZE : 0;
     }
 
-    /** Prints the whole dump; returns the warnings the reader met (to go to stderr). */
-    public List<String> print() {
-        // Without sample_id_all perf cannot order by time and reads in file order.
-        boolean unordered = !data.isPipe() && !data.evlist().isEmpty() && !data.evlist().first().attr().sampleIdAll();
-        if (unordered) {
-            out.str("WARNING: No sample_id_all support, falling back to unordered processing\n");
+    /**
+     * Prints the whole dump with perf's thread and DSO line after each sample, reading the
+     * records through {@code session}, whose process model gives those lines; its
+     * {@link Session#warnings()} then hold what the reading and the model met. The session must
+     * be over this printer's recording and not yet run.
+     */
+    public void print(Session session) {
+        this.session = session;
+        boolean unordered = begin();
+        try {
+            session.runRecords(this::record, unordered);
+        } finally {
+            out.flushBuffer();
         }
-        out.str("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+        end();
+    }
+
+    /**
+     * Prints the whole dump without the lines that come from perf's process model (for tests of
+     * the record layouts); returns the warnings the reader met.
+     */
+    public List<String> print() {
+        boolean unordered = begin();
         RecordInput in = unordered ? data.records() : data.orderedRecords();
         try {
             for (RawRecord r = in.next(); r != null; r = in.next()) {
@@ -121,9 +119,24 @@ public final class DumpPrinter {
         } finally {
             out.flushBuffer();
         }
+        end();
+        return in.warnings();
+    }
+
+    /** The lines before the records; whether the records are read in file order. */
+    private boolean begin() {
+        // Without sample_id_all perf cannot order by time and reads in file order.
+        boolean unordered = !data.isPipe() && !data.evlist().isEmpty() && !data.evlist().first().attr().sampleIdAll();
+        if (unordered) {
+            out.str("WARNING: No sample_id_all support, falling back to unordered processing\n");
+        }
+        out.str("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+        return unordered;
+    }
+
+    private void end() {
         StatsPrinter.print(stats, io.perfj.perfdata.feature.EventNames.names(data, updateNames), out);
         out.flush();
-        return in.warnings();
     }
 
     /** Prints one record as {@link #print()} would (for tests); output stays buffered. */
@@ -131,11 +144,12 @@ public final class DumpPrinter {
         record(r);
     }
 
-    private void record(RawRecord r) {
+    /** Prints one record; returns it decoded, or null for a compressed record (its contents follow it). */
+    private PerfRecord record(RawRecord r) {
         stats.countRead(r);
         int type = r.type();
         if (type == RecordType.COMPRESSED || type == RecordType.COMPRESSED2) {
-            return;
+            return null;
         }
         long off = r.offset() - offsetBase;
         out.nl().hexAlt(off).ch('@').str(fileLabel).str(" [").hexAlt(r.size()).str("]: event: ").dec(type).nl();
@@ -151,14 +165,24 @@ public final class DumpPrinter {
         }
         out.hexAlt(off).str(" [").hexAlt(r.size()).str("]: PERF_RECORD_").str(RecordType.name(type));
         body(rec);
-        if (model != null) {
-            if (rec instanceof Sample smp) {
-                out.str(" ... thread: ").str(model.comm(smp.pid(), smp.tid())).ch(':').dec(smp.tid()).nl();
-                out.str(" ...... dso: ").str(model.dsoName(smp)).nl();
-            } else {
-                model.process(rec);
-            }
+        if (session != null && rec instanceof Sample smp) {
+            // perf's thread and map lookups (machine__findnew_thread, thread__find_map); the
+            // session feeds other records to the model after this returns
+            MachineResolver m = session.resolver();
+            out.str(" ... thread: ").str(m.comm(smp.pid(), smp.tid())).ch(':').dec(smp.tid()).nl();
+            out.str(" ...... dso: ").str(dsoName(m, smp)).nl();
         }
+        return rec;
+    }
+
+    /** The long name of the object the sample's ip falls in, or perf's {@code <not found>}. */
+    private static String dsoName(MachineResolver m, Sample s) {
+        int mode = s.cpumode();
+        if (mode == 3) {
+            return "[hypervisor]";
+        }
+        io.perfj.symbols.Map map = m.findMap(s.pid(), s.tid(), mode, s.ip());
+        return map == null || map.dso() == null ? "<not found>" : map.dso().longName();
     }
 
     // ---------------------------------------------------------------- common parts

@@ -11,63 +11,31 @@ import java.util.Map;
 
 /** Interns {@link Frame}s: equal (dso, symbol or address, level) get the same small int id. */
 public final class FrameTable {
-    /**
-     * A frame's identity. equals and hashCode are written out (a record's generated ones go
-     * through a bootstrap method and hash every component): this is looked up for every address
-     * that misses the report's per-process caches.
-     */
-    private static final class Key {
-        final Dso dso;
-        final Symbol sym;
-        final long addr;
-        final char level;
-        final int hash;
-
-        Key(Dso dso, Symbol sym, long addr, char level) {
-            this.dso = dso;
-            this.sym = sym;
-            this.addr = addr;
-            this.level = level;
-            this.hash = placeHash(dso, sym, addr) * 31 + level;
-        }
-
+    private record Key(Dso dso, Symbol sym, long addr, char level) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && k.addr == addr && k.level == level && k.dso == dso
-                    && java.util.Objects.equals(k.sym, sym);
+        // written out with the generated hash, for start-up (see Symbol.equals)
+            return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso
+                    && java.util.Objects.equals(sym, k.sym);
         }
 
         @Override
         public int hashCode() {
-            return hash;
+            return ((System.identityHashCode(dso) * 31 + java.util.Objects.hashCode(sym)) * 31
+                    + Long.hashCode(addr)) * 31 + level;
         }
     }
 
-    /** A frame's place, whatever its level (see {@link #canonical}). */
-    private static final class Place {
-        final Dso dso;
-        final Symbol sym;
-        final long addr;
-
-        Place(Dso dso, Symbol sym, long addr) {
-            this.dso = dso;
-            this.sym = sym;
-            this.addr = addr;
-        }
-
+    private record Place(Dso dso, Symbol sym, long addr) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Place p && p.addr == addr && p.dso == dso && java.util.Objects.equals(p.sym, sym);
+            return o instanceof Place p && addr == p.addr && dso == p.dso && java.util.Objects.equals(sym, p.sym);
         }
 
         @Override
         public int hashCode() {
-            return placeHash(dso, sym, addr);
+            return (System.identityHashCode(dso) * 31 + java.util.Objects.hashCode(sym)) * 31 + Long.hashCode(addr);
         }
-    }
-
-    private static int placeHash(Dso dso, Symbol sym, long addr) {
-        return (System.identityHashCode(dso) * 31 + (sym == null ? 0 : sym.hashCode())) * 31 + Long.hashCode(addr);
     }
 
     private final Map<Key, Integer> ids = new HashMap<>();

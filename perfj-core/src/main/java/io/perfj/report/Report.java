@@ -338,18 +338,9 @@ public final class Report {
      * each time made most kernel addresses resolve again.
      */
     private void invalidate(PerfRecord rec) {
-        int pid;
-        switch (rec) {
-            case KernelRecord.Mmap m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
-            case KernelRecord.Mmap2 m -> pid = kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
-            case KernelRecord.Fork f -> pid = f.pid();
-            case KernelRecord.Exit e -> pid = e.pid();
-            case KernelRecord.Comm c -> pid = c.pid();
-            case KernelRecord.Ksymbol k -> pid = ALL;
-            case KernelRecord.BpfEvent b -> pid = ALL;
-            default -> {
-                return;
-            }
+        int pid = invalidates(rec);
+        if (pid == NONE) {
+            return;
         }
         lastCache = null;
         if (pid == ALL) {
@@ -359,7 +350,32 @@ public final class Report {
         }
     }
 
-    private static final int ALL = Integer.MIN_VALUE;
+    /**
+     * Whose cached frames a record makes stale (see {@link #invalidate}): a pid, {@link #ALL}
+     * or {@link #NONE}. Also the rule of script's frame lines ({@link FrameLines}).
+     */
+    static int invalidates(PerfRecord rec) {
+        // instanceof, not a pattern switch: a type switch costs a class spun at its first run
+        if (rec instanceof KernelRecord.Mmap2 m) {
+            return kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+        } else if (rec instanceof KernelRecord.Mmap m) {
+            return kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
+        } else if (rec instanceof KernelRecord.Fork f) {
+            return f.pid();
+        } else if (rec instanceof KernelRecord.Exit e) {
+            return e.pid();
+        } else if (rec instanceof KernelRecord.Comm c) {
+            return c.pid();
+        } else if (rec instanceof KernelRecord.Ksymbol || rec instanceof KernelRecord.BpfEvent) {
+            return ALL;
+        }
+        return NONE;
+    }
+
+    /** {@link #invalidates}: every process's frames. */
+    static final int ALL = Integer.MIN_VALUE;
+    /** {@link #invalidates}: nobody's. */
+    static final int NONE = Integer.MAX_VALUE;
 
     private static boolean kernelMaps(int misc, int pid) {
         int cpumode = misc & KernelRecord.MISC_CPUMODE_MASK;

@@ -6,7 +6,6 @@ import io.perfj.perfdata.SampleFormat;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.symbols.Location;
 import io.perfj.session.ChainWalk;
-import io.perfj.session.FrameResolver;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
 import io.perfj.session.Session;
@@ -48,7 +47,7 @@ public final class ScriptPrinter {
 
     private final Session session;
     private final PerfData data;
-    private final FrameResolver resolver;
+    private final io.perfj.session.MachineResolver resolver;
     private final TextOut out;
     private final Set<Field> requested;
     private final int maxStack;
@@ -62,6 +61,44 @@ public final class ScriptPrinter {
         this.out = new TextOut(out, 1 << 16);
         this.requested = fields;
         this.maxStack = maxStack;
+    }
+
+    /** The fields of each event's lines and its frame-line cache, by event index. */
+    private Layout[] layouts = new Layout[0];
+
+    /**
+     * What one event's samples print, decided once per event (not a set looked up per field and
+     * sample), and the frame lines printed so far.
+     */
+    private static final class Layout {
+        final boolean comm, pid, tid, cpu, time, period, event, addr, ip;
+        final FrameLines frames;
+
+        Layout(Set<Field> f) {
+            comm = f.contains(Field.COMM);
+            pid = f.contains(Field.PID);
+            tid = f.contains(Field.TID);
+            cpu = f.contains(Field.CPU);
+            time = f.contains(Field.TIME);
+            period = f.contains(Field.PERIOD);
+            event = f.contains(Field.EVENT);
+            addr = f.contains(Field.ADDR);
+            ip = f.contains(Field.IP);
+            frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO));
+        }
+    }
+
+    private Layout layout(Evsel e) {
+        int i = e.index();
+        if (i >= layouts.length) {
+            layouts = java.util.Arrays.copyOf(layouts, i + 1);
+        }
+        Layout l = layouts[i];
+        if (l == null) {
+            l = new Layout(fieldsFor(e));
+            layouts[i] = l;
+        }
+        return l;
     }
 
     private Set<Field> fieldsFor(Evsel e) {
@@ -132,6 +169,15 @@ public final class ScriptPrinter {
                 }
                 ScriptPrinter.this.sample(s, names.get(s.evsel().index()), nameWidth);
             }
+
+            @Override
+            public void record(io.perfj.perfdata.record.PerfRecord r) {
+                for (Layout l : layouts) {
+                    if (l != null) {
+                        l.frames.invalidate(r);
+                    }
+                }
+            }
         });
         out.flush();
         return session.recordWarnings();
@@ -140,10 +186,24 @@ public final class ScriptPrinter {
     private final List<Location> stack = new java.util.ArrayList<>();
 
     private void sample(Sample s, String event, int nameWidth) {
-        Set<Field> f = fieldsFor(s.evsel());
+        Layout f = layout(s.evsel());
         stack.clear();
-        boolean chain = f.contains(Field.IP) && session.resolveStack(s, maxStack, walk, stack);
-        if (f.contains(Field.COMM)) {
+        // A recorded callchain without a user stack to unwind (frame pointers, or the kernel
+        // part alone): its lines come by address from the frame cache, each address resolved
+        // once until the model changes. Otherwise the session resolves the whole stack
+        // (unwinding, inlined frames).
+        boolean byAddress = f.ip && s.userStack() == null;
+        boolean chain;
+        if (byAddress) {
+            chain = s.callchain() != null && s.callchain().size() > 0;
+            resolver.seen(s.pid(), s.tid()); // the thread exists from its first sample on, as resolving makes it
+            if (chain) {
+                walk.walk(s, null, maxStack); // an invalid context marker leaves no frames
+            }
+        } else {
+            chain = f.ip && session.resolveStack(s, maxStack, walk, stack);
+        }
+        if (f.comm) {
             String comm = resolver.comm(s.pid(), s.tid());
             if (chain) {
                 out.str(comm);
@@ -152,71 +212,64 @@ public final class ScriptPrinter {
             }
             out.ch(' ');
         }
-        if (f.contains(Field.PID) && f.contains(Field.TID)) {
+        if (f.pid && f.tid) {
             out.decPad(s.pid(), 5).ch('/').decLeft(s.tid(), 5).ch(' ');
-        } else if (f.contains(Field.PID)) {
+        } else if (f.pid) {
             out.decPad(s.pid(), 5).ch(' ');
-        } else if (f.contains(Field.TID)) {
+        } else if (f.tid) {
             out.decPad(s.tid(), 5).ch(' ');
         }
-        if (f.contains(Field.CPU)) {
+        if (f.cpu) {
             out.ch('[').decZero(s.cpu(), 3).str("] ");
         }
-        if (f.contains(Field.TIME)) {
+        if (f.time) {
             long t = s.time();
             long sec = Long.divideUnsigned(t, 1_000_000_000L);
             long usec = Long.remainderUnsigned(t, 1_000_000_000L) / 1000;
             // %12s of "sec.usec": the seconds' digits, a dot and six digits
-            int width = Long.toUnsignedString(sec).length() + 7;
-            out.spaces(12 - width).udec(sec).ch('.').decZero(usec, 6).str(": ");
+            out.spaces(12 - TextOut.udecWidth(sec) - 7).udec(sec).ch('.').decZero(usec, 6).str(": ");
         }
-        if (f.contains(Field.PERIOD)) {
-            out.strPad(Long.toUnsignedString(s.period()), 10).ch(' ');
+        if (f.period) {
+            long p = s.period();
+            out.spaces(10 - TextOut.udecWidth(p)).udec(p).ch(' ');
         }
-        if (f.contains(Field.EVENT)) {
+        if (f.event) {
             out.strPad(event, nameWidth).str(": ");
         }
-        if (f.contains(Field.ADDR)) {
+        if (f.addr) {
             out.hexSpaces(s.addr(), 16).ch(' ');
         }
-        if (!f.contains(Field.IP)) {
+        if (!f.ip) {
             out.nl();
             return;
         }
-        if (chain) {
+        if (byAddress) {
+            int gen = f.frames.generation(s.pid());
+            if (chain) {
+                out.nl();
+                for (int i = 0; i < walk.size(); i++) {
+                    out.ch('\t');
+                    f.frames.print(s.pid(), s.tid(), walk.mode(i), walk.ip(i), gen, resolver, out);
+                    out.nl();
+                }
+                out.nl();
+            } else {
+                out.ch(' ');
+                f.frames.print(s.pid(), s.tid(), s.cpumode(), s.ip(), gen, resolver, out);
+                out.nl();
+            }
+        } else if (chain) {
             out.nl();
             for (Location l : stack) {
                 out.ch('\t');
-                frame(l, f);
+                f.frames.print(l, out);
                 out.nl();
             }
             out.nl();
         } else {
             out.ch(' ');
-            frame(stack.getFirst(), f);
+            f.frames.print(stack.getFirst(), out);
             out.nl();
         }
     }
-
-    private void frame(Location loc, Set<Field> f) {
-        long addr = loc.dso() != null ? loc.mapIp() : loc.ip();
-        out.hexSpaces(addr, 16);
-        if (f.contains(Field.SYM)) {
-            out.ch(' ');
-            if (loc.symbol() != null) {
-                out.str(loc.symbol().name());
-                if (f.contains(Field.SYMOFF)) {
-                    out.str("+0x").hex(loc.mapIp() - loc.symbol().start());
-                }
-            } else {
-                out.str("[unknown]");
-            }
-        }
-        if (f.contains(Field.DSO)) {
-            String dso = loc.symbol() != null && loc.symbol().inlined() ? "inlined"
-                    : loc.dso() == null ? "[unknown]" : loc.dso().longName();
-            out.str(" (").str(dso).ch(')');
-        }
-    }
-
 }

@@ -83,8 +83,24 @@ public final class MachineResolver implements FrameResolver {
         return this;
     }
 
+    /** The sample whose user stack was unwound ahead, on the decoding thread ({@link UnwindAhead}). */
+    private io.perfj.perfdata.record.Sample aheadSample;
+    private Object aheadFrames;
+
+    /**
+     * The session's hand-over of a sample's frames unwound ahead (a {@link DecodedRecords#ahead()}
+     * result), until the next sample.
+     */
+    void unwoundAhead(io.perfj.perfdata.record.Sample s, Object frames) {
+        aheadSample = s;
+        aheadFrames = frames;
+    }
+
     @Override
     public long[] unwindUser(io.perfj.perfdata.record.Sample s) {
+        if (s == aheadSample) {
+            return (long[]) DecodedRecords.result(aheadFrames);
+        }
         if (s.userStack() == null || s.userRegs() == null) {
             return null;
         }
@@ -98,5 +114,12 @@ public final class MachineResolver implements FrameResolver {
 
     public List<String> warnings() {
         return machine.warnings();
+    }
+
+    /** Ends the addr2line processes and unmaps the objects the unwinding state opened. */
+    void close() {
+        if (unwinding != null) {
+            unwinding.close();
+        }
     }
 }

@@ -6,7 +6,8 @@ import io.perfj.perfdata.record.PerfRecord;
  * What consumes a {@link Session}'s records. The session delivers every record in perf's order
  * (its ordered-events rules) and keeps the process model current: a sample is handed over after
  * every record before it has updated the model, so resolving its addresses gives the answer of
- * that moment.
+ * that moment. Every method is called on the thread that called {@link Session#run}, one record
+ * at a time, whatever the session does on its other threads.
  */
 public interface RecordHandler {
     /** A sample; {@code s} is valid only during the call. */
@@ -27,6 +28,16 @@ public interface RecordHandler {
      */
     default boolean decodesSamples() {
         return true;
+    }
+
+    /**
+     * Whether the handler unwinds the user stacks of {@code --call-graph dwarf} samples
+     * ({@link FrameResolver#unwindUser}); the session then unwinds them on its second thread,
+     * ahead of the handler, and {@code unwindUser} hands over those frames (the same ones). By
+     * default, handlers that decode samples do.
+     */
+    default boolean unwindsUserStacks() {
+        return decodesSamples();
     }
 
     /**

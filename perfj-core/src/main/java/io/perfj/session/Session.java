@@ -31,9 +31,18 @@ import java.util.function.Consumer;
  *
  * <p>{@link #forEachSample} hands out {@link ResolvedSample}s; {@link #run} is the lower-level
  * loop the commands use (a handler sees each sample's fixed fields in place and decodes or
- * resolves only what it needs, with {@link #resolver()}). A session is read once and by one
- * thread. Bad input ends the loop with an {@link io.perfj.io.FormatException} after every record
- * before the damage was delivered.
+ * resolves only what it needs, with {@link #resolver()}). A session is read once, and its
+ * handler is called on the caller's thread only.
+ *
+ * <p>Threads: when the handler decodes samples, a second thread reads, orders and decodes the
+ * records ahead of the caller, and, for recordings with copied user stacks
+ * ({@code --call-graph dwarf}), unwinds them there too, against a process model of its own fed
+ * the same records; the caller's thread keeps the process model the handler sees, resolves
+ * symbols and runs the handler. A third, daemon thread loads symbol tables ahead. What is
+ * delivered, in which order, with which warnings, does not depend on the threads: with the system
+ * property {@value #THREADS_PROPERTY}{@code =1} everything runs on the caller's thread, with the
+ * same output. Bad input ends the loop with an {@link io.perfj.io.FormatException} (or whatever
+ * the second thread met, as itself) after every record before the damage was delivered.
  *
  * <p>Subprocesses: resolving inlined frames of {@code --call-graph dwarf} stacks may run binutils'
  * {@code addr2line}; nothing else in a session starts a process.
@@ -41,6 +50,8 @@ import java.util.function.Consumer;
 public final class Session implements AutoCloseable {
     /** The callchain limit perf uses when none is given ({@code sysctl kernel.perf_event_max_stack}). */
     public static final int DEFAULT_MAX_STACK = 127;
+    /** The system property that limits a run to the caller's thread ({@code 1}); see {@link #threads()}. */
+    public static final String THREADS_PROPERTY = "perfj.threads";
 
     private final PerfData data;
     private final boolean ownsData;
@@ -48,6 +59,8 @@ public final class Session implements AutoCloseable {
     private final MachineResolver resolver;
     private final List<String> recordWarnings = new ArrayList<>();
     private boolean ran;
+    /** Threads for this session alone (tests), 0 for {@link #threads()}. */
+    private int threadsOverride;
 
     private Session(PerfData data, boolean ownsData, SessionOptions options) {
         this.data = data;
@@ -124,7 +137,7 @@ public final class Session implements AutoCloseable {
         }
         ran = true;
         SampleRef ref = new SampleRef(data.evlist());
-        RecordHandler handler = h.preloadsSymbols() ? new Preloading(h) : h;
+        RecordHandler handler = h.preloadsSymbols() && runThreads() > 1 ? new Preloading(h) : h;
         try {
             read(handler, ref);
         } finally {
@@ -176,6 +189,11 @@ public final class Session implements AutoCloseable {
             return h.decodesSamples();
         }
 
+        @Override
+        public boolean unwindsUserStacks() {
+            return h.unwindsUserStacks();
+        }
+
         void stop() {
             if (pool != null) {
                 pool.shutdown(); // a load under way finishes: interrupting it would leave its table empty
@@ -197,14 +215,59 @@ public final class Session implements AutoCloseable {
                 }
                 recordWarnings.addAll(scan.warnings());
             }
-        } else {
-            try (DecodedRecords in = new DecodedRecords(data)) {
+        } else if (runThreads() < 2) {
+            try (DecodedRecords in = DecodedRecords.inline(data, null)) {
                 for (PerfRecord r; (r = in.next()) != null; ) {
                     deliver(r, ref, h);
                 }
                 recordWarnings.addAll(in.warnings());
             }
+        } else {
+            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options) : null;
+            DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT);
+            try {
+                for (PerfRecord r; (r = in.next()) != null; ) {
+                    if (stage != null && r instanceof Sample s) {
+                        resolver.unwoundAhead(s, in.ahead());
+                    }
+                    deliver(r, ref, h);
+                }
+                recordWarnings.addAll(in.warnings());
+            } finally {
+                in.close();
+                resolver.unwoundAhead(null, null);
+                if (stage != null && in.producerDone()) {
+                    stage.close();
+                }
+            }
         }
+    }
+
+    /** Limits this session to {@code n} threads (1: the caller's alone), whatever the system property says. */
+    Session threads(int n) {
+        threadsOverride = n;
+        return this;
+    }
+
+    private int runThreads() {
+        return threadsOverride > 0 ? threadsOverride : threads();
+    }
+
+    /**
+     * How many threads a run may keep busy: 1 with the system property
+     * {@value #THREADS_PROPERTY}{@code =1} (or on one processor), which reads, decodes, unwinds
+     * and hands over every record on the caller's thread; the output is the same either way.
+     */
+    static int threads() {
+        String p = System.getProperty(THREADS_PROPERTY);
+        if (p != null) {
+            try {
+                return Math.max(1, Integer.parseInt(p.trim()));
+            } catch (NumberFormatException e) {
+                // not a number: the default
+            }
+        }
+        return Runtime.getRuntime().availableProcessors();
     }
 
     private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
@@ -216,6 +279,27 @@ public final class Session implements AutoCloseable {
         h.beforeModel(r);
         resolver.process(r);
         h.record(r);
+    }
+
+    /**
+     * Delivers every record as stored, compressed records and their contents included, to
+     * {@code h}, and the non-sample records it decodes to the process model after it: in perf's
+     * order, or in file order when {@code inFileOrder} (perf without {@code sample_id_all}).
+     * Returns nothing itself: {@link #warnings()} has what was cut short. A session runs once.
+     */
+    public void runRecords(RawRecordHandler h, boolean inFileOrder) {
+        if (ran) {
+            throw new IllegalStateException(data.name() + ": a session is read once");
+        }
+        ran = true;
+        io.perfj.perfdata.RecordInput in = inFileOrder ? data.records() : data.orderedRecords();
+        for (io.perfj.perfdata.RawRecord r = in.next(); r != null; r = in.next()) {
+            PerfRecord rec = h.record(r);
+            if (rec != null && !(rec instanceof Sample)) {
+                resolver.process(rec);
+            }
+        }
+        recordWarnings.addAll(in.warnings());
     }
 
     /**
@@ -288,8 +372,13 @@ public final class Session implements AutoCloseable {
         return List.copyOf(recordWarnings);
     }
 
+    /**
+     * Ends what the session started (addr2line processes, objects mapped for unwinding) and,
+     * when the session opened the recording, closes it.
+     */
     @Override
     public void close() {
+        resolver.close();
         if (ownsData) {
             data.close();
         }

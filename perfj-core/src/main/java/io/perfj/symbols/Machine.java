@@ -250,19 +250,27 @@ public final class Machine {
 
     /** Updates the model with one record; samples and records that do not concern it are ignored. */
     public void process(PerfRecord r) {
-        switch (r) {
-            case Sample s -> {
-            }
-            case KernelRecord.Comm c -> processComm(c);
-            case KernelRecord.Fork f -> processFork(f);
-            case KernelRecord.Exit e -> processExit(e);
-            case KernelRecord.Mmap m -> processMmap(m);
-            case KernelRecord.Mmap2 m -> processMmap2(m);
-            case KernelRecord.Ksymbol k -> processKsymbol(k);
-            case KernelRecord.BpfEvent b -> bpfEvents.add(b);
-            case UserRecord.BuildId b -> noteBuildId(b.raw().misc(), b.filename(), b.buildId());
-            default -> {
-            }
+        // instanceof, not a pattern switch: a type switch is bootstrapped at its first run
+        // (SwitchBootstraps spins a class), start-up that every command would pay here
+        if (r instanceof Sample) {
+            return;
+        }
+        if (r instanceof KernelRecord.Mmap2 m) {
+            processMmap2(m);
+        } else if (r instanceof KernelRecord.Comm c) {
+            processComm(c);
+        } else if (r instanceof KernelRecord.Fork f) {
+            processFork(f);
+        } else if (r instanceof KernelRecord.Exit e) {
+            processExit(e);
+        } else if (r instanceof KernelRecord.Mmap m) {
+            processMmap(m);
+        } else if (r instanceof KernelRecord.Ksymbol k) {
+            processKsymbol(k);
+        } else if (r instanceof KernelRecord.BpfEvent b) {
+            bpfEvents.add(b);
+        } else if (r instanceof UserRecord.BuildId b) {
+            noteBuildId(b.raw().misc(), b.filename(), b.buildId());
         }
     }
 

@@ -12,6 +12,22 @@ public record Symbol(long start, long end, String name, char binding) {
     /** The binding of a function inlined at an address, named from debug info (perf's "(inlined)"). */
     public static final char INLINED = 'I';
 
+    @Override
+    public boolean equals(Object o) {
+        // Written out (with the hash a record's generated hashCode gives, so that hash-ordered
+        // iteration is unchanged): a record's own equals/hashCode are bootstrapped through
+        // ObjectMethods at their first call, which spins classes at run time, milliseconds of
+        // start-up per record class that no ahead-of-time cache keeps.
+        return o instanceof Symbol s && start == s.start && end == s.end && binding == s.binding
+                && java.util.Objects.equals(name, s.name);
+    }
+
+    /** The hash a record's generated one gives (components in order, 31 as the multiplier). */
+    @Override
+    public int hashCode() {
+        return ((Long.hashCode(start) * 31 + Long.hashCode(end)) * 31 + java.util.Objects.hashCode(name)) * 31 + binding;
+    }
+
     public boolean inlined() {
         return binding == INLINED;
     }
@@ -22,18 +38,5 @@ public record Symbol(long start, long end, String name, char binding) {
 
     public boolean contains(long addr) {
         return Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr, end) < 0;
-    }
-
-    // Written out rather than the record's generated pair: report keys its frame tables by
-    // symbols, and the generated methods' first calls go through a bootstrap method.
-    @Override
-    public boolean equals(Object o) {
-        return o == this || o instanceof Symbol s && s.start == start && s.end == end && s.binding == binding
-                && s.name.equals(name);
-    }
-
-    @Override
-    public int hashCode() {
-        return (Long.hashCode(start) * 31 + Long.hashCode(end)) * 31 + binding + name.hashCode() * 961;
     }
 }

@@ -161,9 +161,8 @@ class XlatedMutationTest {
         t.putInt(0).putInt(13 << 24 | 1).putInt(1).putInt(7).putInt(9);
         t.putInt(5).putInt(12 << 24).putInt(2);
         byte[] types = t.array();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(24 + types.length + strings.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putShort((short) 0xeb9f).put((byte) 1).put((byte) 0).putInt(24).putInt(0).putInt(types.length)
-                .putInt(types.length).putInt(strings.length).put(types).put(strings);
+        java.nio.ByteBuffer b = io.perfj.btf.wire.Header.allocate(types.length, strings.length, ByteOrder.LITTLE_ENDIAN)
+                .put(types).put(strings);
         BtfText text = BtfSignatures.parse(b.array(), "tiny");
         if (text instanceof BtfSignatures s) {
             Btf unused = s.btf();

@@ -1,7 +1,8 @@
 package io.perfj.print;
 
 import io.perfj.perfdata.PerfData;
-import io.perfj.report.MachineDumpModel;
+import io.perfj.session.Session;
+import io.perfj.session.SessionOptions;
 import io.perfj.symbols.SymbolOptions;
 import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
@@ -48,7 +49,7 @@ class DumpGoldenTest {
         SymbolOptions opts = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
                 Fixtures.file("perf-maps"), false);
         try (PerfData d = PerfData.open(file)) {
-            new DumpPrinter(d, name + ".data", w).withModel(new MachineDumpModel(d, opts)).print();
+            new DumpPrinter(d, name + ".data", w).print(Session.of(d, SessionOptions.of(opts)));
         }
         List<String> expected = List.of(golden.split("\n", -1));
         int compared = compare(name + ".D", expected, List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));

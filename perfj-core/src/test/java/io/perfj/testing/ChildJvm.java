@@ -21,6 +21,12 @@ public final class ChildJvm {
     }
 
     public static Result run(List<String> jvmOptions, Class<?> main, long timeoutSeconds, String... args) {
+        return run(jvmOptions, System.getProperty("java.class.path"), main, timeoutSeconds, args);
+    }
+
+    /** As {@link #run(List, Class, long, String...)} with a class path of the caller's (e.g. one without a library). */
+    public static Result run(List<String> jvmOptions, String classPath, Class<?> main, long timeoutSeconds,
+            String... args) {
         String java = ProcessHandle.current().info().command().orElse(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> cmd = new ArrayList<>();
@@ -28,7 +34,7 @@ public final class ChildJvm {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classPath);
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         try {

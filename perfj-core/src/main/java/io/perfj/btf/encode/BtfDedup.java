@@ -1,5 +1,7 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.TypeSection;
+
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,8 +21,7 @@ final class BtfDedup {
     private static final int UNPROCESSED = -1;
     private static final int IN_PROGRESS = -2;
 
-    private final TypeTable t;
-    /** The table's arrays and how type ids find their words in them ({@link TypeTable#words}). */
+    /** The table's arrays and how type ids find their words in them ({@link TypeSection#starts}). */
     private final int[][] chunks;
     private final int[] start;
     private final int shift;
@@ -31,13 +32,16 @@ final class BtfDedup {
     private final IntBuf hypotList = new IntBuf(64);
     private final DedupTable table;
 
-    BtfDedup(TypeTable t) {
-        this.t = t;
+    /** Deduplicates {@code t} (ids from 1), whose type ids it rewrites on the way. */
+    BtfDedup(TypeSection t) {
+        if (t.first() != 1) {
+            throw new IllegalArgumentException("split BTF is not deduplicated here");
+        }
         this.chunks = t.chunks();
-        this.start = t.start;
+        this.start = t.starts();
         this.shift = t.shift();
         this.mask = t.mask();
-        this.n = t.count;
+        this.n = t.end() - 1;
         this.map = new int[n + 1];
         this.hypot = new int[n + 1];
         Arrays.fill(hypot, UNPROCESSED);
@@ -48,9 +52,9 @@ final class BtfDedup {
         this.table = new DedupTable(Math.max(1024, n / 8));
     }
 
-    /** Runs all passes and returns the compacted table. */
-    TypeTable run() {
-        TypeTable[] out = new TypeTable[1];
+    /** Runs all passes and returns the compacted types, one flat section. */
+    TypeSection run() {
+        TypeSection[] out = new TypeSection[1];
         RuntimeException[] err = new RuntimeException[1];
         // The graph walks recurse as deep as type chains go; give them a large stack.
         Thread th = new Thread(null, () -> {
@@ -75,7 +79,7 @@ final class BtfDedup {
         return out[0];
     }
 
-    private TypeTable passes() {
+    private TypeSection passes() {
         long t0 = System.nanoTime();
         for (int i = 1; i <= n; i++) {
             dedupPrim(i);
@@ -90,7 +94,7 @@ final class BtfDedup {
             dedupRef(i);
         }
         long t3 = System.nanoTime();
-        TypeTable out = compactAndRemap();
+        TypeSection out = compactAndRemap();
         if (Boolean.getBoolean("perfj.btf.timing")) {
             System.err.printf("btf dedup: primitives %d ms, structs %d ms, references %d ms, compaction %d ms%n",
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
@@ -611,7 +615,7 @@ final class BtfDedup {
 
     // ---- compaction ----
 
-    private TypeTable compactAndRemap() {
+    private TypeSection compactAndRemap() {
         int[] newId = new int[n + 1];
         int count = 0;
         long total = 0;
@@ -624,16 +628,16 @@ final class BtfDedup {
         if (total > Integer.MAX_VALUE - 16) {
             throw new EncodeException(total + " words of deduplicated BTF types do not fit one array");
         }
-        TypeTable out = TypeTable.exact((int) total, count);
+        TypeSection out = TypeSection.flat(1, (int) total, count);
+        int[] ow = out.words(); // sized exactly: adding never replaces it
         for (int i = 1; i <= n; i++) {
             if (map[i] != i) {
                 continue;
             }
             int len = words(info(i));
             int id = out.add(len);
-            int q = out.start[id];
-            System.arraycopy(a(i), p(i), out.w, q, len);
-            int[] ow = out.w;
+            int q = out.pos(id);
+            System.arraycopy(a(i), p(i), ow, q, len);
             forEachTypeRef(ow, q, at -> {
                 int v = ow[at];
                 ow[at] = v == 0 ? 0 : newId[resolve(v)];

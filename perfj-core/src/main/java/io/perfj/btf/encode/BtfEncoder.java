@@ -1,10 +1,15 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.Header;
+import io.perfj.btf.wire.StringSectionBuilder;
+import io.perfj.btf.wire.TypeSection;
 import io.perfj.dwarf.info.DwarfInfo;
 import io.perfj.dwarf.info.UnitHeader;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -82,7 +87,8 @@ public final class BtfEncoder {
         // About one word of BTF per five bytes of .debug_info and one type per ten words (measured
         // on vmlinux); only the per-type array grows by copying.
         long guess = dwarf.infoSize() / 5;
-        TypeTable table = TypeTable.growing(guess, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
+        TypeSection table = TypeSection.chunked(1, guess,
+                (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
         int[] strIds = new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
@@ -134,22 +140,37 @@ public final class BtfEncoder {
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
         long t1 = System.nanoTime();
-        if (table.count == 0) {
-            return RawBtf.write(table, pool, elf.order());
+        if (table.size() == 0) {
+            return raw(table, pool, elf.order());
         }
-        int before = table.count;
-        TypeTable deduped = new BtfDedup(table).run();
+        int before = table.size();
+        TypeSection deduped = new BtfDedup(table).run();
         long t2 = System.nanoTime();
-        byte[] out = RawBtf.write(deduped, pool, elf.order());
+        byte[] out = raw(deduped, pool, elf.order());
         if (TIMING) {
             System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"
-                    + " dedup %d ms, write %d ms%n", units.size(), before, table.nw, deduped.count,
+                    + " dedup %d ms, write %d ms%n", units.size(), before, table.wordCount(), deduped.size(),
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
         }
         return out;
     }
 
-    private static void addDatasecs(TypeTable t, StringPool pool, ElfContext ctx, Merger m, EncodeOptions.Vars vars) {
+    /**
+     * Raw BTF ({@code include/uapi/linux/btf.h}: the header, the type section, the string section)
+     * of {@code types}, whose names are {@link StringPool} ids: strings are laid out in order of
+     * first use by the types, after the empty string, each once.
+     */
+    static byte[] raw(TypeSection types, StringPool pool, ByteOrder order) {
+        StringSectionBuilder str = new StringSectionBuilder(0, 1 << 16);
+        int[] offsets = pool.layOut(types, str);
+        byte[] strBytes = str.toByteArray();
+        ByteBuffer out = Header.allocate(types.byteLength(), strBytes.length, order);
+        types.write(out, offsets);
+        out.put(strBytes);
+        return out.array();
+    }
+
+    private static void addDatasecs(TypeSection t, StringPool pool, ElfContext ctx, Merger m, EncodeOptions.Vars vars) {
         if (m.varIds.size() == 0) {
             return;
         }
@@ -200,7 +221,7 @@ public final class BtfEncoder {
 
     /** Appends compile units in order, numbering their records as pahole's single encoder would. */
     static final class Merger {
-        private final TypeTable t;
+        private final TypeSection t;
         private final boolean bySymbols;
         private final Set<Integer> generated = new HashSet<>();
         private boolean hasIndexType;
@@ -212,7 +233,7 @@ public final class BtfEncoder {
 
         private final int intName;
 
-        Merger(TypeTable t, boolean bySymbols, int intName) {
+        Merger(TypeSection t, boolean bySymbols, int intName) {
             this.t = t;
             this.bySymbols = bySymbols;
             this.intName = intName;
@@ -293,7 +314,7 @@ public final class BtfEncoder {
             if (cu == null) {
                 return;
             }
-            int base = t.count;
+            int base = t.end() - 1;
             int index;
             boolean addInt = false;
             if (hasIndexType) {

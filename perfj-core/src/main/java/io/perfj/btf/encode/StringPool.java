@@ -1,6 +1,11 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.Kinds;
+import io.perfj.btf.wire.StringSectionBuilder;
+import io.perfj.btf.wire.TypeSection;
+
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 
@@ -36,8 +41,23 @@ final class StringPool {
         return strings.size();
     }
 
-    /** A snapshot of all strings by id, for the writer. */
-    synchronized String[] snapshot() {
-        return strings.toArray(new String[0]);
+    /**
+     * Appends to {@code out} the strings {@code types} name, in order of first use, and returns
+     * each one's offset by pool id (the ids no type names are left unset).
+     */
+    synchronized int[] layOut(TypeSection types, StringSectionBuilder out) {
+        int[] offsetOf = new int[strings.size()];
+        Arrays.fill(offsetOf, -1);
+        offsetOf[0] = 0;
+        for (int id = types.first(); id < types.end(); id++) {
+            int[] w = types.words(id);
+            Kinds.forEachName(w, types.pos(id), at -> {
+                int s = w[at];
+                if (offsetOf[s] < 0) {
+                    offsetOf[s] = out.append(strings.get(s));
+                }
+            });
+        }
+        return offsetOf;
     }
 }

@@ -349,6 +349,9 @@ public final class DwarfInfo {
                     throw fe;
                 }
                 throw raw.error(chdr, "bad zstd data: " + e.getMessage());
+            } catch (LinkageError e) {
+                throw new io.perfj.io.MissingLibraryException(elf.name(), "zstd-compressed debug sections",
+                        io.perfj.io.MissingLibraryException.ZSTD_JNI, e);
             }
         } else {
             throw raw.error(0, "unknown compression type " + type);

@@ -1,5 +1,6 @@
 package io.perfj.btf.cdump;
 
+import io.perfj.btf.wire.Header;
 import io.perfj.io.FormatException;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
@@ -96,16 +97,18 @@ class BtfCDumpMutationTest {
         assertLoopRejected(new int[] {0, 0x03000000, 0, 1, 1, 4});
     }
 
-    private static void assertLoopRejected(int[] words) {
+    /** A little-endian blob of {@code words} as types and the strings "" and "a". */
+    private static byte[] blob(int[] words) {
         byte[] strings = {0, 'a', 0};
-        ByteBuffer b = ByteBuffer.allocate(24 + words.length * 4 + strings.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putShort((short) 0xeB9F).put((byte) 1).put((byte) 0).putInt(24).putInt(0).putInt(words.length * 4)
-                .putInt(words.length * 4).putInt(strings.length);
+        ByteBuffer b = Header.allocate(words.length * 4L, strings.length, ByteOrder.LITTLE_ENDIAN);
         for (int w : words) {
             b.putInt(w);
         }
-        b.put(strings);
-        assertTrue(!dumpOrFormatError(b.array()), "loop accepted");
+        return b.put(strings).array();
+    }
+
+    private static void assertLoopRejected(int[] words) {
+        assertTrue(!dumpOrFormatError(blob(words)), "loop accepted");
     }
 
     /** An anonymous struct that contains a pointer to itself: libbpf's unsatisfiable cycle. */
@@ -113,16 +116,8 @@ class BtfCDumpMutationTest {
     void anonymousStructThroughPointerIsACycle() {
         // [1] STRUCT (anon) size 8, member "a" type [2] at 0; [2] PTR -> [1]
         int[] words = {0, 0x04000001, 8, 1, 2, 0, 0, 0x02000000, 1};
-        byte[] strings = {0, 'a', 0};
-        ByteBuffer b = ByteBuffer.allocate(24 + words.length * 4 + strings.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putShort((short) 0xeB9F).put((byte) 1).put((byte) 0).putInt(24).putInt(0).putInt(words.length * 4)
-                .putInt(words.length * 4).putInt(strings.length);
-        for (int w : words) {
-            b.putInt(w);
-        }
-        b.put(strings);
         try {
-            BtfCDumper.dump(RawTypes.parse(b.array(), null, "cycle"), new ByteArrayOutputStream());
+            BtfCDumper.dump(RawTypes.parse(blob(words), null, "cycle"), new ByteArrayOutputStream());
             fail("cycle accepted");
         } catch (FormatException e) {
             assertTrue(e.getMessage().contains("unsatisfiable type cycle"), e.getMessage());

@@ -1,13 +1,12 @@
 package io.perfj.btf.cdump;
 
-import java.io.ByteArrayOutputStream;
+import io.perfj.btf.wire.Header;
+import io.perfj.btf.wire.StringSectionBuilder;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 import static io.perfj.btf.wire.Kinds.*;
@@ -27,14 +26,11 @@ final class RandomBtf {
 
     private final Random r;
     private final List<int[]> types = new ArrayList<>();
-    private final ByteArrayOutputStream strings = new ByteArrayOutputStream();
-    private final Map<String, Integer> stringOffsets = new HashMap<>();
+    private final StringSectionBuilder strings = new StringSectionBuilder(0, 256);
     private int[] kinds;
 
     private RandomBtf(long seed) {
         r = new Random(seed);
-        strings.write(0);
-        stringOffsets.put("", 0);
     }
 
     /** A raw little-endian BTF blob. */
@@ -43,13 +39,7 @@ final class RandomBtf {
     }
 
     private int str(String s) {
-        return stringOffsets.computeIfAbsent(s, k -> {
-            int off = strings.size();
-            byte[] b = k.getBytes(StandardCharsets.US_ASCII);
-            strings.write(b, 0, b.length);
-            strings.write(0);
-            return off;
-        });
+        return strings.add(s);
     }
 
     private String name() {
@@ -75,9 +65,7 @@ final class RandomBtf {
             typeLen += t.length * 4;
         }
         byte[] s = strings.toByteArray();
-        ByteBuffer b = ByteBuffer.allocate(24 + typeLen + s.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putShort((short) 0xeB9F).put((byte) 1).put((byte) 0).putInt(24).putInt(0).putInt(typeLen)
-                .putInt(typeLen).putInt(s.length);
+        ByteBuffer b = Header.allocate(typeLen, s.length, ByteOrder.LITTLE_ENDIAN);
         for (int[] t : types) {
             for (int w : t) {
                 b.putInt(w);
@@ -85,10 +73,6 @@ final class RandomBtf {
         }
         b.put(s);
         return b.array();
-    }
-
-    private static int info(int kind, int vlen, boolean kflag) {
-        return (kflag ? 0x80000000 : 0) | kind << 24 | vlen;
     }
 
     /** Any type below {@code id} that is not a FUNC, VAR or DECL_TAG (or void, sometimes). */

@@ -1,5 +1,6 @@
 package io.perfj.btf.encode;
 
+import io.perfj.btf.wire.TypeSection;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -20,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BtfDedupPropertyTest {
 
     /** One unit's layout: 1 int, 2 long, then per struct j: 3+3j STRUCT, 4+3j PTR to it, 5+3j ARRAY of it. */
-    private static void addUnit(TypeTable t, StringPool pool, int structs, long seed, boolean fwds, Random fwdRnd) {
-        int base = t.count;
+    private static void addUnit(TypeSection t, StringPool pool, int structs, long seed, boolean fwds, Random fwdRnd) {
+        int base = t.end() - 1;
         Random r = new Random(seed);
         put(t, pool.intern("int"), info(INT, 0, false), 4, 1 << 24 | 32);
         put(t, pool.intern("long"), info(INT, 0, false), 8, 1 << 24 | 64);
@@ -58,31 +59,31 @@ class BtfDedupPropertyTest {
         }
     }
 
-    private static void put(TypeTable t, int... words) {
+    private static void put(TypeSection t, int... words) {
         int id = t.add(words.length);
         System.arraycopy(words, 0, t.words(id), t.pos(id), words.length);
     }
 
-    /** The words of a deduplicated (one-array) table. */
-    private static int[] words(TypeTable t) {
-        return Arrays.copyOf(t.w, (int) t.nw);
+    /** The words of a deduplicated (flat) section. */
+    private static int[] words(TypeSection t) {
+        return Arrays.copyOf(t.words(), (int) t.wordCount());
     }
 
     @Property(tries = 60)
     void repeatedUnitsDeduplicateToOne(@ForAll @IntRange(min = 1, max = 12) int structs,
                                        @ForAll @IntRange(min = 2, max = 5) int copies, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeTable one = TypeTable.growing(64, 16);
+        TypeSection one = TypeSection.chunked(1, 64, 16);
         addUnit(one, pool, structs, seed, false, null);
-        TypeTable once = new BtfDedup(one).run();
+        TypeSection once = new BtfDedup(one).run();
 
-        TypeTable many = TypeTable.growing(64, 16);
+        TypeSection many = TypeSection.chunked(1, 64, 16);
         Random fwdRnd = new Random(seed ^ 0x5eed);
         for (int c = 0; c < copies; c++) {
             addUnit(many, pool, structs, seed, c > 0, fwdRnd);
         }
-        TypeTable deduped = new BtfDedup(many).run();
-        assertEquals(once.count, deduped.count);
+        TypeSection deduped = new BtfDedup(many).run();
+        assertEquals(once.size(), deduped.size());
         assertArrayEquals(words(once), words(deduped));
     }
 
@@ -90,29 +91,29 @@ class BtfDedupPropertyTest {
     void smallChunksDeduplicateLikeOneChunk(@ForAll @IntRange(min = 1, max = 12) int structs,
                                             @ForAll @IntRange(min = 2, max = 5) int copies, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeTable big = TypeTable.growing(1 << 16, 16);
-        TypeTable small = TypeTable.growing(64, 16, 4); // 16-word chunks: types spread over many
-        for (TypeTable t : new TypeTable[] {big, small}) {
+        TypeSection big = TypeSection.chunked(1, 1 << 16, 16);
+        TypeSection small = TypeSection.chunked(1, 64, 16, 4); // 16-word chunks: types spread over many
+        for (TypeSection t : new TypeSection[] {big, small}) {
             Random fwdRnd = new Random(seed ^ 0x5eed);
             for (int c = 0; c < copies; c++) {
                 addUnit(t, pool, structs, seed, c > 0, fwdRnd);
             }
         }
         assertTrue(small.chunks().length > 1 && small.chunks()[1] != null, "the small table has several chunks");
-        TypeTable a = new BtfDedup(big).run();
-        TypeTable b = new BtfDedup(small).run();
-        assertEquals(a.count, b.count);
+        TypeSection a = new BtfDedup(big).run();
+        TypeSection b = new BtfDedup(small).run();
+        assertEquals(a.size(), b.size());
         assertArrayEquals(words(a), words(b));
     }
 
     @Property(tries = 40)
     void distinctStructsStay(@ForAll @IntRange(min = 1, max = 12) int structs, @ForAll long seed) {
         StringPool pool = new StringPool();
-        TypeTable one = TypeTable.growing(64, 16);
+        TypeSection one = TypeSection.chunked(1, 64, 16);
         addUnit(one, pool, structs, seed, false, null);
-        int before = one.count;
-        TypeTable once = new BtfDedup(one).run();
+        int before = one.size();
+        TypeSection once = new BtfDedup(one).run();
         // nothing in one unit is a duplicate of anything else
-        assertEquals(before, once.count);
+        assertEquals(before, once.size());
     }
 }

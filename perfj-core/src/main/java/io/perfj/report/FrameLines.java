@@ -1,0 +1,144 @@
+package io.perfj.report;
+
+import io.perfj.io.TextOut;
+import io.perfj.symbols.Dso;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.Symbol;
+
+import java.io.ByteArrayOutputStream;
+
+/**
+ * {@code perf script}'s text of one frame ({@code ip sym+off (dso)}, fields as chosen), kept
+ * as bytes for the frames met recently: a recording's samples share few distinct frames, and
+ * copying a line is cheaper than formatting its address, offset and names again. A frame's text
+ * depends only on its object (whose name never changes), its symbol (a value) and the address,
+ * so a line found in the cache is the line that would be formatted. Direct-mapped: a slot holds
+ * the last frame that hashed to it.
+ *
+ * <p>A second table goes one step further for recorded callchains: by process (kernel addresses
+ * shared by all), cpumode and address to the line, without resolving the address at all, until a
+ * record changes that process's address space or the kernel's ({@link #invalidate}, with the
+ * rule of {@link Report}'s frame cache, {@link Report#invalidates}).
+ */
+final class FrameLines {
+    private static final int SLOTS = 1 << 15;
+
+    private final boolean sym;
+    private final boolean symoff;
+    private final boolean dsoName;
+    private final Dso[] dsos = new Dso[SLOTS];
+    private final Symbol[] syms = new Symbol[SLOTS];
+    private final long[] addrs = new long[SLOTS];
+    private final byte[][] lines = new byte[SLOTS][];
+    private static final int IP_SLOTS = 1 << 16;
+    /** Per slot the address and the context (cpumode, process), side by side in one cache line. */
+    private final long[] ipKeys = new long[2 * IP_SLOTS];
+    private final int[] gens = new int[IP_SLOTS];
+    private final byte[][] ipLines = new byte[IP_SLOTS][];
+    /**
+     * A line in {@link #ipLines} is valid while its stamp equals its context's generation: the
+     * last invalidation of everything or, for user addresses, of its process, whichever is later
+     * (a counter, so never 0, which marks an empty slot).
+     */
+    private int counter = 1;
+    private int allGen = 1;
+    private final io.perfj.util.LongIntMap pidGens = new io.perfj.util.LongIntMap(256);
+    private final ByteArrayOutputStream scratchBytes = new ByteArrayOutputStream(256);
+    private final TextOut scratch = new TextOut(scratchBytes, 256);
+
+    FrameLines(boolean sym, boolean symoff, boolean dsoName) {
+        this.sym = sym;
+        this.symoff = symoff;
+        this.dsoName = dsoName;
+    }
+
+    /** Forgets the lines found by address that {@code rec} may change. */
+    void invalidate(io.perfj.perfdata.record.PerfRecord rec) {
+        int pid = Report.invalidates(rec);
+        if (pid == Report.ALL) {
+            allGen = ++counter;
+        } else if (pid != Report.NONE) {
+            pidGens.put(pid, ++counter);
+        }
+    }
+
+    /** The generation the lines of process {@code pid}'s user addresses must carry now. */
+    int generation(int pid) {
+        int g = pidGens.get(pid);
+        return Math.max(g, allGen);
+    }
+
+    /**
+     * Writes the text of the frame at {@code ip} in cpumode {@code mode} of a sample of
+     * {@code pid}/{@code tid}, resolving the address only when the line is not known.
+     */
+    void print(int pid, int tid, int mode, long ip, int pidGen, io.perfj.session.FrameResolver resolver,
+            TextOut out) {
+        boolean kernel = mode == 1;
+        long ctx = ((long) mode << 32) | ((kernel ? -1 : pid) & 0xffff_ffffL);
+        int g = kernel ? allGen : pidGen;
+        long h = (ip ^ (ip >>> 31) ^ (ctx * 0x9E3779B97F4A7C15L)) * 0xBF58476D1CE4E5B9L;
+        int slot = (int) (h >>> 48) & (IP_SLOTS - 1);
+        int k = 2 * slot;
+        byte[] line;
+        if (gens[slot] == g && ipKeys[k] == ip && ipKeys[k + 1] == ctx) {
+            line = ipLines[slot];
+        } else {
+            line = line(resolver.resolve(pid, tid, mode, ip));
+            ipLines[slot] = line;
+            gens[slot] = g;
+            ipKeys[k] = ip;
+            ipKeys[k + 1] = ctx;
+        }
+        out.bytes(line);
+    }
+
+    /** Writes the frame's text (no tab before, no newline after). */
+    void print(Location loc, TextOut out) {
+        out.bytes(line(loc));
+    }
+
+    private byte[] line(Location loc) {
+        Dso dso = loc.dso();
+        Symbol s = loc.symbol();
+        // the printed address: in the object when there is one, else the raw one (the offset
+        // from the symbol uses mapIp, which equals it whenever there is a symbol)
+        long addr = dso != null ? loc.mapIp() : loc.ip();
+        if (dso == null && s != null) {
+            return format(loc, null, s, addr); // not a frame Machine makes: not keyed by its address alone
+        }
+        int h = (int) (addr ^ (addr >>> 29)) * 0x9E3779B1 + System.identityHashCode(s);
+        int slot = (h ^ (h >>> 15)) & (SLOTS - 1);
+        byte[] line = lines[slot];
+        if (line == null || addrs[slot] != addr || syms[slot] != s || dsos[slot] != dso) {
+            line = format(loc, dso, s, addr);
+            lines[slot] = line;
+            addrs[slot] = addr;
+            syms[slot] = s;
+            dsos[slot] = dso;
+        }
+        return line;
+    }
+
+    private byte[] format(Location loc, Dso dso, Symbol s, long addr) {
+        scratchBytes.reset();
+        scratch.hexSpaces(addr, 16);
+        if (sym) {
+            scratch.ch(' ');
+            if (s != null) {
+                scratch.str(s.name());
+                if (symoff) {
+                    scratch.str("+0x").hex(loc.mapIp() - s.start());
+                }
+            } else {
+                scratch.str("[unknown]");
+            }
+        }
+        if (dsoName) {
+            String name = s != null && s.inlined() ? "inlined" : dso == null ? "[unknown]" : dso.longName();
+            scratch.str(" (").str(name).ch(')');
+        }
+        scratch.flushBuffer();
+        return scratchBytes.toByteArray();
+    }
+}

@@ -1,0 +1,75 @@
+package io.perfj.session;
+
+import io.perfj.dwarf.Unwinding;
+import io.perfj.perfdata.Evsel;
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.perfdata.record.Sample;
+import io.perfj.symbols.Machine;
+
+/**
+ * Unwinds the user stacks of {@code --call-graph dwarf} samples on the decoding thread, ahead of
+ * the consumer, which then only resolves the frames. Unwinding needs the sample's address space
+ * at its moment, and the consumer's process model is ahead or behind at any instant, so this
+ * stage keeps a model of its own: a second {@link Machine} fed the same records in the same
+ * order, whose threads are created at the same samples. It only answers which object an address
+ * is in; no symbol table is loaded in it. The frames are the ones the consumer's model would give
+ * (same records, same rules, same files), so the output does not depend on where they were
+ * unwound.
+ *
+ * <p>When the model fails on a record, the stage stops ({@link DecodedRecords#NONE} from then on)
+ * and the consumer unwinds itself; the consumer's model meets the same record and reports it.
+ */
+final class UnwindAhead implements SampleStage {
+    private final Machine model;
+    private final Unwinding unwinding;
+    private boolean stopped;
+
+    private UnwindAhead(PerfData data, SessionOptions options) {
+        model = new Machine(data, options.symbols());
+        unwinding = new Unwinding(model.finder()).perfCompatible(options.compat().perf61());
+    }
+
+    /** The stage for a recording whose events copy user stacks, or null when none does. */
+    static UnwindAhead forRecording(PerfData data, SessionOptions options) {
+        for (Evsel e : data.evlist().evsels()) {
+            long st = e.attr().sampleType();
+            if ((st & SampleFormat.STACK_USER) != 0 && (st & SampleFormat.REGS_USER) != 0) {
+                return new UnwindAhead(data, options);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void record(PerfRecord r) {
+        if (stopped) {
+            return;
+        }
+        try {
+            model.process(r);
+            unwinding.addressSpacesChanged();
+        } catch (RuntimeException e) {
+            stopped = true;
+        }
+    }
+
+    @Override
+    public Object sample(Sample s) {
+        if (stopped) {
+            return DecodedRecords.NONE;
+        }
+        // as the consumer's lookups create the sample's thread, whether or not it has a stack
+        io.perfj.symbols.Thread t = model.thread(s.pid(), s.tid());
+        if (s.userStack() == null || s.userRegs() == null) {
+            return null;
+        }
+        return unwinding.unwind(s, t);
+    }
+
+    /** Unmaps the objects the stage read. */
+    void close() {
+        unwinding.close();
+    }
+}
