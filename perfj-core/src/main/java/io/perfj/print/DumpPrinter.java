@@ -206,6 +206,24 @@ public final class DumpPrinter {
             b[p++] = ':';
             b[p++] = ' ';
             b[p++] = ' ';
+            if (n == 16) {
+                // a full line (all but a record's last): table lookups, no per-byte branches
+                int base = line;
+                for (int i = 0; i < 16; i++) {
+                    int v = (scratch[base + i] & 0xff) << 1;
+                    b[p] = HEX_PAIRS[v];
+                    b[p + 1] = HEX_PAIRS[v + 1];
+                    b[p + 2] = ' ';
+                    p += 3;
+                }
+                b[p++] = ' ';
+                for (int i = 0; i < 16; i++) {
+                    b[p++] = SHOWN[scratch[base + i] & 0xff];
+                }
+                b[p++] = '\n';
+                out.pos(p);
+                continue;
+            }
             for (int i = 0; i < 16; i++) {
                 if (i < n) {
                     int v = scratch[line + i] & 0xff;
@@ -233,6 +251,18 @@ public final class DumpPrinter {
     }
 
     private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+    /** Two lowercase hex digits for each byte value, at 2 * value. */
+    private static final byte[] HEX_PAIRS = new byte[512];
+    /** The character perf's hex dump shows for each byte value: itself if printable ASCII, else '.'. */
+    private static final byte[] SHOWN = new byte[256];
+
+    static {
+        for (int v = 0; v < 256; v++) {
+            HEX_PAIRS[2 * v] = HEX[v >>> 4];
+            HEX_PAIRS[2 * v + 1] = HEX[v & 15];
+            SHOWN[v] = v >= 0x20 && v < 0x7f ? (byte) v : (byte) '.';
+        }
+    }
 
     private static byte hexDigit(int v) {
         return HEX[v & 15];
