@@ -250,6 +250,38 @@ public final class DumpPrinter {
         out.nl();
     }
 
+    /**
+     * One callchain entry as perf prints it: {@code ".....%3d: %016lx"} (at least one space
+     * before the index), written straight into the output buffer: the dump's most frequent line.
+     */
+    private void chainLine(int i, long ip) {
+        byte[] b = out.reserve(48);
+        int p = out.pos();
+        for (int k = 0; k < 5; k++) {
+            b[p++] = '.';
+        }
+        int digits = 1;
+        for (int v = i; v >= 10; v /= 10) {
+            digits++;
+        }
+        b[p++] = ' ';
+        if (digits == 1) {
+            b[p++] = ' ';
+        }
+        int end = p + digits;
+        for (int q = end - 1, v = i; q >= p; q--, v /= 10) {
+            b[q] = (byte) ('0' + v % 10);
+        }
+        p = end;
+        b[p++] = ':';
+        b[p++] = ' ';
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            b[p++] = HEX[(int) (ip >>> shift) & 15];
+        }
+        b[p++] = '\n';
+        out.pos(p);
+    }
+
     private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
     /** Two lowercase hex digits for each byte value, at 2 * value. */
     private static final byte[] HEX_PAIRS = new byte[512];
@@ -595,15 +627,7 @@ public final class DumpPrinter {
             Bytes ips = cc.ips();
             int n = cc.size();
             for (int i = 0; i < n; i++) {
-                out.str(".....");
-                if (i < 10) {
-                    out.str("  ");
-                } else if (i < 100) {
-                    out.ch(' ');
-                } else {
-                    out.ch(' ');
-                }
-                out.dec(i).str(": ").hexPad(ips.u64(8L * i), 16).nl();
+                chainLine(i, ips.u64(8L * i));
             }
         }
         BranchStack bs = s.branchStack();
