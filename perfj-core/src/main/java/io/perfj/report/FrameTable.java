@@ -5,23 +5,25 @@ import io.perfj.symbols.Location;
 import io.perfj.symbols.Symbol;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** Interns {@link Frame}s: equal (dso, symbol or address, level) get the same small int id. */
 public final class FrameTable {
     private record Key(Dso dso, Symbol sym, long addr, char level) {
         @Override
         public boolean equals(Object o) {
-        // written out with the generated hash, for start-up (see Symbol.equals)
+            // written out with the generated hash, for start-up (see Symbol.equals)
             return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso
-                    && java.util.Objects.equals(sym, k.sym);
+                    && Objects.equals(sym, k.sym);
         }
 
         @Override
         public int hashCode() {
-            return ((System.identityHashCode(dso) * 31 + java.util.Objects.hashCode(sym)) * 31
+            return ((System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31
                     + Long.hashCode(addr)) * 31 + level;
         }
     }
@@ -29,12 +31,12 @@ public final class FrameTable {
     private record Place(Dso dso, Symbol sym, long addr) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Place p && addr == p.addr && dso == p.dso && java.util.Objects.equals(sym, p.sym);
+            return o instanceof Place p && addr == p.addr && dso == p.dso && Objects.equals(sym, p.sym);
         }
 
         @Override
         public int hashCode() {
-            return (System.identityHashCode(dso) * 31 + java.util.Objects.hashCode(sym)) * 31 + Long.hashCode(addr);
+            return (System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31 + Long.hashCode(addr);
         }
     }
 
@@ -83,7 +85,7 @@ public final class FrameTable {
             ids.put(k, id);
             frames.add(new Frame(dso, sym, sym != null ? mapIp : addr, level));
             if (id == canonical.length) {
-                canonical = java.util.Arrays.copyOf(canonical, id * 2);
+                canonical = Arrays.copyOf(canonical, id * 2);
             }
             canonical[id] = places.computeIfAbsent(new Place(dso, sym, addr), p -> frames.size() - 1);
         }
