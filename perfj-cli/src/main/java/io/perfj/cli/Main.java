@@ -2,7 +2,7 @@ package io.perfj.cli;
 
 import io.perfj.io.FormatException;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -14,40 +14,43 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 
 /** The {@code perfj} command line. */
-@Command(name = "perfj", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Reads Linux perf.data recordings and BTF without perf.")
 public final class Main implements Runnable {
     /**
-     * The subcommands, in the order help lists them. Only the one named first on the command line
-     * is built (picocli's model of a command costs a few hundred milliseconds of start-up, most
-     * of it reflection), all of them when the first word names none.
+     * The subcommands' models, in the order help lists them. Only the one named first on the
+     * command line is built, all of them when the first word names none.
      */
-    static final java.util.Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS;
+    static final java.util.Map<String, java.util.function.Supplier<CommandSpec>> SUBCOMMANDS;
 
     static {
-        java.util.LinkedHashMap<String, java.util.function.Supplier<Object>> m = new java.util.LinkedHashMap<>();
-        m.put("header", HeaderCommand::new);
-        m.put("dump", DumpCommand::new);
-        m.put("report", ReportCommand::new);
-        m.put("script", ScriptCommand::new);
-        m.put("annotate", AnnotateCommand::new);
-        m.put("bpf", BpfCommand::new);
-        m.put("btf", BtfCommand::new);
+        java.util.LinkedHashMap<String, java.util.function.Supplier<CommandSpec>> m = new java.util.LinkedHashMap<>();
+        m.put("header", () -> new HeaderCommand().spec);
+        m.put("dump", () -> new DumpCommand().spec);
+        m.put("report", () -> new ReportCommand().spec);
+        m.put("script", () -> new ScriptCommand().spec);
+        m.put("annotate", () -> new AnnotateCommand().spec);
+        m.put("bpf", () -> new BpfCommand().spec);
+        m.put("btf", () -> new BtfCommand().spec);
         SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);
     }
 
     static void addSubcommands(CommandLine cl, String[] args) {
-        java.util.function.Supplier<Object> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        java.util.function.Supplier<CommandSpec> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
         if (only != null) {
             cl.addSubcommand(args[0], only.get());
             return;
         }
         SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));
+        // picocli's own help command, annotated: read only when every command is listed
         cl.addSubcommand("help", new CommandLine.HelpCommand());
     }
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private final CommandSpec spec;
+
+    private Main() {
+        CommandModel m = CommandModel.command(this, "perfj", "Reads Linux perf.data recordings and BTF without perf.");
+        spec = m.spec();
+        spec.versionProvider(new Version());
+    }
 
     /** Standard output as bytes, for commands that write large outputs without a Writer. */
     private OutputStream stdout = System.out;
@@ -57,8 +60,8 @@ public final class Main implements Runnable {
     }
 
     /** The byte output of the running command line, found from any subcommand's spec. */
-    static OutputStream stdout(CommandLine.Model.CommandSpec sub) {
-        CommandLine.Model.CommandSpec s = sub;
+    static OutputStream stdout(CommandSpec sub) {
+        CommandSpec s = sub;
         while (s.parent() != null) {
             s = s.parent();
         }
@@ -89,7 +92,7 @@ public final class Main implements Runnable {
         boolean debug = Arrays.asList(args).contains("--debug");
         Main main = new Main();
         main.stdout = stdout;
-        CommandLine cl = new CommandLine(main);
+        CommandLine cl = new CommandLine(main.spec);
         addSubcommands(cl, args);
         // as perf's option parser: an option given again overrides the earlier one
         cl.setOverwrittenOptionsAllowed(true);
