@@ -7,6 +7,7 @@ import picocli.CommandLine.Model.ISetter;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -21,6 +22,12 @@ import java.util.function.Consumer;
  * {@link Runnable} or {@link java.util.concurrent.Callable}, which picocli runs after parsing.
  */
 final class CommandModel {
+    /**
+     * Paths without reflection: picocli's built-in converter for Path calls Paths.get through
+     * java.lang.reflect, whose first use generates method-handle classes at run time.
+     */
+    private static final ITypeConverter<Path> PATH = Path::of;
+
     private final CommandSpec spec;
 
     private CommandModel(CommandSpec spec) {
@@ -121,6 +128,9 @@ final class CommandModel {
         /** An option with one value of {@code type} (a later occurrence overrides an earlier one). */
         <T> CommandModel value(Class<T> type, Consumer<? super T> to) {
             b.type(type);
+            if (type == Path.class && (b.converters() == null || b.converters().length == 0)) {
+                b.converters(PATH);
+            }
             Binding<?> v = new Binding<>(to);
             b.getter(v).setter(v);
             spec.addOption(b.build());
@@ -157,6 +167,9 @@ final class CommandModel {
 
         <T> CommandModel value(Class<T> type, Consumer<? super T> to) {
             b.type(type);
+            if (type == Path.class) {
+                b.converters(PATH);
+            }
             Binding<?> v = new Binding<>(to);
             b.getter(v).setter(v);
             add();
