@@ -119,7 +119,12 @@ public final class Hists {
         }
     }
 
-    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61) {
+    /** How many threads {@link #finishChains} may use. */
+    private final int threads;
+
+    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
+          int threads) {
+        this.threads = threads;
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
@@ -338,23 +343,31 @@ public final class Hists {
             order[start[pairEntry[k]]++] = k;
         }
         // start[i] is now where entry i's chains end. Trees are independent and the tables they
-        // read no longer change: build them on every core, each tree by one thread, in its order.
-        int[] from = new int[created.size()];
-        for (int i = 1; i < from.length; i++) {
-            from[i] = start[i - 1];
+        // read no longer change: build them on every core, each tree by one thread, in its order,
+        // the entries with the most chains first so that the threads end together.
+        int n = created.size();
+        int[] from = new int[n];
+        long[] bySize = new long[n];
+        for (int i = 0; i < n; i++) {
+            from[i] = i == 0 ? 0 : start[i - 1];
+            bySize[i] = ((long) (start[i] - from[i]) << 32) | (n - 1 - i);
         }
-        java.util.stream.IntStream.range(0, created.size()).parallel().forEach(i -> {
-            int[] nodes = new int[64];
-            HistEntry e = created.get(i);
-            for (int j = from[i]; j < start[i]; j++) {
-                int k = order[j];
-                int depth = stacks.depth(pairStack[k]);
-                if (nodes.length < depth) {
-                    nodes = new int[depth * 2];
+        java.util.Arrays.sort(bySize);
+        io.perfj.util.SharedWork.run(n, threads, "perfj-chains", () -> {
+            int[][] nodes = {new int[64]};
+            return j -> {
+                int i = n - 1 - (int) bySize[n - 1 - j];
+                HistEntry e = created.get(i);
+                for (int p = from[i]; p < start[i]; p++) {
+                    int k = order[p];
+                    int depth = stacks.depth(pairStack[k]);
+                    if (nodes[0].length < depth) {
+                        nodes[0] = new int[depth * 2];
+                    }
+                    stacks.canonicalFrames(pairStack[k], frames, nodes[0]);
+                    addChain(e, nodes[0], depth - 1, pairPeriod[k], false);
                 }
-                stacks.canonicalFrames(pairStack[k], frames, nodes);
-                addChain(e, nodes, depth - 1, pairPeriod[k], false);
-            }
+            };
         });
         pairIds = null;
         pairEntry = null;
