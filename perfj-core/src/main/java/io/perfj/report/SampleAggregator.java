@@ -1,5 +1,7 @@
 package io.perfj.report;
 
+import io.perfj.util.SharedWork;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -116,7 +118,7 @@ final class SampleAggregator {
         b.last = true;
         put(full, b);
         open = null;
-        join();
+        SharedWork.join(consumer);
     }
 
     /** Hands {@code b} to the consumer and returns an empty batch to write. */
@@ -183,31 +185,7 @@ final class SampleAggregator {
     }
 
     private void rethrow() {
-        Throwable e = failed;
-        if (e instanceof RuntimeException r) {
-            throw r;
-        }
-        if (e instanceof Error r) {
-            throw r;
-        }
-        if (e != null) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private void join() {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                consumer.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        SharedWork.rethrow(failed);
     }
 
     private static <T> void put(BlockingQueue<T> q, T t) {

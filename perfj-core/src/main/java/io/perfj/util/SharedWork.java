@@ -56,19 +56,25 @@ public final class SharedWork {
         }
         join(th);
         for (Throwable e : failed) {
-            if (e instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e instanceof Error r) {
-                throw r;
-            }
-            if (e != null) {
-                throw new IllegalStateException(e);
-            }
+            rethrow(e);
         }
     }
 
-    private static void join(Thread[] th) {
+    /** Throws {@code e} as it is when unchecked (wrapped otherwise); nothing when null. */
+    public static void rethrow(Throwable e) {
+        if (e instanceof RuntimeException r) {
+            throw r;
+        }
+        if (e instanceof Error r) {
+            throw r;
+        }
+        if (e != null) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits for every thread to end; an interrupt meanwhile is kept for the caller, not lost. */
+    public static void join(Thread... th) {
         boolean interrupted = false;
         for (Thread t : th) {
             while (true) {
