@@ -205,11 +205,8 @@ public final class Report {
                     h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r), t.cpu(r),
                             t.self(r), t.stack(r), t.period(r), t.count(r), defer);
                 }
-                for (int r = 0; defer && r < t.rows(); r++) {
-                    h.addChains(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r),
-                            t.cpu(r), t.self(r), t.stack(r), t.period(r), t.count(r));
-                }
                 if (defer) {
+                    h.addChains(t, comms);
                     h.finishChains();
                 }
             }
