@@ -107,7 +107,7 @@ public final class Hists {
         }
     }
 
-    /** How many threads {@link #finishChains} may use. */
+    /** How many threads {@link #addChains} and {@link #finishChains} may use. */
     private final int threads;
 
     Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
