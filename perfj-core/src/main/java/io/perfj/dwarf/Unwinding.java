@@ -55,13 +55,16 @@ public final class Unwinding implements AutoCloseable {
         if (frames == null || thread == null) {
             return;
         }
+        boolean asked = false;
         for (long ip : frames) {
             io.perfj.symbols.Map m = thread.maps().find(ip);
             if (m != null && m.dso() != null) {
-                inlines.prefetch(m.dso(), m.mapIp(ip));
+                asked |= inlines.prefetch(m.dso(), m.mapIp(ip));
             }
         }
-        inlines.flush();
+        if (asked) {
+            inlines.flush();
+        }
     }
 
     /**

@@ -49,24 +49,27 @@ public final class InlineFrames {
      * Asks addr2line now for the chain at a DSO address, which {@link #withInlines} (of any
      * InlineFrames over the same {@link Addr2Line}) will ask for later; see {@link #flush}. Only a
      * hint: the answers are the same whether asked ahead or not.
+     *
+     * @return whether a question may have been written (and {@link #flush} is due)
      */
-    public void prefetch(Dso dso, long mapIp) {
+    public boolean prefetch(Dso dso, long mapIp) {
         if (dso == null || dso.kind() != DsoKind.USER) {
-            return;
+            return false;
         }
         // most frames were asked for a moment ago: a direct-mapped memory of (object, address)
         int slot = (int) (mapIp ^ (mapIp >>> 13)) & (ASKED - 1);
         if (askedIp[slot] == mapIp && askedDso[slot] == dso) {
-            return;
+            return false;
         }
         askedIp[slot] = mapIp;
         askedDso[slot] = dso;
         Path file = objects.symbolFile(dso);
         if (file == null) {
-            return;
+            return false;
         }
         long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, InlineFrames::runtimeOf), mapIp);
         addr2line().prefetch(file, vaddr);
+        return true;
     }
 
     /** Sends the questions {@link #prefetch} asked. */
