@@ -214,17 +214,7 @@ final class CfiWalk {
                 }
             }
         }
-        if (row.returnAddressRegister() != RA || !nextKnown[RA]) {
-            return false;
-        }
-        next[SP] = cfa;
-        nextKnown[SP] = true;
-        prevSp = reg[SP];
-        spareReg = reg;
-        spareKnown = known;
-        reg = next;
-        known = nextKnown;
-        return true;
+        return finish(row, cfa, next, nextKnown);
     }
 
     /** Applies a row: the caller's registers into {@link #reg}; false when the return address is lost. */
@@ -288,13 +278,22 @@ final class CfiWalk {
                 }
             }
         }
-        int ra = row.returnAddressRegister();
-        if (ra != RA || !nextKnown[RA]) {
+        return finish(row, cfa, next, nextKnown);
+    }
+
+    /**
+     * Makes the caller's registers the current ones (the CFA is its stack pointer) unless the
+     * return address is lost; the old set becomes the spare one.
+     */
+    private boolean finish(UnwindRow row, long cfa, long[] next, boolean[] nextKnown) {
+        if (row.returnAddressRegister() != RA || !nextKnown[RA]) {
             return false;
         }
         next[SP] = cfa;
         nextKnown[SP] = true;
         prevSp = reg[SP];
+        spareReg = reg;
+        spareKnown = known;
         reg = next;
         known = nextKnown;
         return true;
