@@ -49,6 +49,7 @@ public final class Addr2Line implements AutoCloseable {
     private final Map<Path, Proc> procs = new HashMap<>();
     private final Map<Path, Map<Long, CompletableFuture<List<String>>>> cache = new HashMap<>();
     private volatile boolean broken;
+    private boolean closed;
 
     public Addr2Line() {
         this("addr2line");
@@ -73,9 +74,14 @@ public final class Addr2Line implements AutoCloseable {
         return f.join();
     }
 
-    /** Asks for {@code vaddr} in {@code file} now, for a later {@link #functions} call. */
+    /**
+     * Asks for {@code vaddr} in {@code file} now, for a later {@link #functions} call; nothing
+     * once closed (an unwinder still running ahead must not start processes nobody ends).
+     */
     public synchronized void prefetch(Path file, long vaddr) {
-        ask(file, vaddr);
+        if (!closed) {
+            ask(file, vaddr);
+        }
     }
 
     /** Sends what {@link #prefetch} asked for to the processes. */
@@ -204,6 +210,7 @@ public final class Addr2Line implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         // questions left open now are asked again if the object is used after all
         for (Map<Long, CompletableFuture<List<String>>> c : cache.values()) {
             c.values().removeIf(f -> !f.isDone());

@@ -76,6 +76,18 @@ class Addr2LineTest {
     }
 
     @Test
+    void closedItStartsNothingAheadButStillAnswers() throws Exception {
+        Path file = Files.writeString(dir.resolve("obj"), "x");
+        Addr2Line a = new Addr2Line(tool(ANSWERS).toString());
+        a.close();
+        a.prefetch(file, 7);
+        a.flush();
+        assertTimeoutPreemptively(Duration.ofSeconds(30),
+                () -> assertEquals(List.of("inl_0x7", "outer_0x7"), a.functions(file, 7)));
+        a.close();
+    }
+
+    @Test
     void aMissingFileOrToolIsNoInlineExpansion() throws Exception {
         try (Addr2Line a = new Addr2Line(tool(ANSWERS).toString())) {
             assertEquals(List.of(), a.functions(dir.resolve("absent"), 1));
