@@ -20,11 +20,15 @@ import io.perfj.symbols.Symbol;
  */
 public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
     private final FrameTable frames;
-    private final ReportOptions opts;
+
+    /** The sort keys, and whether one is the object: read at every comparison, so kept flat. */
+    private final SortKey[] keys;
+    private final boolean dsoKey;
 
     public PerfHistCmp(FrameTable frames, ReportOptions opts) {
         this.frames = frames;
-        this.opts = opts;
+        this.keys = opts.sortKeys().toArray(SortKey[]::new);
+        this.dsoKey = opts.has(SortKey.DSO);
     }
 
     /** {@code hist_entry__cmp}: the sort keys' comparisons in order, the first non-zero. */
@@ -34,7 +38,7 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
         Frame fr = frames.get(r.frame());
         // frames are interned: the same frame compares equal under every key (most comparisons)
         boolean same = fl == fr;
-        for (SortKey k : opts.sortKeys()) {
+        for (SortKey k : keys) {
             long c = switch (k) {
                 case COMM -> l.comm() == r.comm() ? 0 : r.comm().compareTo(l.comm());
                 case PID, TID -> r.tid() - l.tid();
@@ -73,7 +77,7 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
         if (sl == null && sr == null) {
             return r.addr() - l.addr();
         }
-        if (!opts.has(SortKey.DSO)) {
+        if (!dsoKey) {
             long c = dsoCmp(l, r);
             if (c != 0) {
                 return c;

@@ -88,6 +88,24 @@ public final class CallFrameInfo {
                 "address 0x" + Long.toHexString(vaddr) + " is not in a loaded segment");
     }
 
+    /**
+     * The {@code .eh_frame} part alone ({@code eh} true) or the {@code .debug_frame} part alone,
+     * sharing this one's sections and indexes (and so the FDEs and unwind tables parsed through
+     * either): what {@code parse(elf, true, false)} or {@code parse(elf, false, true)} would read,
+     * without reading the sections again.
+     */
+    public CallFrameInfo part(boolean eh) {
+        List<FrameSection> s = new ArrayList<>();
+        List<FdeIndex> x = new ArrayList<>();
+        for (int i = 0; i < sections.size(); i++) {
+            if (sections.get(i).isEhFrame() == eh) {
+                s.add(sections.get(i));
+                x.add(indexes.get(i));
+            }
+        }
+        return new CallFrameInfo(List.copyOf(s), List.copyOf(x));
+    }
+
     /** Whether the file has any call frame section. */
     public boolean isEmpty() {
         return sections.isEmpty();

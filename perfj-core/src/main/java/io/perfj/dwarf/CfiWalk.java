@@ -36,6 +36,25 @@ final class CfiWalk {
     private long prevSp;
     private long[] reg;
     private boolean[] known;
+    /** Where a planned step writes the caller's registers; swapped with {@link #reg} after it. */
+    private long[] spareReg;
+    private boolean[] spareKnown;
+    private final long[] regA = new long[NREGS];
+    private final long[] regB = new long[NREGS];
+    private final boolean[] knownA = new boolean[NREGS];
+    private final boolean[] knownB = new boolean[NREGS];
+
+    /**
+     * The row of each (object, address) met so far, direct-mapped by address: the same return
+     * addresses recur sample after sample, and finding the FDE (a binary search over the
+     * object's table) and its row cost more than the step itself. A walker belongs to one thread.
+     */
+    private final Found[] found = new Found[FOUND];
+    private static final int FOUND = 4096;
+
+    /** The row at an object's address, its plan (null: applied rule by rule) and whether the FDE is a signal frame's. */
+    private record Found(UnwindObject obj, long vaddr, UnwindRow row, RowPlan plan, boolean signal) {
+    }
 
     /** Registers and memory of the frame being unwound, for expressions. */
     private final ExpressionEvaluator.Context context = new ExpressionEvaluator.Context() {
@@ -74,8 +93,13 @@ final class CfiWalk {
         this.mem = data;
         this.memSize = dynSize > 0 ? Math.min(dynSize, data.size()) : data.size();
         this.stackBase = regs[SP];
-        this.reg = regs;
-        this.known = knownRegs;
+        // the caller's arrays stay as they were: the walk works in its own two sets
+        System.arraycopy(regs, 0, regA, 0, NREGS);
+        System.arraycopy(knownRegs, 0, knownA, 0, NREGS);
+        this.reg = regA;
+        this.known = knownA;
+        this.spareReg = regB;
+        this.spareKnown = knownB;
         try {
             return walk(max);
         } finally {
@@ -114,21 +138,18 @@ final class CfiWalk {
             if (vaddr == -1) {
                 break;
             }
-            UnwindRow row;
-            boolean signal;
-            try {
-                FdeTable t = cfi.info().table(vaddr);
-                row = t == null ? null : t.rowFor(vaddr);
-                signal = t != null && t.signalFrame();
-            } catch (RuntimeException e) {
+            Found f = found(cfi, vaddr);
+            if (f == null) {
                 break;
             }
+            boolean signal = f.signal();
             if (signal && !exact) {
                 // a signal trampoline is entered at its first instruction, not called: its
                 // frame is the return address itself (the FDE starts a byte early for the lookup)
                 out[n - 1] = pc;
             }
-            if (row == null || !step(row)) {
+            UnwindRow row = f.row();
+            if (row == null || !(f.plan() != null ? step(row, f.plan()) : step(row))) {
                 break;
             }
             if (reg[RA] == pc && reg[SP] == prevSp) {
@@ -138,6 +159,62 @@ final class CfiWalk {
             exact = signal;
         }
         return Arrays.copyOf(out, n);
+    }
+
+    /** The row at {@code vaddr} in {@code cfi} (cached), or null when the FDE or its table is broken there. */
+    private Found found(UnwindObject cfi, long vaddr) {
+        int slot = (int) (vaddr ^ (vaddr >>> 12)) & (FOUND - 1);
+        Found f = found[slot];
+        if (f != null && f.vaddr() == vaddr && f.obj() == cfi) {
+            return f;
+        }
+        try {
+            FdeTable t = cfi.info().table(vaddr);
+            UnwindRow row = t == null ? null : t.rowFor(vaddr);
+            f = new Found(cfi, vaddr, row, row == null ? null : RowPlan.of(row, NREGS), t != null && t.signalFrame());
+        } catch (RuntimeException e) {
+            return null;
+        }
+        found[slot] = f;
+        return f;
+    }
+
+    /** {@link #step(UnwindRow)} for a row with a plan: the same registers, without the rule objects. */
+    private boolean step(UnwindRow row, RowPlan p) {
+        int c = p.cfaRegister;
+        if (!known[c]) {
+            return false;
+        }
+        long cfa = reg[c] + p.cfaOffset;
+        long[] next = spareReg;
+        boolean[] nextKnown = spareKnown;
+        System.arraycopy(reg, 0, next, 0, NREGS);
+        System.arraycopy(known, 0, nextKnown, 0, NREGS);
+        int[] regs = p.regs;
+        byte[] kinds = p.kinds;
+        long[] args = p.args;
+        for (int i = 0; i < regs.length; i++) {
+            int d = regs[i];
+            switch (kinds[i]) {
+                case RowPlan.UNDEFINED -> nextKnown[d] = false;
+                case RowPlan.SAME_VALUE -> {
+                }
+                case RowPlan.OFFSET -> {
+                    next[d] = read(cfa + args[i], 8);
+                    nextKnown[d] = readOk;
+                }
+                case RowPlan.VAL_OFFSET -> {
+                    next[d] = cfa + args[i];
+                    nextKnown[d] = true;
+                }
+                default -> {
+                    int from = (int) args[i];
+                    nextKnown[d] = from < NREGS && known[from];
+                    next[d] = nextKnown[d] ? reg[from] : 0;
+                }
+            }
+        }
+        return finish(row, cfa, next, nextKnown);
     }
 
     /** Applies a row: the caller's registers into {@link #reg}; false when the return address is lost. */
@@ -201,13 +278,22 @@ final class CfiWalk {
                 }
             }
         }
-        int ra = row.returnAddressRegister();
-        if (ra != RA || !nextKnown[RA]) {
+        return finish(row, cfa, next, nextKnown);
+    }
+
+    /**
+     * Makes the caller's registers the current ones (the CFA is its stack pointer) unless the
+     * return address is lost; the old set becomes the spare one.
+     */
+    private boolean finish(UnwindRow row, long cfa, long[] next, boolean[] nextKnown) {
+        if (row.returnAddressRegister() != RA || !nextKnown[RA]) {
             return false;
         }
         next[SP] = cfa;
         nextKnown[SP] = true;
         prevSp = reg[SP];
+        spareReg = reg;
+        spareKnown = known;
         reg = next;
         known = nextKnown;
         return true;

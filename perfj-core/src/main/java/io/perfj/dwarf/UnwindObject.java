@@ -19,8 +19,9 @@ public record UnwindObject(ElfFile elf, CallFrameInfo info, CallFrameInfo ehFram
         ProgramHeader[] loads = elf.programHeaders().stream().filter(ProgramHeader::isLoad)
                 .toArray(ProgramHeader[]::new);
         long hdr = elf.section(".eh_frame_hdr").filter(x -> x.hasFileData()).map(x -> x.addr()).orElse(-1L);
-        CallFrameInfo eh = CallFrameInfo.parse(elf, true, false);
-        CallFrameInfo debug = CallFrameInfo.parse(elf, false, true);
+        // the parts share the whole's indexes: each section is read and indexed once per file
+        CallFrameInfo eh = info.part(true);
+        CallFrameInfo debug = info.part(false);
         long firstLoad = loads.length == 0 ? 0 : loads[0].vaddr() & -4096L;
         return new UnwindObject(elf, info, eh, debug, loads, hdr, firstLoad);
     }

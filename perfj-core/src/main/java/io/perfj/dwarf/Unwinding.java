@@ -1,6 +1,7 @@
 package io.perfj.dwarf;
 
 import io.perfj.perfdata.record.Sample;
+import io.perfj.symbols.Addr2Line;
 import io.perfj.symbols.DsoFinder;
 import io.perfj.symbols.InlineFrames;
 import io.perfj.symbols.Location;
@@ -27,6 +28,43 @@ public final class Unwinding implements AutoCloseable {
         this.files = new ObjectCache(finder);
         this.objects = new UnwindObjects(files);
         this.inlines = new InlineFrames(files);
+    }
+
+    /**
+     * An unwinding whose inline names go to another's addr2line processes ({@link #inlineNames()}
+     * of the consumer's unwinding): one unwinding ahead of the consumer asks them early
+     * ({@link #prefetchInlines}); closing this one leaves them running.
+     */
+    public Unwinding(DsoFinder finder, Addr2Line names) {
+        this.files = new ObjectCache(finder);
+        this.objects = new UnwindObjects(files);
+        this.inlines = new InlineFrames(files, names);
+    }
+
+    /** The addr2line processes that name this unwinding's inlined frames. */
+    public Addr2Line inlineNames() {
+        return inlines.names();
+    }
+
+    /**
+     * Asks now for the inline chains of unwound frames (of {@code thread}'s address space) that
+     * {@link #withInlines} will be asked for later, so that addr2line answers while the sample
+     * waits in the queue. Only a hint: frames are named the same either way.
+     */
+    public void prefetchInlines(long[] frames, Thread thread) {
+        if (frames == null || thread == null) {
+            return;
+        }
+        boolean asked = false;
+        for (long ip : frames) {
+            io.perfj.symbols.Map m = thread.maps().find(ip);
+            if (m != null && m.dso() != null) {
+                asked |= inlines.prefetch(m.dso(), m.mapIp(ip));
+            }
+        }
+        if (asked) {
+            inlines.flush();
+        }
     }
 
     /**

@@ -17,10 +17,15 @@ import java.util.List;
 final class MappedRecordInput implements RecordInput {
     /** How far behind the read position pages stay resident. */
     static final long RESIDENT_WINDOW = 16L << 20;
+    /** How far ahead of the read position pages are loaded, and in what steps (large mappings only). */
+    static final long AHEAD = 32L << 20;
+    static final long AHEAD_STEP = 8L << 20;
 
     private final Bytes data;
     private final boolean mapped;
     private long releasedUpTo;
+    /** Where the pages handed to {@link ReadAhead} end. */
+    private long aheadUpTo;
     private final List<String> warnings = new ArrayList<>();
     private volatile long pos;
     private boolean done;
@@ -40,6 +45,17 @@ final class MappedRecordInput implements RecordInput {
             }
             releasedUpTo = upTo;
         }
+    }
+
+    private void readAhead() {
+        long size = data.size();
+        if (size < 2 * AHEAD || aheadUpTo >= size) {
+            aheadUpTo = Long.MAX_VALUE; // small enough to fault in as it is read
+            return;
+        }
+        long to = Math.min(size, aheadUpTo + AHEAD_STEP);
+        ReadAhead.load(data.segment().asSlice(aheadUpTo, to - aheadUpTo));
+        aheadUpTo = to;
     }
 
     @Override
@@ -93,6 +109,9 @@ final class MappedRecordInput implements RecordInput {
         pos += size;
         if (mapped) {
             releaseBehind();
+            if (pos + AHEAD > aheadUpTo) {
+                readAhead();
+            }
         }
         return at;
     }

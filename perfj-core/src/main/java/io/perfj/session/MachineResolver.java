@@ -107,6 +107,11 @@ public final class MachineResolver implements FrameResolver {
         return unwinding().unwind(s, thread(s.pid(), s.tid()));
     }
 
+    /** The addr2line processes that name inlined frames (shared with {@link UnwindAhead}). */
+    io.perfj.symbols.Addr2Line inlineNames() {
+        return unwinding().inlineNames();
+    }
+
     @Override
     public List<Location> withInlines(Location loc) {
         return unwinding().withInlines(loc);

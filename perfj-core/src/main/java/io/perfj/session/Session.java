@@ -157,19 +157,30 @@ public final class Session implements AutoCloseable {
         private final RecordHandler h;
         private java.util.concurrent.ExecutorService pool;
 
+        private boolean started;
+
         Preloading(RecordHandler h) {
             this.h = h;
+            // kallsyms needs no record: read while the first records are decoded and unwound
+            machine().preloadKernel(pool());
         }
 
-        @Override
-        public void sample(SampleRef s) {
+        private java.util.concurrent.ExecutorService pool() {
             if (pool == null) {
                 pool = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
                     java.lang.Thread t = new java.lang.Thread(r, "perfj-symbols");
                     t.setDaemon(true);
                     return t;
                 });
-                machine().preloadSymbols(pool);
+            }
+            return pool;
+        }
+
+        @Override
+        public void sample(SampleRef s) {
+            if (!started) {
+                started = true;
+                machine().preloadSymbols(pool());
             }
             h.sample(s);
         }
@@ -223,7 +234,7 @@ public final class Session implements AutoCloseable {
                 recordWarnings.addAll(in.warnings());
             }
         } else {
-            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options) : null;
+            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver.inlineNames()) : null;
             DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT);
             try {
                 for (PerfRecord r; (r = in.next()) != null; ) {

@@ -6,6 +6,7 @@ import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.SampleFormat;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
+import io.perfj.symbols.Addr2Line;
 import io.perfj.symbols.Machine;
 
 /**
@@ -26,17 +27,22 @@ final class UnwindAhead implements SampleStage {
     private final Unwinding unwinding;
     private boolean stopped;
 
-    private UnwindAhead(PerfData data, SessionOptions options) {
+    private UnwindAhead(PerfData data, SessionOptions options, Addr2Line names) {
         model = new Machine(data, options.symbols());
-        unwinding = new Unwinding(model.finder()).perfCompatible(options.compat().perf61());
+        unwinding = new Unwinding(model.finder(), names).perfCompatible(options.compat().perf61());
     }
 
-    /** The stage for a recording whose events copy user stacks, or null when none does. */
-    static UnwindAhead forRecording(PerfData data, SessionOptions options) {
+    /**
+     * The stage for a recording whose events copy user stacks, or null when none does.
+     *
+     * @param names the consumer's addr2line processes: the stage asks them for the inline chains
+     *              of the frames it unwinds, so that the answers are in when the consumer needs them
+     */
+    static UnwindAhead forRecording(PerfData data, SessionOptions options, Addr2Line names) {
         for (Evsel e : data.evlist().evsels()) {
             long st = e.attr().sampleType();
             if ((st & SampleFormat.STACK_USER) != 0 && (st & SampleFormat.REGS_USER) != 0) {
-                return new UnwindAhead(data, options);
+                return new UnwindAhead(data, options, names);
             }
         }
         return null;
@@ -65,7 +71,9 @@ final class UnwindAhead implements SampleStage {
         if (s.userStack() == null || s.userRegs() == null) {
             return null;
         }
-        return unwinding.unwind(s, t);
+        long[] frames = unwinding.unwind(s, t);
+        unwinding.prefetchInlines(frames, t);
+        return frames;
     }
 
     /** Unmaps the objects the stage read. */

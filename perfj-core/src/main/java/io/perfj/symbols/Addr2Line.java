@@ -12,23 +12,44 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Inline-function chains from the system's {@code addr2line -f -i} — what perf (built without
  * libbfd) runs to name inlined frames of DWARF-unwound callchains. One process per debug file,
- * kept open and fed one address at a time (each followed by a sentinel address so the end of
- * the answer is known); answers are cached. Without addr2line there is no inline expansion.
+ * kept open; each address is followed by a sentinel address so the end of its answer is known,
+ * and answers are cached. Questions may be asked ahead ({@link #prefetch}): they are written at
+ * once and a reader thread per process collects the answers in order, so the process works while
+ * the asker does something else, and {@link #functions} waits only for what is not in yet.
+ * Without addr2line there is no inline expansion.
  */
 public final class Addr2Line implements AutoCloseable {
     private static final String SENTINEL = "0xffffffffffffffff";
+    private static final CompletableFuture<List<String>> NONE = CompletableFuture.completedFuture(List.of());
 
-    private record Proc(Process process, Writer in, BufferedReader out) {
+    /** A running addr2line: the answers still to come are for {@code pending}, in order. */
+    private static final class Proc {
+        final Process process;
+        final Writer in;
+        final BufferedReader out;
+        final Queue<CompletableFuture<List<String>>> pending = new ConcurrentLinkedQueue<>();
+        volatile boolean closed;
+        boolean unflushed;
+
+        Proc(Process process) {
+            this.process = process;
+            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
     }
 
     private final String tool;
     private final Map<Path, Proc> procs = new HashMap<>();
-    private final Map<Path, Map<Long, List<String>>> cache = new HashMap<>();
-    private boolean broken;
+    private final Map<Path, Map<Long, CompletableFuture<List<String>>>> cache = new HashMap<>();
+    private volatile boolean broken;
+    private boolean closed;
 
     public Addr2Line() {
         this("addr2line");
@@ -42,68 +63,162 @@ public final class Addr2Line implements AutoCloseable {
      * The function names at {@code vaddr} in {@code file}, innermost inlined function first and
      * the containing function last; empty when unknown.
      */
-    public synchronized List<String> functions(Path file, long vaddr) {
-        if (broken) {
-            return List.of();
+    public List<String> functions(Path file, long vaddr) {
+        CompletableFuture<List<String>> f;
+        synchronized (this) {
+            f = ask(file, vaddr);
+            if (!f.isDone()) {
+                flush(procs.get(file));
+            }
         }
-        Map<Long, List<String>> c = cache.computeIfAbsent(file, f -> new HashMap<>());
-        List<String> hit = c.get(vaddr);
+        return f.join();
+    }
+
+    /**
+     * Asks for {@code vaddr} in {@code file} now, for a later {@link #functions} call; nothing
+     * once closed (an unwinder still running ahead must not start processes nobody ends).
+     */
+    public synchronized void prefetch(Path file, long vaddr) {
+        if (!closed) {
+            ask(file, vaddr);
+        }
+    }
+
+    /** Sends what {@link #prefetch} asked for to the processes. */
+    public synchronized void flush() {
+        for (Proc p : procs.values()) {
+            flush(p);
+        }
+    }
+
+    private CompletableFuture<List<String>> ask(Path file, long vaddr) {
+        if (broken) {
+            return NONE;
+        }
+        Map<Long, CompletableFuture<List<String>>> c = cache.computeIfAbsent(file, x -> new HashMap<>());
+        CompletableFuture<List<String>> hit = c.get(vaddr);
         if (hit != null) {
             return hit;
         }
-        List<String> names = query(file, vaddr);
-        c.put(vaddr, names);
-        return names;
+        CompletableFuture<List<String>> f = send(file, vaddr);
+        c.put(vaddr, f);
+        return f;
     }
 
-    private List<String> query(Path file, long vaddr) {
+    private CompletableFuture<List<String>> send(Path file, long vaddr) {
+        Proc p = procs.get(file);
         try {
-            Proc p = procs.get(file);
             if (p == null) {
                 if (!Files.isRegularFile(file)) {
-                    return List.of();
+                    return NONE;
                 }
                 Process pr = new ProcessBuilder(tool, "-f", "-i", "-a", "-e", file.toString())
                         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                p = new Proc(pr, new OutputStreamWriter(pr.getOutputStream(), StandardCharsets.UTF_8),
-                        new BufferedReader(new InputStreamReader(pr.getInputStream(), StandardCharsets.UTF_8)));
+                Proc started = new Proc(pr);
+                p = started;
                 procs.put(file, p);
+                java.lang.Thread reader = new java.lang.Thread(() -> read(started), "perfj-addr2line");
+                reader.setDaemon(true);
+                reader.start();
             }
-            p.in().write("0x" + Long.toHexString(vaddr) + "\n" + SENTINEL + "\n");
-            p.in().flush();
-            String first = p.out().readLine();
-            if (first == null) {
-                broken = true;
-                return List.of();
+            CompletableFuture<List<String>> f = new CompletableFuture<>();
+            // queued before it is written: the reader may see the answer at once
+            p.pending.add(f);
+            p.in.write("0x" + Long.toHexString(vaddr) + "\n" + SENTINEL + "\n");
+            p.unflushed = true;
+            if (broken) {
+                failAll(p);
             }
-            List<String> names = new ArrayList<>();
-            while (true) {
-                String fn = p.out().readLine();
-                if (fn == null) {
-                    broken = true;
-                    return List.of();
-                }
-                if (fn.equals(SENTINEL)) {
-                    p.out().readLine();
-                    p.out().readLine();
-                    break;
-                }
-                p.out().readLine(); // file:line
-                if (!fn.equals("??")) {
-                    names.add(fn);
-                }
-            }
-            return List.copyOf(names);
+            return f;
         } catch (IOException e) {
             broken = true;
-            return List.of();
+            if (p != null) {
+                failAll(p);
+            }
+            return NONE;
+        }
+    }
+
+    private void flush(Proc p) {
+        if (p == null || !p.unflushed) {
+            return;
+        }
+        try {
+            p.unflushed = false;
+            p.in.flush();
+        } catch (IOException e) {
+            broken = true;
+            failAll(p);
+        }
+    }
+
+    /** The reader thread of one process: each answer completes the oldest question. */
+    private void read(Proc p) {
+        try {
+            while (true) {
+                List<String> names = answer(p.out);
+                if (names == null) {
+                    break;
+                }
+                CompletableFuture<List<String>> f = p.pending.poll();
+                if (f == null) {
+                    break; // an answer nobody asked for: the stream is out of step
+                }
+                f.complete(names);
+            }
+        } catch (IOException e) {
+            // as the end of the stream
+        }
+        if (!p.closed) {
+            broken = true;
+        }
+        failAll(p);
+    }
+
+    /** One answer (the address line, name and place pairs, the sentinel's three lines), or null at the end. */
+    private static List<String> answer(BufferedReader out) throws IOException {
+        if (out.readLine() == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        while (true) {
+            String fn = out.readLine();
+            if (fn == null) {
+                return null;
+            }
+            if (fn.equals(SENTINEL)) {
+                if (out.readLine() == null || out.readLine() == null) {
+                    return null;
+                }
+                return List.copyOf(names);
+            }
+            if (out.readLine() == null) { // file:line
+                return null;
+            }
+            if (!fn.equals("??")) {
+                names.add(fn);
+            }
+        }
+    }
+
+    /** Answers every question still open on {@code p} with nothing (the process is gone). */
+    private static void failAll(Proc p) {
+        for (CompletableFuture<List<String>> f; (f = p.pending.poll()) != null; ) {
+            f.complete(List.of());
         }
     }
 
     @Override
     public synchronized void close() {
+        closed = true;
+        // questions left open now are asked again if the object is used after all
+        for (Map<Long, CompletableFuture<List<String>>> c : cache.values()) {
+            c.values().removeIf(f -> !f.isDone());
+        }
         for (Proc p : procs.values()) {
-            p.process().destroy();
+            p.closed = true;
+            p.process.destroy();
+            failAll(p);
         }
         procs.clear();
     }

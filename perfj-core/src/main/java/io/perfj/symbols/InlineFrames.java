@@ -18,9 +18,65 @@ public final class InlineFrames {
     private final java.util.Map<Path, Path> runtimes = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Map<Dso, java.util.Map<Long, Symbol[]>> chains = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile Addr2Line addr2line;
+    /** What {@link #prefetch} asked for recently (used by the one thread that prefetches). */
+    private static final int ASKED = 8192;
+    private final long[] askedIp = new long[ASKED];
+    private final Dso[] askedDso = new Dso[ASKED];
+    /** Whether {@link #addr2line} is another's (closed by its owner, not here). */
+    private final boolean shared;
 
     public InlineFrames(ObjectCache objects) {
         this.objects = objects;
+        this.shared = false;
+    }
+
+    /**
+     * Over another owner's addr2line processes: an unwinder running ahead of the consumer asks
+     * them early ({@link #prefetch}) what the consumer's {@link #withInlines} will ask.
+     */
+    public InlineFrames(ObjectCache objects, Addr2Line names) {
+        this.objects = objects;
+        this.addr2line = names;
+        this.shared = true;
+    }
+
+    /** The addr2line processes behind these names (made on first use). */
+    public Addr2Line names() {
+        return addr2line();
+    }
+
+    /**
+     * Asks addr2line now for the chain at a DSO address, which {@link #withInlines} (of any
+     * InlineFrames over the same {@link Addr2Line}) will ask for later; see {@link #flush}. Only a
+     * hint: the answers are the same whether asked ahead or not.
+     *
+     * @return whether a question may have been written (and {@link #flush} is due)
+     */
+    public boolean prefetch(Dso dso, long mapIp) {
+        if (dso == null || dso.kind() != DsoKind.USER) {
+            return false;
+        }
+        // most frames were asked for a moment ago: a direct-mapped memory of (object, address)
+        int slot = (int) (mapIp ^ (mapIp >>> 13)) & (ASKED - 1);
+        if (askedIp[slot] == mapIp && askedDso[slot] == dso) {
+            return false;
+        }
+        askedIp[slot] = mapIp;
+        askedDso[slot] = dso;
+        Path file = objects.symbolFile(dso);
+        if (file == null) {
+            return false;
+        }
+        long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, InlineFrames::runtimeOf), mapIp);
+        addr2line().prefetch(file, vaddr);
+        return true;
+    }
+
+    /** Sends the questions {@link #prefetch} asked. */
+    public void flush() {
+        if (addr2line != null) {
+            addr2line.flush();
+        }
     }
 
     /** The frame with the functions inlined at its address, innermost first; just the frame when none. */
@@ -80,7 +136,7 @@ public final class InlineFrames {
 
     /** Ends the addr2line processes. */
     public synchronized void close() {
-        if (addr2line != null) {
+        if (addr2line != null && !shared) {
             addr2line.close();
         }
     }

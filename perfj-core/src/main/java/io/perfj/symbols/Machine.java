@@ -127,6 +127,22 @@ public final class Machine {
      * that had samples). A lookup of a table still loading waits for it; the tables are the ones
      * loading on first use gives, so the answers do not change. Returns how many were started.
      */
+    /**
+     * Starts loading the kernel's symbols on {@code pool} now, before any record is read, when
+     * the recording's header names the kernel's build-id (a record may only add one that is
+     * missing, so which kallsyms is read is settled): the first sample with a kernel frame
+     * otherwise waits for kallsyms on the reading thread.
+     *
+     * @return whether the load was started
+     */
+    public boolean preloadKernel(java.util.concurrent.Executor pool) {
+        if (kernelDso.buildId().isEmpty() && opts.kallsyms() == null) {
+            return false;
+        }
+        pool.execute(kernelDso::preload);
+        return true;
+    }
+
     public int preloadSymbols(java.util.concurrent.Executor pool) {
         List<Dso> todo = new ArrayList<>();
         todo.add(kernelDso);
