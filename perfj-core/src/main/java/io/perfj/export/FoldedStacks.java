@@ -1,15 +1,11 @@
 package io.perfj.export;
 
-import io.perfj.perfdata.SampleFormat;
-import io.perfj.perfdata.record.Sample;
+import io.perfj.profile.Profile;
+import io.perfj.report.Frame;
 import io.perfj.report.StackTable;
-import io.perfj.session.ChainWalk;
-import io.perfj.session.RecordHandler;
-import io.perfj.session.SampleRef;
-import io.perfj.session.Session;
 import io.perfj.symbols.Dso;
-import io.perfj.symbols.Location;
 import io.perfj.symbols.Symbol;
+import io.perfj.util.LongIntMap;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -38,65 +34,42 @@ import java.util.Map;
  * callchain is its sampled frame (the script drops such samples, and so folds a recording made
  * without {@code -g} to nothing).
  *
- * <p>Memory grows with distinct stacks, not samples: stacks are interned as nodes of a
- * {@link StackTable} (command name at the root, the sampled frame at the leaf) and each frame
- * is named once per symbol.
+ * <p>Built on the {@link Profile}: each distinct (command, stack) is folded once, and each frame
+ * named once.
  */
 public final class FoldedStacks {
-    private final Session session;
-    private final int maxStack;
-    private final String event;
-
-    private final StackTable stacks = new StackTable();
-    private long[] weights = new long[1024];
-    private final List<String> names = new ArrayList<>();
-    private final Map<String, Integer> nameIds = new HashMap<>();
-    /** Names of frames by symbol name (or object name), for other commands and for Java's. */
-    private final Map<String, int[]> plainFrames = new HashMap<>();
-    private final Map<String, int[]> javaFrames = new HashMap<>();
-    private final Map<String, Integer> commRoots = new HashMap<>();
-    private String folded;
-    private boolean otherEvents;
-    private long samples;
+    private final Profile profile;
+    private final int event;
+    private final boolean otherEvents;
 
     /**
-     * Folds the session's samples of {@code event} (its name as {@code perfj script} prints it,
-     * or that name without its {@code :modifiers}; null: the first event sampled), at most
-     * {@code maxStack} frames a sample.
+     * Folds the profile's samples of {@code event} (its name as {@code perfj script} prints it,
+     * or that name without its {@code :modifiers}; null: the event of the first sample).
      */
-    public FoldedStacks(Session session, String event, int maxStack) {
-        this.session = session;
-        this.event = event;
-        this.maxStack = maxStack;
+    public FoldedStacks(Profile profile, String event) {
+        this.profile = profile;
+        int chosen = -1;
+        boolean others = false;
+        for (int i = 0; i < profile.sampleCount(); i++) {
+            int e = profile.event(i);
+            if (chosen < 0 && (event == null || matches(profile.events().get(e), event))) {
+                chosen = e;
+            }
+            if (chosen >= 0 && e != chosen && !profile.events().get(e).equals(profile.events().get(chosen))) {
+                others = true;
+            }
+        }
+        this.event = chosen;
+        this.otherEvents = others || (event != null && chosen < 0 && profile.sampleCount() > 0);
     }
 
-    /** Reads every sample and writes the folded lines to {@code out}; returns the lines written. */
-    public long write(OutputStream out) throws IOException {
-        read();
-        int n = 0;
-        for (int s = 0; s < stacks.size(); s++) {
-            if (weights[s] != 0) {
-                n++;
-            }
-        }
-        byte[][] lines = new byte[n][];
-        int k = 0;
-        for (int s = 0; s < stacks.size(); s++) {
-            if (weights[s] != 0) {
-                lines[k++] = line(s);
-            }
-        }
-        Arrays.sort(lines, Arrays::compareUnsigned);
-        for (byte[] l : lines) {
-            out.write(l);
-        }
-        out.flush();
-        return n;
+    private static boolean matches(String name, String asked) {
+        return name.equals(asked) || name.startsWith(asked + ":");
     }
 
     /** The event folded (null when the recording has no samples of the one asked for, or none). */
     public String event() {
-        return folded;
+        return event < 0 ? null : profile.events().get(event);
     }
 
     /** Whether samples of other events were left out. */
@@ -104,106 +77,110 @@ public final class FoldedStacks {
         return otherEvents;
     }
 
-    /** Samples folded. */
-    public long samples() {
-        return samples;
-    }
-
-    private void read() {
-        ChainWalk walk = new ChainWalk();
-        List<Location> frames = new ArrayList<>();
-        session.run(new RecordHandler() {
-            private List<String> events = List.of();
-
-            @Override
-            public void sample(SampleRef ref) {
-                Sample s = ref.sample();
-                if (events.size() <= s.evsel().index()) {
-                    events = session.eventNames(); // in pipe mode events come with the samples
-                }
-                String name = events.get(s.evsel().index());
-                if (folded == null && (event == null || event.equals(name) || name.startsWith(event + ":"))) {
-                    folded = name;
-                }
-                if (!name.equals(folded)) {
-                    otherEvents = true;
-                    return;
-                }
-                frames.clear();
-                if (!session.resolveStack(s, maxStack, walk, frames) && frames.isEmpty()) {
-                    frames.add(session.resolver().resolve(s.pid(), s.tid(), s.cpumode(), s.ip()));
-                }
-                String comm = session.resolver().comm(s.pid(), s.tid());
-                long weight = (s.evsel().attr().sampleType() & SampleFormat.PERIOD) != 0 ? s.period() : 1;
-                add(comm, frames, weight);
+    /** Writes the folded lines to {@code out}; returns the number of lines. */
+    public long write(OutputStream out) throws IOException {
+        if (event < 0) {
+            out.flush();
+            return 0;
+        }
+        String name = profile.events().get(event);
+        // (command, stack) pairs first, each weighed once
+        Map<String, Integer> comms = new HashMap<>();
+        List<String> commNames = new ArrayList<>();
+        LongIntMap pairs = new LongIntMap(1 << 12);
+        long[] keys = new long[1024];
+        long[] weights = new long[1024];
+        int distinct = 0;
+        for (int i = 0; i < profile.sampleCount(); i++) {
+            if (!profile.events().get(profile.event(i)).equals(name)) {
+                continue;
             }
-        });
-    }
-
-    private void add(String comm, List<Location> frames, long weight) {
-        Integer root = commRoots.get(comm);
-        if (root == null) {
-            root = stacks.push(StackTable.EMPTY, id(comm.replace(' ', '_')));
-            commRoots.put(comm, root);
-        }
-        boolean java = comm.startsWith("java");
-        int stack = root;
-        for (int i = frames.size() - 1; i >= 0; i--) {
-            for (int name : frameNames(frames.get(i), java)) {
-                stack = stacks.push(stack, name);
+            String comm = profile.comm(profile.thread(i));
+            Integer c = comms.get(comm);
+            if (c == null) {
+                c = commNames.size();
+                comms.put(comm, c);
+                commNames.add(comm);
             }
-        }
-        if (stack >= weights.length) {
-            weights = Arrays.copyOf(weights, Math.max(stack + 1, weights.length * 2));
-        }
-        weights[stack] += weight;
-        samples++;
-    }
-
-    /** The names a frame folds to, outermost first (a name with {@code ->} is several). */
-    private int[] frameNames(Location loc, boolean java) {
-        Symbol sym = loc.symbol();
-        Dso dso = loc.dso();
-        // a frame's names depend on its symbol's name, or without one on its object's name
-        String object = sym != null && sym.inlined() ? "inlined" : dso == null ? "[unknown]" : dso.longName();
-        String key = sym == null ? "\0" + object : object.contains(" (") ? sym.name() + "\0" + object : sym.name();
-        Map<String, int[]> cache = java ? javaFrames : plainFrames;
-        int[] ids = cache.get(key);
-        if (ids == null) {
-            ids = ids(FrameNames.of(sym != null ? sym.name() : null, object, java));
-            cache.put(key, ids);
-        }
-        return ids;
-    }
-
-    private int[] ids(List<String> folded) {
-        int[] out = new int[folded.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = id(folded.get(i));
-        }
-        return out;
-    }
-
-    private int id(String name) {
-        Integer id = nameIds.get(name);
-        if (id == null) {
-            id = names.size();
-            names.add(name);
-            nameIds.put(name, id);
-        }
-        return id;
-    }
-
-    private byte[] line(int stack) {
-        int[] f = stacks.frames(stack); // root (command) first
-        StringBuilder b = new StringBuilder(16 * f.length + 24);
-        for (int i = 0; i < f.length; i++) {
-            if (i > 0) {
-                b.append(';');
+            long key = ((long) c << 32) | (profile.stack(i) & 0xffffffffL);
+            int at = pairs.get(key, -1);
+            if (at < 0) {
+                at = distinct++;
+                pairs.put(key, at);
+                if (at == keys.length) {
+                    keys = Arrays.copyOf(keys, at * 2);
+                    weights = Arrays.copyOf(weights, at * 2);
+                }
+                keys[at] = key;
             }
-            b.append(names.get(f[i]));
+            weights[at] += profile.weight(i);
         }
-        b.append(' ').append(weights[stack]).append('\n');
-        return b.toString().getBytes(StandardCharsets.UTF_8);
+        // stacks that differ only in what folding drops (addresses of frames without a symbol,
+        // argument lists) fold to one line
+        Namer namer = new Namer(profile);
+        Map<String, long[]> folded = new HashMap<>();
+        for (int k = 0; k < distinct; k++) {
+            String comm = commNames.get((int) (keys[k] >>> 32));
+            folded.computeIfAbsent(namer.stack(comm, (int) keys[k]), x -> new long[1])[0] += weights[k];
+        }
+        byte[][] lines = new byte[folded.size()][];
+        int k = 0;
+        for (Map.Entry<String, long[]> e : folded.entrySet()) {
+            lines[k++] = (e.getKey() + " " + e.getValue()[0] + "\n").getBytes(StandardCharsets.UTF_8);
+        }
+        Arrays.sort(lines, Arrays::compareUnsigned);
+        for (byte[] l : lines) {
+            out.write(l);
+        }
+        out.flush();
+        return lines.length;
+    }
+
+    /** Folded names of frames, each frame named once for Java commands and once for others. */
+    private static final class Namer {
+        private final Profile profile;
+        private final Map<Integer, List<String>> plain = new HashMap<>();
+        private final Map<Integer, List<String>> java = new HashMap<>();
+        private final StringBuilder b = new StringBuilder(256);
+        private int[] frames = new int[128];
+
+        Namer(Profile profile) {
+            this.profile = profile;
+        }
+
+        String stack(String comm, int stack) {
+            boolean isJava = comm.startsWith("java");
+            StackTable stacks = profile.stacks();
+            int depth = stacks.depth(stack);
+            if (depth > frames.length) {
+                frames = new int[depth];
+            }
+            int i = depth;
+            for (int s = stack; s != StackTable.EMPTY; s = stacks.parent(s)) {
+                frames[--i] = stacks.frame(s);
+            }
+            b.setLength(0);
+            b.append(comm.replace(' ', '_'));
+            for (int f = 0; f < depth; f++) {
+                for (String n : names(frames[f], isJava)) {
+                    b.append(';').append(n);
+                }
+            }
+            return b.toString();
+        }
+
+        private List<String> names(int frame, boolean isJava) {
+            Map<Integer, List<String>> cache = isJava ? java : plain;
+            List<String> n = cache.get(frame);
+            if (n == null) {
+                Frame f = profile.frames().get(frame);
+                Symbol sym = f.sym();
+                Dso dso = f.dso();
+                String object = sym != null && sym.inlined() ? "inlined" : dso == null ? "[unknown]" : dso.longName();
+                n = FrameNames.of(sym == null ? null : sym.name(), object, isJava);
+                cache.put(frame, n);
+            }
+            return n;
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.perfj.export;
 
 import io.perfj.perfdata.PerfData;
+import io.perfj.profile.Profile;
 import io.perfj.session.Compat;
 import io.perfj.session.Session;
 import io.perfj.session.SessionOptions;
@@ -28,7 +29,7 @@ class FoldedStacksGoldenTest {
         try (PerfData data = PerfData.open(Fixtures.recording(name))) {
             Session session = Session.of(data, new SessionOptions(symbols, compat));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            new FoldedStacks(session, null, Session.DEFAULT_MAX_STACK).write(out);
+            new FoldedStacks(Profile.read(session, Session.DEFAULT_MAX_STACK), null).write(out);
             return out.toString(StandardCharsets.UTF_8);
         }
     }
