@@ -57,12 +57,6 @@ public final class PprofExport {
         return new Builder().build();
     }
 
-    private static boolean clock(String event) {
-        int colon = event.indexOf(':');
-        String base = colon < 0 ? event : event.substring(0, colon);
-        return base.equals("cpu-clock") || base.equals("task-clock");
-    }
-
     /** One conversion: string, mapping, function and location tables as they fill. */
     private final class Builder {
         private final ProfileProto.Profile.Builder p = ProfileProto.Profile.newBuilder();
@@ -91,11 +85,11 @@ public final class PprofExport {
                 p.addSampleType(ProfileProto.ValueType.newBuilder()
                         .setType(str(one ? "samples" : e + " samples")).setUnit(str("count")));
                 p.addSampleType(ProfileProto.ValueType.newBuilder()
-                        .setType(str(e)).setUnit(str(clock(e) ? "nanoseconds" : "count")));
+                        .setType(str(e)).setUnit(str(Profile.inNanoseconds(e) ? "nanoseconds" : "count")));
             }
             if (!events.isEmpty()) {
                 p.setPeriodType(ProfileProto.ValueType.newBuilder()
-                        .setType(str(events.getFirst())).setUnit(str(clock(events.getFirst()) ? "nanoseconds" : "count")));
+                        .setType(str(events.getFirst())).setUnit(str(Profile.inNanoseconds(events.getFirst()) ? "nanoseconds" : "count")));
                 p.setDefaultSampleType(str(events.getFirst()));
             }
             samples(events.size());

@@ -79,6 +79,16 @@ public final class Profile {
         return events;
     }
 
+    /**
+     * Whether an event's periods are nanoseconds: the software clocks ({@code cpu-clock},
+     * {@code task-clock}, with any {@code :modifiers}); other events count occurrences.
+     */
+    public static boolean inNanoseconds(String event) {
+        int colon = event.indexOf(':');
+        String base = colon < 0 ? event : event.substring(0, colon);
+        return base.equals("cpu-clock") || base.equals("task-clock");
+    }
+
     /** Whether the event's samples carry their period (else each sample weighs 1). */
     public boolean hasPeriod(int event) {
         return periods[event];
