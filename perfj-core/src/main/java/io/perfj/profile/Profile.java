@@ -68,7 +68,12 @@ public final class Profile {
 
     /** Reads every sample of the session, at most {@code maxStack} callchain frames each. */
     public static Profile read(Session session, int maxStack) {
-        Builder b = new Builder(session, maxStack);
+        return read(session, maxStack, SampleFilter.ALL);
+    }
+
+    /** Reads the samples of the session that pass {@code filter}. */
+    public static Profile read(Session session, int maxStack, SampleFilter filter) {
+        Builder b = new Builder(session, maxStack, filter);
         session.run(b);
         b.events = session.eventNames();
         return new Profile(b);
@@ -154,6 +159,7 @@ public final class Profile {
     private static final class Builder implements RecordHandler {
         private final Session session;
         private final int maxStack;
+        private final SampleFilter filter;
         private final ChainWalk walk = new ChainWalk();
         private final List<Location> chain = new ArrayList<>();
         private final FrameTable frames = new FrameTable();
@@ -175,9 +181,10 @@ public final class Profile {
         private record ThreadKey(int pid, int tid, String comm) {
         }
 
-        Builder(Session session, int maxStack) {
+        Builder(Session session, int maxStack, SampleFilter filter) {
             this.session = session;
             this.maxStack = maxStack;
+            this.filter = filter;
         }
 
         @Override
@@ -193,9 +200,15 @@ public final class Profile {
             if (!session.resolveStack(s, maxStack, walk, chain) && chain.isEmpty()) {
                 chain.add(session.resolver().resolve(s.pid(), s.tid(), s.cpumode(), s.ip()));
             }
+            String comm = session.resolver().comm(s.pid(), s.tid());
             int st = StackTable.EMPTY;
+            int leaf = -1;
             for (int i = chain.size() - 1; i >= 0; i--) {
-                st = stacks.push(st, frames.intern(chain.get(i)));
+                leaf = frames.intern(chain.get(i));
+                st = stacks.push(st, leaf);
+            }
+            if (filter.filters() && !filter.accepts(comm, s.pid(), s.tid(), s.cpu(), leaf < 0 ? null : frames.get(leaf))) {
+                return;
             }
             if (n == time.length) {
                 int cap = n * 2;
@@ -207,7 +220,7 @@ public final class Profile {
                 weight = Arrays.copyOf(weight, cap);
             }
             time[n] = s.time();
-            thread[n] = thread(s.pid(), s.tid(), session.resolver().comm(s.pid(), s.tid()));
+            thread[n] = thread(s.pid(), s.tid(), comm);
             cpu[n] = s.cpu();
             event[n] = (short) ev;
             stack[n] = st;

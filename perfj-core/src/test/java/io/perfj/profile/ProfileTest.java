@@ -66,4 +66,40 @@ class ProfileTest {
             assertEquals(want, got, "sample " + i);
         }
     }
+
+    /** Filters keep the samples whose thread, CPU and own frame pass, as report's options do. */
+    @org.junit.jupiter.api.Test
+    void filtersBySampleAndLeafFrame() throws Exception {
+        Profile all;
+        Profile sym;
+        Profile cpu;
+        try (PerfData data = PerfData.open(Fixtures.recording("c-fp"))) {
+            all = Profile.read(session(data), Session.DEFAULT_MAX_STACK);
+        }
+        try (PerfData data = PerfData.open(Fixtures.recording("c-fp"))) {
+            sym = Profile.read(session(data), Session.DEFAULT_MAX_STACK,
+                    new SampleFilter(null, null, java.util.Set.of("compute_a"), null, null, null));
+        }
+        int leafCompute = 0;
+        java.util.Set<Integer> cpus = new java.util.TreeSet<>();
+        for (int i = 0; i < all.sampleCount(); i++) {
+            Frame leaf = all.frames().get(all.stacks().frame(all.stack(i)));
+            if (leaf.sym() != null && leaf.sym().name().equals("compute_a")) {
+                leafCompute++;
+            }
+            cpus.add(all.cpu(i));
+        }
+        assertEquals(leafCompute, sym.sampleCount());
+        org.junit.jupiter.api.Assertions.assertTrue(leafCompute > 0 && leafCompute < all.sampleCount());
+        int one = cpus.iterator().next();
+        try (PerfData data = PerfData.open(Fixtures.recording("c-fp"))) {
+            cpu = Profile.read(session(data), Session.DEFAULT_MAX_STACK,
+                    new SampleFilter(null, null, null, null, null, java.util.Set.of(one)));
+        }
+        int onCpu = 0;
+        for (int i = 0; i < all.sampleCount(); i++) {
+            onCpu += all.cpu(i) == one ? 1 : 0;
+        }
+        assertEquals(onCpu, cpu.sampleCount());
+    }
 }
