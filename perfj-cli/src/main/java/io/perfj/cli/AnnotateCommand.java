@@ -6,13 +6,8 @@ import io.perfj.annotate.Disassembler;
 import io.perfj.annotate.PercentType;
 import io.perfj.perfdata.PerfData;
 import io.perfj.session.Session;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,85 +25,83 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code perfj annotate}: instructions of the sampled functions with their share of samples. */
-@Command(name = "annotate", mixinStandardHelpOptions = true,
-        description = "Annotate functions and BPF programs with their samples (like 'perf annotate --stdio2').")
 public final class AnnotateCommand implements Callable<Integer> {
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Mixin
-    SymbolCliOptions sym = new SymbolCliOptions();
-
-    @Parameters(paramLabel = "SYMBOL", arity = "0..*", description = "Symbols to annotate (default: every symbol with samples).")
+    final InputOptions in = new InputOptions();
+    final SymbolCliOptions sym = new SymbolCliOptions();
     List<String> symbols = new ArrayList<>();
-
-    @Option(names = {"-s", "--symbol"}, paramLabel = "SYMBOL", description = "Annotate only this symbol.")
     String symbol;
-
-    @Option(names = "--stdio", description = "perf's classic layout (every address, numbered listing lines).")
     boolean stdio;
-
-    @Option(names = "--stdio2", description = "perf's browser layout as text (the default).")
     boolean stdio2;
-
-    @Option(names = "--json", description = "JSON: one object per symbol with its lines, samples and percentages.")
     boolean json;
-
-    @Option(names = "--hide-src", description = "Hide source lines and listing text (the browser's 's' key).")
     boolean hideSrc;
-
-    @Option(names = "--show-offsets", description = "Show every instruction's offset, not only jump targets ('O').")
     boolean showOffsets;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the annotation to FILE ('P').")
     Path output;
-
-    @Option(names = "--percent-type", paramLabel = "TYPE", defaultValue = "local-period",
-            description = "local-period (default), global-period, local-hits or global-hits.")
     String percentType = "local-period";
-
-    @Option(names = "--asm-raw", description = "Show the instructions' raw bytes.")
     boolean asmRaw;
-
-    @Option(names = "--source", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Interleave source code with the disassembly (default on; --no-source turns it off).")
     boolean source = true;
-
-    @Option(names = "--prefix", paramLabel = "DIR", description = "Prefix added to absolute source paths (with --prefix-strip).")
     String prefix;
-
-    @Option(names = "--prefix-strip", paramLabel = "N", description = "Leading directories removed from absolute source paths.")
     String prefixStrip;
-
-    @Option(names = "--objdump", paramLabel = "PATH", description = "The objdump (or llvm-objdump) program to run.")
     String objdump;
-
-    @Option(names = {"-M", "--disassembler-style"}, paramLabel = "STYLE", description = "objdump's -M option (e.g. intel).")
     String style;
-
-    @Option(names = "--disassembler", paramLabel = "NAME", defaultValue = "objdump",
-            description = "Backend: objdump (default, as perf), llvm-objdump or capstone.")
     String disassembler = "objdump";
-
-    @Option(names = "--bpf-view", paramLabel = "VIEW", defaultValue = "jited",
-            description = "BPF programs: jited (the JIT image, default) or xlated (eBPF bytecode).")
     String bpfView = "jited";
-
-    @Option(names = "--xlated-file", paramLabel = "FILE",
-            description = "With --bpf-view xlated: the program's translated instructions from 'bpftool prog dump xlated id N file FILE' (perf does not record them).")
     Path xlatedFile;
-
-    @Option(names = {"-n", "--show-nr-samples"}, description = "Show sample counts instead of percentages.")
     boolean showNrSamples;
-
-    @Option(names = "--show-total-period", description = "Show periods instead of percentages.")
     boolean showTotalPeriod;
-
-    @Option(names = {"-P", "--full-paths"}, description = "Full object paths in the --stdio header.")
     boolean fullPaths;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    AnnotateCommand() {
+        CommandModel m = CommandModel.command(this, "annotate",
+                "Annotate functions and BPF programs with their samples (like 'perf annotate --stdio2').");
+        in.declare(m);
+        sym.declare(m);
+        m.positional(null, "SYMBOL").arity("0..*").describe("Symbols to annotate (default: every symbol with samples).")
+                .list(String.class, v -> symbols = v);
+        m.option("-s", "--symbol").label("SYMBOL").describe("Annotate only this symbol.")
+                .value(String.class, v -> symbol = v);
+        m.option("--stdio").describe("perf's classic layout (every address, numbered listing lines).")
+                .flag(v -> stdio = v);
+        m.option("--stdio2").describe("perf's browser layout as text (the default).").flag(v -> stdio2 = v);
+        m.option("--json").describe("JSON: one object per symbol with its lines, samples and percentages.")
+                .flag(v -> json = v);
+        m.option("--hide-src").describe("Hide source lines and listing text (the browser's 's' key).")
+                .flag(v -> hideSrc = v);
+        m.option("--show-offsets").describe("Show every instruction's offset, not only jump targets ('O').")
+                .flag(v -> showOffsets = v);
+        m.option("-o", "--output").label("FILE").describe("Write the annotation to FILE ('P').")
+                .value(Path.class, v -> output = v);
+        m.option("--percent-type").label("TYPE").defaultValue("local-period")
+                .describe("local-period (default), global-period, local-hits or global-hits.")
+                .value(String.class, v -> percentType = v);
+        m.option("--asm-raw").describe("Show the instructions' raw bytes.").flag(v -> asmRaw = v);
+        m.option("--source").negatable().defaultValue("true").fallbackValue("true")
+                .describe("Interleave source code with the disassembly (default on; --no-source turns it off).")
+                .flag(v -> source = v);
+        m.option("--prefix").label("DIR").describe("Prefix added to absolute source paths (with --prefix-strip).")
+                .value(String.class, v -> prefix = v);
+        m.option("--prefix-strip").label("N").describe("Leading directories removed from absolute source paths.")
+                .value(String.class, v -> prefixStrip = v);
+        m.option("--objdump").label("PATH").describe("The objdump (or llvm-objdump) program to run.")
+                .value(String.class, v -> objdump = v);
+        m.option("-M", "--disassembler-style").label("STYLE").describe("objdump's -M option (e.g. intel).")
+                .value(String.class, v -> style = v);
+        m.option("--disassembler").label("NAME").defaultValue("objdump")
+                .describe("Backend: objdump (default, as perf), llvm-objdump or capstone.")
+                .value(String.class, v -> disassembler = v);
+        m.option("--bpf-view").label("VIEW").defaultValue("jited")
+                .describe("BPF programs: jited (the JIT image, default) or xlated (eBPF bytecode).")
+                .value(String.class, v -> bpfView = v);
+        m.option("--xlated-file").label("FILE")
+                .describe("With --bpf-view xlated: the program's translated instructions from 'bpftool prog dump xlated id N file FILE' (perf does not record them).")
+                .value(Path.class, v -> xlatedFile = v);
+        m.option("-n", "--show-nr-samples").describe("Show sample counts instead of percentages.")
+                .flag(v -> showNrSamples = v);
+        m.option("--show-total-period").describe("Show periods instead of percentages.")
+                .flag(v -> showTotalPeriod = v);
+        m.option("-P", "--full-paths").describe("Full object paths in the --stdio header.").flag(v -> fullPaths = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() throws IOException {

@@ -8,12 +8,8 @@ import io.perfj.bpf.Syntax;
 import io.perfj.bpf.XlatedPrinter;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.feature.BpfProg;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,55 +23,55 @@ import java.util.concurrent.Callable;
  * them, with sample counts per sub-program), or one program's translated instructions as
  * {@code bpftool prog dump xlated} prints them.
  */
-@Command(name = "bpf", mixinStandardHelpOptions = true,
-        description = {"List the BPF programs recorded in BPF_PROG_INFO with their sub-programs and samples,",
-            "or print a program's xlated instructions like 'bpftool prog dump xlated'."})
 public final class BpfCommand implements Callable<Integer> {
-    @Mixin
-    InputOptions in;
-
-    @Option(names = "--json", description = "Print the listing as JSON; with --xlated, the dump as bpftool --json prints it.")
+    final InputOptions in = new InputOptions();
     boolean json;
-
-    @Option(names = {"-p", "--pretty"}, description = "With --xlated --json: indented JSON, like bpftool -p.")
     boolean pretty;
-
-    @Option(names = "--xlated", arity = "0..1", fallbackValue = "", paramLabel = "PROG",
-            description = "Print the xlated instructions of program PROG (id or name; all programs when omitted).")
     String xlated;
-
-    @Option(names = "--xlated-file", paramLabel = "FILE",
-            description = {"With --xlated PROG: the program's raw xlated instructions, from",
-                "'bpftool prog dump xlated id N file FILE' (perf does not record them)."})
     Path xlatedFile;
-
-    @Option(names = "--linum", description = "With --xlated: add [file:F line_num:N line_col:C] to source lines.")
     boolean linum;
-
-    @Option(names = "--opcodes", description = "With --xlated: print each instruction's bytes.")
     boolean opcodes;
-
-    @Option(names = "--syntax", paramLabel = "SYNTAX", defaultValue = "kernel",
-            description = "Disassembler to follow: 'kernel' (Linux 6.18 disasm.c, cpu v4 instructions) or "
-                    + "'bpftool-7.1' (what bpftool 7.1 prints). Default: ${DEFAULT-VALUE}.")
     String syntax;
-
-    @Option(names = {"-k", "--kallsyms"}, paramLabel = "FILE",
-            description = "kallsyms of the recording machine, to name helper and kfunc calls (default /proc/kallsyms).")
     Path kallsyms;
-
-    @Option(names = "--no-system-files", description = "Do not read /proc/kallsyms.")
     boolean noSystem;
-
-    @Option(names = "--samples", description = {"With --xlated: prefix each instruction with the samples of the source line",
-            "it starts (jited addresses mapped through jited_line_info), like an annotation."})
     boolean samplesColumn;
-
-    @Option(names = "--no-samples", description = "Do not read the samples (faster on big recordings).")
     boolean noSamples;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    BpfCommand() {
+        CommandModel m = CommandModel.command(this, "bpf",
+                "List the BPF programs recorded in BPF_PROG_INFO with their sub-programs and samples,",
+                "or print a program's xlated instructions like 'bpftool prog dump xlated'.");
+        in.declare(m);
+        m.option("--json").describe("Print the listing as JSON; with --xlated, the dump as bpftool --json prints it.")
+                .flag(v -> json = v);
+        m.option("-p", "--pretty").describe("With --xlated --json: indented JSON, like bpftool -p.")
+                .flag(v -> pretty = v);
+        m.option("--xlated").arity("0..1").fallbackValue("").label("PROG")
+                .describe("Print the xlated instructions of program PROG (id or name; all programs when omitted).")
+                .value(String.class, v -> xlated = v);
+        m.option("--xlated-file").label("FILE")
+                .describe("With --xlated PROG: the program's raw xlated instructions, from",
+                        "'bpftool prog dump xlated id N file FILE' (perf does not record them).")
+                .value(Path.class, v -> xlatedFile = v);
+        m.option("--linum").describe("With --xlated: add [file:F line_num:N line_col:C] to source lines.")
+                .flag(v -> linum = v);
+        m.option("--opcodes").describe("With --xlated: print each instruction's bytes.").flag(v -> opcodes = v);
+        m.option("--syntax").label("SYNTAX").defaultValue("kernel")
+                .describe("Disassembler to follow: 'kernel' (Linux 6.18 disasm.c, cpu v4 instructions) or "
+                        + "'bpftool-7.1' (what bpftool 7.1 prints). Default: ${DEFAULT-VALUE}.")
+                .value(String.class, v -> syntax = v);
+        m.option("-k", "--kallsyms").label("FILE")
+                .describe("kallsyms of the recording machine, to name helper and kfunc calls (default /proc/kallsyms).")
+                .value(Path.class, v -> kallsyms = v);
+        m.option("--no-system-files").describe("Do not read /proc/kallsyms.").flag(v -> noSystem = v);
+        m.option("--samples").describe("With --xlated: prefix each instruction with the samples of the source line",
+                "it starts (jited addresses mapped through jited_line_info), like an annotation.")
+                .flag(v -> samplesColumn = v);
+        m.option("--no-samples").describe("Do not read the samples (faster on big recordings).")
+                .flag(v -> noSamples = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() throws IOException {

@@ -6,10 +6,6 @@ import io.perfj.btf.cdump.BtfCDumper;
 import io.perfj.btf.dump.BtfJsonDumper;
 import io.perfj.btf.dump.BtfRawDumper;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.BufferedWriter;
@@ -27,32 +23,31 @@ import java.util.concurrent.Callable;
  * {@code perfj btf dump FILE [format raw|c|json] [--base FILE]}: bpftool's
  * {@code btf dump file FILE [format raw|c]} ({@code -j} for json, {@code -B} for the base).
  */
-@Command(name = "dump", mixinStandardHelpOptions = true,
-        description = {"Print the types of a BTF file like 'bpftool btf dump file FILE'.",
-                "FILE is raw BTF (/sys/kernel/btf/*), an ELF object with a .BTF section, or a perf.data "
-                        + "(each BPF_BTF entry, after a '# BPF_BTF id N' line)."})
 public final class BtfDumpCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "FILE", description = "BTF, ELF or perf.data file.")
     Path file;
-
-    @Parameters(index = "1..*", paramLabel = "format raw|c|json", arity = "0..2",
-            description = "Output format as in bpftool: 'format raw' (default), 'format c', 'format json' "
-                    + "(bpftool -j).")
     List<String> formatWords = List.of();
-
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "FILE",
-            description = "Base BTF for split BTF (e.g. a module's): raw BTF or an ELF with .BTF. Files under "
-                    + "/sys/kernel/btf/ other than vmlinux get /sys/kernel/btf/vmlinux by default, as in bpftool.")
     Path base;
-
-    @Option(names = {"-j", "--json"}, description = "Same as 'format json'.")
     boolean json;
-
-    @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    BtfDumpCommand() {
+        CommandModel m = CommandModel.command(this, "dump", "Print the types of a BTF file like 'bpftool btf dump file FILE'.",
+                "FILE is raw BTF (/sys/kernel/btf/*), an ELF object with a .BTF section, or a perf.data "
+                        + "(each BPF_BTF entry, after a '# BPF_BTF id N' line).");
+        m.positional("0", "FILE").describe("BTF, ELF or perf.data file.").value(Path.class, v -> file = v);
+        m.positional("1..*", "format raw|c|json").arity("0..2")
+                .describe("Output format as in bpftool: 'format raw' (default), 'format c', 'format json' "
+                        + "(bpftool -j).")
+                .list(String.class, v -> formatWords = v);
+        m.option("-B", "--base", "--base-btf").label("FILE")
+                .describe("Base BTF for split BTF (e.g. a module's): raw BTF or an ELF with .BTF. Files under "
+                        + "/sys/kernel/btf/ other than vmlinux get /sys/kernel/btf/vmlinux by default, as in bpftool.")
+                .value(Path.class, v -> base = v);
+        m.option("-j", "--json").describe("Same as 'format json'.").flag(v -> json = v);
+        m.option("--debug").describe("Print stack traces for errors.").flag(v -> debug = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() throws IOException {

@@ -5,9 +5,6 @@ import io.perfj.btf.encode.ElfBtfSection;
 import io.perfj.btf.encode.EncodeOptions;
 import io.perfj.elf.ElfFile;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,36 +14,34 @@ import java.util.concurrent.Callable;
  * {@code perfj btf encode ELF -o OUT [--vars none|percpu|all] [--into-elf] [-j N]}: BTF from
  * the ELF file's DWARF, like {@code pahole -J} (1.24) does.
  */
-@Command(name = "encode", mixinStandardHelpOptions = true,
-        description = {"Encode BTF from an ELF file's DWARF, like 'pahole -J'.",
-                "Writes raw BTF to OUT, or with --into-elf a copy of ELF with a .BTF section (ELF itself is "
-                        + "never changed)."})
 public final class BtfEncodeCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "ELF", description = "An ELF file with DWARF (.debug_info).")
     Path elf;
-
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "Where to write.")
     Path output;
-
-    @Option(names = "--vars", paramLabel = "none|percpu|all", defaultValue = "percpu",
-            description = "Variables to encode: none; percpu (default, as pahole -J: per-CPU variables in a "
-                    + ".data..percpu DATASEC); all (every global variable with a static address, one DATASEC "
-                    + "per ELF section, as pahole 1.28's global_var).")
     String vars;
-
-    @Option(names = "--into-elf", description = "Write a copy of ELF with the BTF as its .BTF section.")
     boolean intoElf;
-
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N",
-            description = "Compile units encoded at once (default: the number of CPUs); the output is the same "
-                    + "for every N.")
     Integer jobs;
-
-    @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
+    final CommandLine.Model.CommandSpec spec;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    BtfEncodeCommand() {
+        CommandModel m = CommandModel.command(this, "encode", "Encode BTF from an ELF file's DWARF, like 'pahole -J'.",
+                "Writes raw BTF to OUT, or with --into-elf a copy of ELF with a .BTF section (ELF itself is "
+                        + "never changed).");
+        m.positional("0", "ELF").describe("An ELF file with DWARF (.debug_info).").value(Path.class, v -> elf = v);
+        m.option("-o", "--output").required().label("OUT").describe("Where to write.").value(Path.class, v -> output = v);
+        m.option("--vars").label("none|percpu|all").defaultValue("percpu")
+                .describe("Variables to encode: none; percpu (default, as pahole -J: per-CPU variables in a "
+                        + ".data..percpu DATASEC); all (every global variable with a static address, one DATASEC "
+                        + "per ELF section, as pahole 1.28's global_var).")
+                .value(String.class, v -> vars = v);
+        m.option("--into-elf").describe("Write a copy of ELF with the BTF as its .BTF section.").flag(v -> intoElf = v);
+        m.option("-j", "--jobs").label("N")
+                .describe("Compile units encoded at once (default: the number of CPUs); the output is the same "
+                        + "for every N.")
+                .value(Integer.class, v -> jobs = v);
+        m.option("--debug").describe("Print stack traces for errors.").flag(v -> debug = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() throws Exception {

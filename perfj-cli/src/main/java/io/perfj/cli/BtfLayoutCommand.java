@@ -3,10 +3,6 @@ package io.perfj.cli;
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfFiles;
 import io.perfj.btf.layout.BtfLayout;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
@@ -17,23 +13,22 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code perfj btf layout FILE TYPE [--base FILE]}: a struct's layout as {@code pahole -C TYPE FILE} prints it. */
-@Command(name = "layout", mixinStandardHelpOptions = true,
-        description = {"Print a struct or union's layout (offsets, sizes, holes, cachelines) like "
-                + "'pahole -F btf -C TYPE FILE'.",
-                "FILE is raw BTF (/sys/kernel/btf/*) or an ELF object with a .BTF section."})
 public final class BtfLayoutCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "FILE", description = "BTF or ELF file.")
     Path file;
-
-    @Parameters(index = "1", paramLabel = "TYPE", description = "Struct or union name.")
     String type;
-
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "FILE",
-            description = "Base BTF for split BTF (e.g. a module's).")
     Path base;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    BtfLayoutCommand() {
+        CommandModel m = CommandModel.command(this, "layout", "Print a struct or union's layout (offsets, sizes, holes, cachelines) like "
+                + "'pahole -F btf -C TYPE FILE'.",
+                "FILE is raw BTF (/sys/kernel/btf/*) or an ELF object with a .BTF section.");
+        m.positional("0", "FILE").describe("BTF or ELF file.").value(Path.class, v -> file = v);
+        m.positional("1", "TYPE").describe("Struct or union name.").value(String.class, v -> type = v);
+        m.option("-B", "--base", "--base-btf").label("FILE").describe("Base BTF for split BTF (e.g. a module's).")
+                .value(Path.class, v -> base = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() throws IOException {

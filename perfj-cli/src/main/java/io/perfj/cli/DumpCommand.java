@@ -3,10 +3,6 @@ package io.perfj.cli;
 import io.perfj.perfdata.PerfData;
 import io.perfj.print.DumpPrinter;
 import io.perfj.print.StatsPrinter;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.OutputStream;
@@ -16,20 +12,20 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code perfj dump}: every record, like {@code perf report -D}; {@code --stats} like {@code perf report --stats}. */
-@Command(name = "dump", mixinStandardHelpOptions = true,
-        description = "Print every record with its offset, size, type and fields (like 'perf report -D').")
 public final class DumpCommand implements Callable<Integer> {
-    @Mixin
-    InputOptions in;
-
-    @Mixin
-    SymbolCliOptions sym;
-
-    @Option(names = "--stats", description = "Print record counts per type, like 'perf report --stats'.")
+    final InputOptions in = new InputOptions();
+    final SymbolCliOptions sym = new SymbolCliOptions();
     boolean stats;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    DumpCommand() {
+        CommandModel m = CommandModel.command(this, "dump",
+                "Print every record with its offset, size, type and fields (like 'perf report -D').");
+        in.declare(m);
+        sym.declare(m);
+        m.option("--stats").describe("Print record counts per type, like 'perf report --stats'.").flag(v -> stats = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() throws java.io.IOException {

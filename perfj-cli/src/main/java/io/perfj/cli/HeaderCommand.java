@@ -2,27 +2,26 @@ package io.perfj.cli;
 
 import io.perfj.perfdata.PerfData;
 import io.perfj.print.HeaderPrinter;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /** {@code perfj header}: what {@code perf report --header-only} prints. */
-@Command(name = "header", mixinStandardHelpOptions = true,
-        description = "Print the recording's header and features like 'perf report --header-only'.")
 public final class HeaderCommand implements Callable<Integer> {
-    @Mixin
-    InputOptions in;
-
-    @Option(names = {"-I", "--show-info"}, description = "Also print the detailed header information (CPU/NUMA topology, PMU capabilities, ...).")
+    final InputOptions in = new InputOptions();
     boolean showInfo;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    HeaderCommand() {
+        CommandModel m = CommandModel.command(this, "header",
+                "Print the recording's header and features like 'perf report --header-only'.");
+        in.declare(m);
+        m.option("-I", "--show-info")
+                .describe("Also print the detailed header information (CPU/NUMA topology, PMU capabilities, ...).")
+                .flag(v -> showInfo = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() {

@@ -1,20 +1,22 @@
 package io.perfj.cli;
 
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
 
 /** Options every command that reads a recording takes. */
 public final class InputOptions {
-    @Option(names = {"-i", "--input"}, paramLabel = "FILE", defaultValue = "perf.data",
-            description = "Input file name, '-' for standard input (pipe mode). Default: ${DEFAULT-VALUE}.")
     public Path input = Path.of("perf.data");
-
-    @Option(names = "--debug", description = "Print stack traces for errors.")
     public boolean debug;
-
-    @Option(names = {"-f", "--force"}, description = "Accepted for perf compatibility (ownership is not checked).")
     public boolean force;
+
+    /** Adds these options to a command's model. */
+    void declare(CommandModel m) {
+        m.option("-i", "--input").label("FILE").defaultValue("perf.data")
+                .describe("Input file name, '-' for standard input (pipe mode). Default: ${DEFAULT-VALUE}.")
+                .value(Path.class, v -> input = v);
+        m.option("--debug").describe("Print stack traces for errors.").flag(v -> debug = v);
+        m.option("-f", "--force").describe("Accepted for perf compatibility (ownership is not checked).")
+                .flag(v -> force = v);
+    }
 
     /** Prints warnings, one per line, after the output (which is flushed first). */
     @SafeVarargs

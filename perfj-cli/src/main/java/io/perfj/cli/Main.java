@@ -2,7 +2,7 @@ package io.perfj.cli;
 
 import io.perfj.io.FormatException;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -14,40 +14,45 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 
 /** The {@code perfj} command line. */
-@Command(name = "perfj", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Reads Linux perf.data recordings and BTF without perf.")
 public final class Main implements Runnable {
     /**
-     * The subcommands, in the order help lists them. Only the one named first on the command line
-     * is built (picocli's model of a command costs a few hundred milliseconds of start-up, most
-     * of it reflection), all of them when the first word names none.
+     * The subcommands' models, in the order help lists them. Only the one named first on the
+     * command line is built, all of them when the first word names none.
      */
-    static final java.util.Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS;
+    static final java.util.Map<String, java.util.function.Supplier<CommandSpec>> SUBCOMMANDS;
 
     static {
-        java.util.LinkedHashMap<String, java.util.function.Supplier<Object>> m = new java.util.LinkedHashMap<>();
-        m.put("header", HeaderCommand::new);
-        m.put("dump", DumpCommand::new);
-        m.put("report", ReportCommand::new);
-        m.put("script", ScriptCommand::new);
-        m.put("annotate", AnnotateCommand::new);
-        m.put("bpf", BpfCommand::new);
-        m.put("btf", BtfCommand::new);
+        java.util.LinkedHashMap<String, java.util.function.Supplier<CommandSpec>> m = new java.util.LinkedHashMap<>();
+        m.put("header", () -> new HeaderCommand().spec);
+        m.put("dump", () -> new DumpCommand().spec);
+        m.put("report", () -> new ReportCommand().spec);
+        m.put("script", () -> new ScriptCommand().spec);
+        m.put("annotate", () -> new AnnotateCommand().spec);
+        m.put("bpf", () -> new BpfCommand().spec);
+        m.put("btf", () -> new BtfCommand().spec);
         SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);
     }
 
     static void addSubcommands(CommandLine cl, String[] args) {
-        java.util.function.Supplier<Object> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        java.util.function.Supplier<CommandSpec> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
         if (only != null) {
             cl.addSubcommand(args[0], only.get());
             return;
         }
         SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));
+        // picocli's own help command, annotated: read only when every command is listed
         cl.addSubcommand("help", new CommandLine.HelpCommand());
     }
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private static final String CONVERTER_EXCLUDES = "picocli.converters.excludes";
+
+    private final CommandSpec spec;
+
+    private Main() {
+        CommandModel m = CommandModel.command(this, "perfj", "Reads Linux perf.data recordings and BTF without perf.");
+        spec = m.spec();
+        spec.versionProvider(new Version());
+    }
 
     /** Standard output as bytes, for commands that write large outputs without a Writer. */
     private OutputStream stdout = System.out;
@@ -57,8 +62,8 @@ public final class Main implements Runnable {
     }
 
     /** The byte output of the running command line, found from any subcommand's spec. */
-    static OutputStream stdout(CommandLine.Model.CommandSpec sub) {
-        CommandLine.Model.CommandSpec s = sub;
+    static OutputStream stdout(CommandSpec sub) {
+        CommandSpec s = sub;
         while (s.parent() != null) {
             s = s.parent();
         }
@@ -73,7 +78,24 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         FileOutputStream fd1 = new FileOutputStream(FileDescriptor.out);
         int rc = execute(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
-        System.exit(rc);
+        // Success ends by returning, unless a thread would keep the JVM up: Runtime.exit looks up
+        // a System.Logger to log the call, which starts the logging framework and its service
+        // lookup (10-15 ms of a 0.15 s run). Shutdown hooks run either way.
+        if (rc != 0 || otherThreadsAlive()) {
+            System.exit(rc);
+        }
+    }
+
+    /** Whether a non-daemon thread besides this one is alive in this thread's group. */
+    private static boolean otherThreadsAlive() {
+        Thread[] threads = new Thread[Thread.activeCount() + 8];
+        int n = Thread.currentThread().getThreadGroup().enumerate(threads, true);
+        for (int i = 0; i < n; i++) {
+            if (threads[i] != Thread.currentThread() && !threads[i].isDaemon() && threads[i].isAlive()) {
+                return true;
+            }
+        }
+        return n == threads.length;
     }
 
     /**
@@ -86,10 +108,17 @@ public final class Main implements Runnable {
     }
 
     private static int execute(String[] args, OutputStream stdout, PrintWriter out, PrintWriter err) {
+        // picocli registers converters for java.sql and java.time types (and Path, which
+        // CommandModel converts itself) through Class.forName and reflection whenever a command line
+        // is made: initialising java.time's formatters alone is ~8 ms of a 0.15 s run. No option
+        // has such a type.
+        if (System.getProperty(CONVERTER_EXCLUDES) == null) {
+            System.setProperty(CONVERTER_EXCLUDES, "java[.](sql|time|nio)[.].*");
+        }
         boolean debug = Arrays.asList(args).contains("--debug");
         Main main = new Main();
         main.stdout = stdout;
-        CommandLine cl = new CommandLine(main);
+        CommandLine cl = new CommandLine(main.spec);
         addSubcommands(cl, args);
         // as perf's option parser: an option given again overrides the earlier one
         cl.setOverwrittenOptionsAllowed(true);

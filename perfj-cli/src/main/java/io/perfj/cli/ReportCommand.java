@@ -10,11 +10,7 @@ import io.perfj.report.ReportOptions;
 import io.perfj.report.SortKey;
 import io.perfj.report.StdioReport;
 import io.perfj.session.Session;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
@@ -24,62 +20,62 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code perfj report}: what {@code perf report --stdio} prints, or JSON. */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Where the samples landed, by command, DSO and symbol (like 'perf report --stdio').")
 public final class ReportCommand implements Callable<Integer> {
-    @Mixin
-    InputOptions in;
-
-    @Mixin
-    SymbolCliOptions sym;
-
-    @Option(names = "--stdio", description = "Text output (the only interactive-free layout; accepted for perf compatibility).")
+    final InputOptions in = new InputOptions();
+    final SymbolCliOptions sym = new SymbolCliOptions();
     boolean stdio;
-
-    @Option(names = {"-s", "--sort"}, paramLabel = "KEYS",
-            description = "Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol).")
     String sort;
-
-    @Option(names = "--children", negatable = true,
-            description = "Add callers' accumulated periods (default: on when callchains were recorded).")
     Boolean children;
-
-    @Option(names = {"-g", "--call-graph"}, paramLabel = "MODE[,THRESHOLD[,ORDER]]",
-            description = "Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
     String callGraph;
-
-    @Option(names = {"-G", "--inverted"}, description = "Callchains callee first (same as -g ...,callee; the default is caller).")
     boolean inverted;
-
-    @Option(names = "--percent-limit", paramLabel = "PCT", defaultValue = "0", description = "Hide entries below PCT percent.")
     double percentLimit;
-
-    @Option(names = "--max-stack", paramLabel = "N", defaultValue = "127", description = "Use at most N callchain frames.")
     int maxStack;
-
-    @Option(names = {"-c", "--comms"}, paramLabel = "LIST", split = ",", description = "Only these commands.")
     List<String> comms;
-
-    @Option(names = {"-d", "--dsos"}, paramLabel = "LIST", split = ",", description = "Only these DSOs.")
     List<String> dsos;
-
-    @Option(names = {"-S", "--symbols"}, paramLabel = "LIST", split = ",", description = "Only these symbols.")
     List<String> symbols;
-
-    @Option(names = "--pid", paramLabel = "LIST", split = ",", description = "Only these process ids.")
     List<Integer> pids;
-
-    @Option(names = "--tid", paramLabel = "LIST", split = ",", description = "Only these thread ids.")
     List<Integer> tids;
-
-    @Option(names = {"-C", "--cpu"}, paramLabel = "LIST", description = "Only these CPUs (e.g. 0-3,5).")
     String cpus;
-
-    @Option(names = "--json", description = "Print the report as JSON.")
     boolean json;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    ReportCommand() {
+        CommandModel m = CommandModel.command(this, "report",
+                "Where the samples landed, by command, DSO and symbol (like 'perf report --stdio').");
+        in.declare(m);
+        sym.declare(m);
+        m.option("--stdio").describe("Text output (the only interactive-free layout; accepted for perf compatibility).")
+                .flag(v -> stdio = v);
+        m.option("-s", "--sort").label("KEYS")
+                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol).")
+                .value(String.class, v -> sort = v);
+        m.option("--children").negatable()
+                .describe("Add callers' accumulated periods (default: on when callchains were recorded).")
+                .value(Boolean.class, v -> children = v);
+        m.option("-g", "--call-graph").label("MODE[,THRESHOLD[,ORDER]]")
+                .describe("Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
+                .value(String.class, v -> callGraph = v);
+        m.option("-G", "--inverted").describe("Callchains callee first (same as -g ...,callee; the default is caller).")
+                .flag(v -> inverted = v);
+        m.option("--percent-limit").label("PCT").defaultValue("0").describe("Hide entries below PCT percent.")
+                .value(double.class, v -> percentLimit = v);
+        m.option("--max-stack").label("N").defaultValue("127").describe("Use at most N callchain frames.")
+                .value(int.class, v -> maxStack = v);
+        m.option("-c", "--comms").label("LIST").split(",").describe("Only these commands.")
+                .list(String.class, v -> comms = v);
+        m.option("-d", "--dsos").label("LIST").split(",").describe("Only these DSOs.")
+                .list(String.class, v -> dsos = v);
+        m.option("-S", "--symbols").label("LIST").split(",").describe("Only these symbols.")
+                .list(String.class, v -> symbols = v);
+        m.option("--pid").label("LIST").split(",").describe("Only these process ids.")
+                .list(Integer.class, v -> pids = v);
+        m.option("--tid").label("LIST").split(",").describe("Only these thread ids.")
+                .list(Integer.class, v -> tids = v);
+        m.option("-C", "--cpu").label("LIST").describe("Only these CPUs (e.g. 0-3,5).")
+                .value(String.class, v -> cpus = v);
+        m.option("--json").describe("Print the report as JSON.").flag(v -> json = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() {

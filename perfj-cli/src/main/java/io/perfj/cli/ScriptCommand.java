@@ -3,34 +3,30 @@ package io.perfj.cli;
 import io.perfj.perfdata.PerfData;
 import io.perfj.report.ScriptPrinter;
 import io.perfj.session.Session;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /** {@code perfj script}: every sample as {@code perf script} prints it. */
-@Command(name = "script", mixinStandardHelpOptions = true,
-        description = "Print every sample with its callchain (like 'perf script').")
 public final class ScriptCommand implements Callable<Integer> {
-    @Mixin
-    InputOptions in;
-
-    @Mixin
-    SymbolCliOptions sym;
-
-    @Option(names = {"-F", "--fields"}, paramLabel = "LIST",
-            description = "Fields: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr.")
+    final InputOptions in = new InputOptions();
+    final SymbolCliOptions sym = new SymbolCliOptions();
     String fields;
-
-    @Option(names = "--max-stack", paramLabel = "N", defaultValue = "127", description = "Print at most N callchain frames.")
     int maxStack;
+    final CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
+    ScriptCommand() {
+        CommandModel m = CommandModel.command(this, "script", "Print every sample with its callchain (like 'perf script').");
+        in.declare(m);
+        sym.declare(m);
+        m.option("-F", "--fields").label("LIST")
+                .describe("Fields: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr.")
+                .value(String.class, v -> fields = v);
+        m.option("--max-stack").label("N").defaultValue("127").describe("Print at most N callchain frames.")
+                .value(int.class, v -> maxStack = v);
+        spec = m.spec();
+    }
 
     @Override
     public Integer call() {

@@ -26,7 +26,7 @@ class JvmOptionFilesTest {
                 names.add(c);
             }
         }
-        new picocli.CommandLine(new BtfCommand()).getSubcommands().keySet().forEach(s -> names.add("btf-" + s));
+        new BtfCommand().spec.subcommands().keySet().forEach(s -> names.add("btf-" + s));
         return names;
     }
 

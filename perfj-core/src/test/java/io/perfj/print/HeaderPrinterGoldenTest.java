@@ -80,6 +80,18 @@ class HeaderPrinterGoldenTest {
     }
 
     @Test
+    void fixedPointAgreesWithTheExactBinaryValueRounded() {
+        java.util.Random r = new java.util.Random(11);
+        for (int i = 0; i < 200_000; i++) {
+            // durations in ms of every magnitude, and values on or next to a tie
+            double d = i % 3 == 0 ? r.nextDouble() * Math.pow(10, r.nextInt(16))
+                    : (r.nextInt(1 << 20) + 0.5) / 1000.0 + (i % 3 == 1 ? 0 : Math.ulp(1.0) * r.nextInt(5));
+            String exact = new java.math.BigDecimal(d).setScale(3, java.math.RoundingMode.HALF_EVEN).toPlainString();
+            assertEquals(exact, HeaderPrinter.cFixed(d, 3, 0), "cFixed(" + d + ")");
+        }
+    }
+
+    @Test
     void numberFormatsFollowC() {
         assertEquals("   501.525", HeaderPrinter.cFixed(501.525123, 3, 10));
         // 0.0005 is stored as 0.000500000000000000010408..., so C rounds it up
