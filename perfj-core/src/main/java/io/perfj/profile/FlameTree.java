@@ -1,0 +1,185 @@
+package io.perfj.profile;
+
+import io.perfj.report.Frame;
+import io.perfj.report.StackTable;
+import io.perfj.symbols.Symbol;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntPredicate;
+
+/**
+ * The samples of a profile merged into one call tree, root first, as a flame graph draws it:
+ * a node is a function called along one path, children merged by function (its name and
+ * object; a frame without a symbol is its object, {@code [name]}), with the weight of the
+ * samples that end there ({@link #self}) and that pass through ({@link #total}). Node 0 is the
+ * root ("all"); every other node's parent has a smaller id.
+ */
+public final class FlameTree {
+    /** A function as the tree merges frames: its name and the object it is in (null: none). */
+    public record Function(String name, String object, boolean kernel, boolean inlined) {
+    }
+
+    private final List<Function> functions = new ArrayList<>();
+    private int[] parent = new int[1024];
+    private int[] function = new int[1024];
+    private long[] self = new long[1024];
+    private long[] total = new long[1024];
+    private int[] depth = new int[1024];
+    private int size;
+    private final Map<Long, Integer> children = new HashMap<>();
+
+    private FlameTree() {
+        add(-1, -1);
+    }
+
+    /** The tree of the profile's samples that {@code keep} accepts (by sample index). */
+    public static FlameTree of(Profile p, IntPredicate keep) {
+        FlameTree t = new FlameTree();
+        Map<String, Integer> functionIds = new HashMap<>();
+        int[] frameFunction = new int[p.frames().size()];
+        Arrays.fill(frameFunction, -1);
+        int[] stackNode = new int[p.stacks().size()];
+        Arrays.fill(stackNode, -1);
+        StackTable stacks = p.stacks();
+        int[] path = new int[64];
+        for (int i = 0; i < p.sampleCount(); i++) {
+            if (!keep.test(i)) {
+                continue;
+            }
+            int stack = p.stack(i);
+            int node = stack == StackTable.EMPTY ? 0 : stackNode[stack];
+            if (node < 0) {
+                // the stack's nodes from its deepest known prefix down
+                int n = 0;
+                int s = stack;
+                while (s != StackTable.EMPTY && stackNode[s] < 0) {
+                    if (n == path.length) {
+                        path = Arrays.copyOf(path, n * 2);
+                    }
+                    path[n++] = s;
+                    s = stacks.parent(s);
+                }
+                node = s == StackTable.EMPTY ? 0 : stackNode[s];
+                for (int k = n - 1; k >= 0; k--) {
+                    int frame = stacks.frame(path[k]);
+                    int fn = frameFunction[frame];
+                    if (fn < 0) {
+                        fn = t.function(p.frames().get(frame), functionIds);
+                        frameFunction[frame] = fn;
+                    }
+                    node = t.child(node, fn);
+                    stackNode[path[k]] = node;
+                }
+            }
+            t.self[node] += p.weight(i);
+        }
+        for (int n = t.size - 1; n >= 0; n--) {
+            t.total[n] += t.self[n];
+            if (n > 0) {
+                t.total[t.parent[n]] += t.total[n];
+            }
+        }
+        return t;
+    }
+
+    private int function(Frame f, Map<String, Integer> ids) {
+        Symbol sym = f.sym();
+        String object = f.dso() == null ? null : f.dso().shortName();
+        String name = sym != null ? sym.name() : object != null ? "[" + object + "]" : "[unknown]";
+        boolean kernel = f.level() == 'k';
+        boolean inlined = sym != null && sym.inlined();
+        String key = name + '\0' + object + '\0' + kernel + inlined;
+        Integer id = ids.get(key);
+        if (id == null) {
+            id = functions.size();
+            functions.add(new Function(name, object, kernel, inlined));
+            ids.put(key, id);
+        }
+        return id;
+    }
+
+    private int child(int node, int fn) {
+        long key = ((long) node << 32) | fn;
+        Integer c = children.get(key);
+        if (c == null) {
+            c = add(node, fn);
+            children.put(key, c);
+        }
+        return c;
+    }
+
+    private int add(int parentNode, int fn) {
+        if (size == parent.length) {
+            int cap = size * 2;
+            parent = Arrays.copyOf(parent, cap);
+            function = Arrays.copyOf(function, cap);
+            self = Arrays.copyOf(self, cap);
+            total = Arrays.copyOf(total, cap);
+            depth = Arrays.copyOf(depth, cap);
+        }
+        parent[size] = parentNode;
+        function[size] = fn;
+        depth[size] = parentNode < 0 ? 0 : depth[parentNode] + 1;
+        return size++;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** The node's parent (-1 for the root). */
+    public int parent(int node) {
+        return parent[node];
+    }
+
+    /** The node's function (null for the root). */
+    public Function function(int node) {
+        return node == 0 ? null : functions.get(function[node]);
+    }
+
+    /** Distance from the root (0 for the root). */
+    public int depth(int node) {
+        return depth[node];
+    }
+
+    public long self(int node) {
+        return self[node];
+    }
+
+    public long total(int node) {
+        return total[node];
+    }
+
+    /** Children of every node, each list sorted by function name (as flamegraph.pl orders them). */
+    public int[][] children() {
+        int[] counts = new int[size];
+        for (int n = 1; n < size; n++) {
+            counts[parent[n]]++;
+        }
+        int[][] out = new int[size][];
+        for (int n = 0; n < size; n++) {
+            out[n] = new int[counts[n]];
+        }
+        int[] fill = new int[size];
+        for (int n = 1; n < size; n++) {
+            out[parent[n]][fill[parent[n]]++] = n;
+        }
+        for (int[] c : out) {
+            if (c.length > 1) {
+                Integer[] boxed = Arrays.stream(c).boxed().toArray(Integer[]::new);
+                Arrays.sort(boxed, (a, b) -> {
+                    int k = function(a).name().compareTo(function(b).name());
+                    return k != 0 ? k : Integer.compare(a, b);
+                });
+                for (int i = 0; i < c.length; i++) {
+                    c[i] = boxed[i];
+                }
+            }
+        }
+        return out;
+    }
+}
