@@ -64,7 +64,7 @@ public final class FlamegraphCommand implements Callable<Integer> {
             }
             int ev = chosen;
             String name = profile.events().get(ev);
-            FlameTree tree = FlameTree.of(profile, i -> profile.event(i) == ev);
+            FlameTree tree = FlameTree.of(profile, i -> profile.event(i) == ev, true);
             String unit = Profile.inNanoseconds(name) ? "ns" : profile.hasPeriod(ev) ? "events" : "samples";
             try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
                 new FlameGraphSvg(tree, "Flame graph: " + data.name() + " (" + name + ")", unit).write(o);

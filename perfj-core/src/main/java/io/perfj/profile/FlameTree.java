@@ -3,6 +3,7 @@ package io.perfj.profile;
 import io.perfj.report.Frame;
 import io.perfj.report.StackTable;
 import io.perfj.symbols.Symbol;
+import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,34 +37,57 @@ public final class FlameTree {
         add(-1, -1);
     }
 
-    /** The tree of the profile's samples that {@code keep} accepts (by sample index). */
-    public static FlameTree of(Profile p, IntPredicate keep) {
+    /**
+     * The tree of the profile's samples that {@code keep} accepts (by sample index), each
+     * sample's command name as the first level under the root (as flamegraph.pl draws folded
+     * stacks), or without it.
+     */
+    public static FlameTree of(Profile p, IntPredicate keep, boolean byCommand) {
         FlameTree t = new FlameTree();
         Map<String, Integer> functionIds = new HashMap<>();
         int[] frameFunction = new int[p.frames().size()];
         Arrays.fill(frameFunction, -1);
-        int[] stackNode = new int[p.stacks().size()];
-        Arrays.fill(stackNode, -1);
+        int[] threadNode = new int[p.threadCount()];
+        Arrays.fill(threadNode, -1);
+        // (node of the stack's first level, stack) -> node
+        LongIntMap stackNode = new LongIntMap(1 << 12);
         StackTable stacks = p.stacks();
         int[] path = new int[64];
         for (int i = 0; i < p.sampleCount(); i++) {
             if (!keep.test(i)) {
                 continue;
             }
+            int base = 0;
+            if (byCommand) {
+                int th = p.thread(i);
+                if (threadNode[th] < 0) {
+                    String comm = p.comm(th);
+                    Integer fn = functionIds.get("\0comm\0" + comm);
+                    if (fn == null) {
+                        fn = t.functions.size();
+                        t.functions.add(new Function(comm, null, false, false));
+                        functionIds.put("\0comm\0" + comm, fn);
+                    }
+                    threadNode[th] = t.child(0, fn);
+                }
+                base = threadNode[th];
+            }
+            long hi = (long) base << 32;
             int stack = p.stack(i);
-            int node = stack == StackTable.EMPTY ? 0 : stackNode[stack];
+            int node = stack == StackTable.EMPTY ? base : stackNode.get(hi | stack, -1);
             if (node < 0) {
                 // the stack's nodes from its deepest known prefix down
                 int n = 0;
                 int s = stack;
-                while (s != StackTable.EMPTY && stackNode[s] < 0) {
+                int known = -1;
+                while (s != StackTable.EMPTY && (known = stackNode.get(hi | s, -1)) < 0) {
                     if (n == path.length) {
                         path = Arrays.copyOf(path, n * 2);
                     }
                     path[n++] = s;
                     s = stacks.parent(s);
                 }
-                node = s == StackTable.EMPTY ? 0 : stackNode[s];
+                node = s == StackTable.EMPTY ? base : known;
                 for (int k = n - 1; k >= 0; k--) {
                     int frame = stacks.frame(path[k]);
                     int fn = frameFunction[frame];
@@ -72,7 +96,7 @@ public final class FlameTree {
                         frameFunction[frame] = fn;
                     }
                     node = t.child(node, fn);
-                    stackNode[path[k]] = node;
+                    stackNode.put(hi | path[k], node);
                 }
             }
             t.self[node] += p.weight(i);
@@ -89,7 +113,8 @@ public final class FlameTree {
     private int function(Frame f, Map<String, Integer> ids) {
         Symbol sym = f.sym();
         String object = f.dso() == null ? null : f.dso().shortName();
-        String name = sym != null ? sym.name() : object != null ? "[" + object + "]" : "[unknown]";
+        String name = sym != null ? sym.name()
+                : object == null ? "[unknown]" : object.startsWith("[") ? object : "[" + object + "]";
         boolean kernel = f.level() == 'k';
         boolean inlined = sym != null && sym.inlined();
         String key = name + '\0' + object + '\0' + kernel + inlined;

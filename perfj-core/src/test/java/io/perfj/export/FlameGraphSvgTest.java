@@ -49,7 +49,7 @@ class FlameGraphSvgTest {
         try (PerfData data = PerfData.open(Fixtures.recording("bpf-sys"))) {
             p = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
         }
-        FlameTree t = FlameTree.of(p, i -> true);
+        FlameTree t = FlameTree.of(p, i -> true, false);
         long weights = 0;
         for (int i = 0; i < p.sampleCount(); i++) {
             weights += p.weight(i);
@@ -63,6 +63,18 @@ class FlameGraphSvgTest {
         for (int n = 0; n < t.size(); n++) {
             assertEquals(t.total(n), t.self(n) + sum[n], "node " + n);
         }
+        // by command: the root's children are the command names, with the same total
+        FlameTree byComm = FlameTree.of(p, i -> true, true);
+        assertEquals(t.total(0), byComm.total(0));
+        java.util.Set<String> comms = new java.util.TreeSet<>();
+        for (int th = 0; th < p.threadCount(); th++) {
+            comms.add(p.comm(th));
+        }
+        java.util.Set<String> level1 = new java.util.TreeSet<>();
+        for (int c : byComm.children()[0]) {
+            level1.add(byComm.function(c).name());
+        }
+        assertEquals(comms, level1);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new FlameGraphSvg(t, "bpf-sys", "ns").write(out);
         Document d = parse(out.toByteArray());
@@ -97,7 +109,7 @@ class FlameGraphSvgTest {
             p = Profile.read(Session.of(data, SessionOptions.of(new SymbolOptions(null, tmp, null, tmp, false))),
                     Session.DEFAULT_MAX_STACK);
         }
-        FlameTree t = FlameTree.of(p, i -> true);
+        FlameTree t = FlameTree.of(p, i -> true, false);
         assertEquals(evil, t.function(1).name());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new FlameGraphSvg(t, "<svg/onload=1>", "samples").write(out);
