@@ -195,7 +195,7 @@ final class CommandModel {
      * Holds what picocli last set (it reads a list back to append to it) and hands every value
      * but the initial null to the command's field.
      */
-    private static final class Binding<V> implements IGetter, ISetter {
+    static final class Binding<V> implements IGetter, ISetter {
         private final Consumer<V> to;
         private Object value;
 

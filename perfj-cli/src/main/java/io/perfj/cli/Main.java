@@ -42,8 +42,7 @@ public final class Main implements Runnable {
             return;
         }
         SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));
-        // picocli's own help command, annotated: read only when every command is listed
-        cl.addSubcommand("help", new CommandLine.HelpCommand());
+        cl.addSubcommand("help", new HelpSubcommand().spec);
     }
 
     private static final String CONVERTER_EXCLUDES = "picocli.converters.excludes";
