@@ -41,6 +41,20 @@ class FlamegraphCommandTest {
     }
 
     @Test
+    void twoRecordingsDrawTheDifference() throws Exception {
+        Path svg = tmp.resolve("diff.svg");
+        CliFixtures.Run r = run("-i", Fixtures.recording("c-fp").toString(), "-i", Fixtures.recording("two-events").toString(),
+                "-o", svg.toString());
+        assertEquals(0, r.rc(), r.err());
+        String text = Files.readString(svg);
+        assertTrue(text.contains("Differential flame graph"), "title");
+        assertTrue(text.contains(" points</title>"), "frames name their change");
+        CliFixtures.Run three = run("-i", "a", "-i", "b", "-i", "c", "-o", svg.toString());
+        assertEquals(1, three.rc());
+        assertTrue(three.err().contains("one recording, or two"), three.err());
+    }
+
+    @Test
     void clearErrors() {
         CliFixtures.Run html = run("-i", Fixtures.recording("c-fp").toString(), "-o", tmp.resolve("x.html").toString());
         assertEquals(1, html.rc());

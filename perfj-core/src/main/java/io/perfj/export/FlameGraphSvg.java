@@ -16,6 +16,11 @@ import java.util.Locale;
  * clicked frame, searches by regular expression with the matched share of the weight, and
  * resets. Names from the recording only ever reach the page as escaped XML text and attribute
  * values; the script sets {@code textContent}, never markup.
+ *
+ * <p>A tree of two recordings ({@link FlameTree#diff}) is drawn as flamegraph.pl draws
+ * difffolded.pl's output: frames as wide as the second recording's weight, red where a frame's
+ * share of all the weight grew from the first recording to the second, blue where it shrank,
+ * the deeper the colour the larger the change.
  */
 public final class FlameGraphSvg {
     private static final int WIDTH = 1200;
@@ -43,7 +48,14 @@ public final class FlameGraphSvg {
         Writer out = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
         int[][] children = tree.children();
         int maxDepth = 0;
-        long root = Math.max(1, tree.total(0));
+        long root = Math.max(1, weight(0));
+        long rootA = Math.max(1, tree.total(0));
+        double maxDelta = 0;
+        if (tree.paired()) {
+            for (int node = 1; node < tree.size(); node++) {
+                maxDelta = Math.max(maxDelta, Math.abs(delta(node, rootA, root)));
+            }
+        }
         // x of each node in weight units, in drawing order
         long[] start = new long[tree.size()];
         int[] order = new int[tree.size()];
@@ -53,7 +65,7 @@ public final class FlameGraphSvg {
         todo[top++] = 0;
         while (top > 0) {
             int node = todo[--top];
-            if (node != 0 && tree.total(node) * (double) WIDTH / root < MIN_WIDTH) {
+            if (node != 0 && weight(node) * (double) WIDTH / root < MIN_WIDTH) {
                 continue;
             }
             order[n++] = node;
@@ -65,7 +77,7 @@ public final class FlameGraphSvg {
             long at = x;
             for (int i = 0; i < c.length; i++) {
                 xs[i] = at;
-                at += tree.total(c[i]);
+                at += weight(c[i]);
             }
             for (int i = c.length - 1; i >= 0; i--) {
                 start[c[i]] = xs[i];
@@ -93,16 +105,22 @@ public final class FlameGraphSvg {
             FlameTree.Function f = tree.function(node);
             String name = f == null ? "all" : f.name();
             double x = start[node] * (double) WIDTH / root;
-            double w = tree.total(node) * (double) WIDTH / root;
+            double w = weight(node) * (double) WIDTH / root;
             int y = height - BOTTOM - (tree.depth(node) + 1) * FRAME;
             b.setLength(0);
-            b.append("<g class=\"f\" data-s=\"").append(start[node]).append("\" data-t=\"").append(tree.total(node))
+            String where = name + (f != null && f.object() != null ? " (" + f.object() + ")" : "") + ": ";
+            String info = tree.paired()
+                    ? where + "before " + amount(tree.total(node)) + " (" + percent(tree.total(node), rootA) + "), after "
+                            + amount(weight(node)) + " (" + percent(weight(node), root) + "), "
+                            + String.format(Locale.ROOT, "%+.2f", 100 * delta(node, rootA, root)) + " points"
+                    : where + amount(weight(node)) + ", " + percent(weight(node), root);
+            String fill = tree.paired() ? diffColor(delta(node, rootA, root), maxDelta) : color(f);
+            b.append("<g class=\"f\" data-s=\"").append(start[node]).append("\" data-t=\"").append(weight(node))
                     .append("\" data-n=\"").append(attr(name)).append("\"><title>")
-                    .append(text(name + (f != null && f.object() != null ? " (" + f.object() + ")" : "") + ": "
-                            + amount(tree.total(node)) + ", " + percent(tree.total(node), root)))
+                    .append(text(info))
                     .append("</title><rect x=\"").append(fmt(x)).append("\" y=\"").append(y).append("\" width=\"")
                     .append(fmt(w)).append("\" height=\"").append(FRAME - 1).append("\" rx=\"2\" fill=\"")
-                    .append(color(f)).append("\"/><text x=\"").append(fmt(x + 3)).append("\" y=\"").append(y + 11)
+                    .append(fill).append("\"/><text x=\"").append(fmt(x + 3)).append("\" y=\"").append(y + 11)
                     .append("\">").append(text(fit(name, w))).append("</text></g>\n");
             out.write(b.toString());
         }
@@ -110,6 +128,23 @@ public final class FlameGraphSvg {
         out.write(SCRIPT);
         out.write("]]></script>\n</svg>\n");
         out.flush();
+    }
+
+    /** The width of a node: its weight, or in a tree of two the second recording's. */
+    private long weight(int node) {
+        return tree.paired() ? tree.total2(node) : tree.total(node);
+    }
+
+    /** The change of a node's share of all the weight, second recording minus first. */
+    private double delta(int node, long rootA, long rootB) {
+        return (double) tree.total2(node) / rootB - (double) tree.total(node) / rootA;
+    }
+
+    /** Red for growth, blue for shrinking, white for none, scaled by the largest change. */
+    private static String diffColor(double d, double max) {
+        int v = max == 0 ? 0 : (int) Math.round(200 * Math.min(1, Math.abs(d) / max));
+        return d > 0 ? "rgb(255," + (255 - v) + "," + (255 - v) + ")"
+                : d < 0 ? "rgb(" + (255 - v) + "," + (255 - v) + ",255)" : "rgb(255,255,255)";
     }
 
     /** The weight as the graph's unit reads it. */

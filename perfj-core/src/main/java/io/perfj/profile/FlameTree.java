@@ -29,6 +29,10 @@ public final class FlameTree {
     private int[] function = new int[1024];
     private long[] self = new long[1024];
     private long[] total = new long[1024];
+    /** The second recording's weights, for a tree of two (null otherwise). */
+    private long[] self2;
+    private long[] total2;
+    private final Map<String, Integer> functionIds = new HashMap<>();
     private int[] depth = new int[1024];
     private int size;
     private final Map<Long, Integer> children = new HashMap<>();
@@ -44,7 +48,28 @@ public final class FlameTree {
      */
     public static FlameTree of(Profile p, IntPredicate keep, boolean byCommand) {
         FlameTree t = new FlameTree();
-        Map<String, Integer> functionIds = new HashMap<>();
+        t.add(p, keep, byCommand, false);
+        t.sum();
+        return t;
+    }
+
+    /**
+     * Two recordings in one tree, as FlameGraph's difffolded.pl pairs their folded stacks: every
+     * path of either, with the first one's weights ({@link #self}, {@link #total}) and the
+     * second one's ({@link #self2}, {@link #total2}); a path only one of them has weighs 0 in
+     * the other.
+     */
+    public static FlameTree diff(Profile a, IntPredicate keepA, Profile b, IntPredicate keepB, boolean byCommand) {
+        FlameTree t = new FlameTree();
+        t.self2 = new long[t.self.length];
+        t.add(a, keepA, byCommand, false);
+        t.add(b, keepB, byCommand, true);
+        t.sum();
+        return t;
+    }
+
+    private void add(Profile p, IntPredicate keep, boolean byCommand, boolean second) {
+        FlameTree t = this;
         int[] frameFunction = new int[p.frames().size()];
         Arrays.fill(frameFunction, -1);
         int[] threadNode = new int[p.threadCount()];
@@ -62,11 +87,11 @@ public final class FlameTree {
                 int th = p.thread(i);
                 if (threadNode[th] < 0) {
                     String comm = p.comm(th);
-                    Integer fn = functionIds.get("\0comm\0" + comm);
+                    Integer fn = t.functionIds.get("\0comm\0" + comm);
                     if (fn == null) {
                         fn = t.functions.size();
                         t.functions.add(new Function(comm, null, false, false));
-                        functionIds.put("\0comm\0" + comm, fn);
+                        t.functionIds.put("\0comm\0" + comm, fn);
                     }
                     threadNode[th] = t.child(0, fn);
                 }
@@ -92,23 +117,36 @@ public final class FlameTree {
                     int frame = stacks.frame(path[k]);
                     int fn = frameFunction[frame];
                     if (fn < 0) {
-                        fn = t.function(p.frames().get(frame), functionIds);
+                        fn = t.function(p.frames().get(frame), t.functionIds);
                         frameFunction[frame] = fn;
                     }
                     node = t.child(node, fn);
                     stackNode.put(hi | path[k], node);
                 }
             }
-            t.self[node] += p.weight(i);
+            (second ? t.self2 : t.self)[node] += p.weight(i);
         }
-        for (int n = t.size - 1; n >= 0; n--) {
-            t.total[n] += t.self[n];
+    }
+
+    private void sum() {
+        total = new long[self.length];
+        for (int n = size - 1; n >= 0; n--) {
+            total[n] += self[n];
             if (n > 0) {
-                t.total[t.parent[n]] += t.total[n];
+                total[parent[n]] += total[n];
             }
         }
-        return t;
+        if (self2 != null) {
+            total2 = new long[self2.length];
+            for (int n = size - 1; n >= 0; n--) {
+                total2[n] += self2[n];
+                if (n > 0) {
+                    total2[parent[n]] += total2[n];
+                }
+            }
+        }
     }
+
 
     private int function(Frame f, Map<String, Integer> ids) {
         Symbol sym = f.sym();
@@ -145,6 +183,9 @@ public final class FlameTree {
             self = Arrays.copyOf(self, cap);
             total = Arrays.copyOf(total, cap);
             depth = Arrays.copyOf(depth, cap);
+            if (self2 != null) {
+                self2 = Arrays.copyOf(self2, cap);
+            }
         }
         parent[size] = parentNode;
         function[size] = fn;
@@ -177,6 +218,21 @@ public final class FlameTree {
 
     public long total(int node) {
         return total[node];
+    }
+
+    /** Whether the tree holds two recordings ({@link #diff}). */
+    public boolean paired() {
+        return self2 != null;
+    }
+
+    /** The second recording's weight ending at the node (0 unless {@link #paired}). */
+    public long self2(int node) {
+        return self2 == null ? 0 : self2[node];
+    }
+
+    /** The second recording's weight through the node (0 unless {@link #paired}). */
+    public long total2(int node) {
+        return total2 == null ? 0 : total2[node];
     }
 
     /** Children of every node, each list sorted by function name (as flamegraph.pl orders them). */

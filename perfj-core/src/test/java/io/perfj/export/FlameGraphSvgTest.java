@@ -138,4 +138,35 @@ class FlameGraphSvgTest {
         }
         return null;
     }
+
+    /** Two recordings: each one's weights add up apart; a recording against itself changes nothing. */
+    @Test
+    void diffOfTwoRecordings() throws Exception {
+        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
+        Profile a;
+        Profile b;
+        try (PerfData data = PerfData.open(Fixtures.recording("c-fp"))) {
+            a = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
+        }
+        try (PerfData data = PerfData.open(Fixtures.recording("two-events"))) {
+            b = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
+        }
+        FlameTree same = FlameTree.diff(a, i -> true, a, i -> true, true);
+        for (int n = 0; n < same.size(); n++) {
+            assertEquals(same.total(n), same.total2(n));
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new FlameGraphSvg(same, "same", "ns").write(out);
+        String svg = out.toString(StandardCharsets.UTF_8);
+        assertTrue(svg.contains("fill=\"rgb(255,255,255)\"") && !svg.contains("fill=\"rgb(255,5"), "no change, no colour");
+        FlameTree d = FlameTree.diff(a, i -> true, b, i -> b.event(i) == 0, true);
+        FlameTree ta = FlameTree.of(a, i -> true, true);
+        FlameTree tb = FlameTree.of(b, i -> b.event(i) == 0, true);
+        assertEquals(ta.total(0), d.total(0));
+        assertEquals(tb.total(0), d.total2(0));
+        assertTrue(d.size() >= Math.max(ta.size(), tb.size()));
+        out.reset();
+        new FlameGraphSvg(d, "diff", "ns").write(out);
+        parse(out.toByteArray());
+    }
 }
