@@ -3,9 +3,7 @@ package io.perfj.cli;
 import io.perfj.export.FoldedStacks;
 import io.perfj.export.PprofExport;
 import io.perfj.export.SpeedscopeExport;
-import io.perfj.perfdata.PerfData;
 import io.perfj.profile.Profile;
-import io.perfj.session.Session;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.BufferedOutputStream;
@@ -24,13 +22,9 @@ public final class ExportCommand implements Callable<Integer> {
         FOLDED, PPROF, SPEEDSCOPE
     }
 
-    final InputOptions in = new InputOptions();
-    final SymbolCliOptions sym = new SymbolCliOptions();
-    final FilterCliOptions filters = new FilterCliOptions();
+    final ProfileCliOptions profile = new ProfileCliOptions();
     Format format;
     Path output;
-    String event;
-    int maxStack;
     final CommandSpec spec;
 
     ExportCommand() {
@@ -38,9 +32,8 @@ public final class ExportCommand implements Callable<Integer> {
                 "Write the profile for another viewer: folded stacks (FlameGraph's flamegraph.pl, as "
                         + "'perf script | stackcollapse-perf.pl' folds them), pprof (gzipped profile.proto) "
                         + "or speedscope (JSON).");
-        in.declare(m);
-        sym.declare(m);
-        filters.declare(m);
+        profile.declare(m, null,
+                "folded: the event to fold (default: the first one sampled); the others export every event.");
         m.option("--format").label("FORMAT").required().describe("folded, pprof or speedscope.")
                 .converter(v -> {
                     try {
@@ -53,11 +46,6 @@ public final class ExportCommand implements Callable<Integer> {
                 .value(Format.class, v -> format = v);
         m.option("-o", "--output").label("FILE").describe("Write to FILE (default: standard output).")
                 .value(Path.class, v -> output = v);
-        m.option("--event").label("NAME")
-                .describe("folded: the event to fold (default: the first one sampled); the others export every event.")
-                .value(String.class, v -> event = v);
-        m.option("--max-stack").label("N").defaultValue("127").describe("Use at most N callchain frames.")
-                .value(int.class, v -> maxStack = v);
         spec = m.spec();
     }
 
@@ -65,37 +53,35 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (PerfData data = PerfData.open(in.input)) {
-            Session session = sym.session(data);
-            Profile profile = Profile.read(session, maxStack, filters.filter(data));
-            out.flush();
-            OutputStream sink = output == null ? Main.stdout(spec)
-                    : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16);
-            try {
-                switch (format) {
-                    case FOLDED -> {
-                        FoldedStacks f = new FoldedStacks(profile, event);
-                        f.write(sink);
-                        if (f.event() == null && event != null) {
-                            err.println("perfj: no samples of event '" + event + "' (the recording has: "
-                                    + String.join(", ", profile.events()) + ")");
-                        } else if (f.otherEvents()) {
-                            err.println("perfj: folded the samples of " + f.event()
-                                    + " only; --event picks another (" + String.join(", ", profile.events()) + ")");
-                        }
+        Profile p = profile.read(profile.in.input, err);
+        String event = profile.event;
+        out.flush();
+        OutputStream sink = output == null ? Main.stdout(spec)
+                : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16);
+        try {
+            switch (format) {
+                case FOLDED -> {
+                    FoldedStacks f = new FoldedStacks(p, event);
+                    f.write(sink);
+                    if (f.event() == null && event != null) {
+                        err.println("perfj: no samples of event '" + event + "' (the recording has: "
+                                + String.join(", ", p.events()) + ")");
+                    } else if (f.otherEvents()) {
+                        err.println("perfj: folded the samples of " + f.event()
+                                + " only; --event picks another (" + String.join(", ", p.events()) + ")");
                     }
-                    case PPROF -> new PprofExport(profile).write(sink);
-                    case SPEEDSCOPE -> new SpeedscopeExport(profile, data.name(), "perfj").write(sink);
                 }
-            } finally {
-                if (output != null) {
-                    sink.close();
-                } else {
-                    sink.flush();
-                }
+                case PPROF -> new PprofExport(p).write(sink);
+                case SPEEDSCOPE -> new SpeedscopeExport(p, profile.in.input.toString(), "perfj").write(sink);
             }
-            InputOptions.warn(out, err, session.warnings());
+        } finally {
+            if (output != null) {
+                sink.close();
+            } else {
+                sink.flush();
+            }
         }
+        err.flush();
         return 0;
     }
 }

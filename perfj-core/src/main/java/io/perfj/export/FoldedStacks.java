@@ -48,23 +48,8 @@ public final class FoldedStacks {
      */
     public FoldedStacks(Profile profile, String event) {
         this.profile = profile;
-        int chosen = -1;
-        boolean others = false;
-        for (int i = 0; i < profile.sampleCount(); i++) {
-            int e = profile.event(i);
-            if (chosen < 0 && (event == null || matches(profile.events().get(e), event))) {
-                chosen = e;
-            }
-            if (chosen >= 0 && e != chosen && !profile.events().get(e).equals(profile.events().get(chosen))) {
-                others = true;
-            }
-        }
-        this.event = chosen;
-        this.otherEvents = others || (event != null && chosen < 0 && profile.sampleCount() > 0);
-    }
-
-    private static boolean matches(String name, String asked) {
-        return name.equals(asked) || name.startsWith(asked + ":");
+        this.event = profile.firstSampled(event);
+        this.otherEvents = this.event >= 0 ? profile.hasOtherEvents(this.event) : profile.sampleCount() > 0;
     }
 
     /** The event folded (null when the recording has no samples of the one asked for, or none). */

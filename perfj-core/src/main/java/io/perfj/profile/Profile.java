@@ -94,6 +94,30 @@ public final class Profile {
         return base.equals("cpu-clock") || base.equals("task-clock");
     }
 
+    /**
+     * The event of the first sample whose event is {@code asked} (its name as {@link #events}
+     * holds it, or that name without its {@code :modifiers}; null: any), or -1 when there is none.
+     */
+    public int firstSampled(String asked) {
+        for (int i = 0; i < samples; i++) {
+            String name = events.get(event[i]);
+            if (asked == null || name.equals(asked) || name.startsWith(asked + ":")) {
+                return event[i];
+            }
+        }
+        return -1;
+    }
+
+    /** Whether samples of other events than {@code event} were kept. */
+    public boolean hasOtherEvents(int event) {
+        for (int i = 0; i < samples; i++) {
+            if (this.event[i] != event) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the event's samples carry their period (else each sample weighs 1). */
     public boolean hasPeriod(int event) {
         return periods[event];
