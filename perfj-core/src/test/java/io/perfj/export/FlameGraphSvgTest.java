@@ -9,8 +9,6 @@ import io.perfj.session.Compat;
 import io.perfj.session.Session;
 import io.perfj.session.SessionOptions;
 import io.perfj.symbols.SymbolOptions;
-import io.perfj.testing.BuildIdCacheFixture;
-import io.perfj.testing.Fixtures;
 import io.perfj.testing.PerfDataBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,11 +42,7 @@ class FlameGraphSvgTest {
 
     @Test
     void treeAddsUpAndEveryWideFrameIsDrawn() throws Exception {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
-        Profile p;
-        try (PerfData data = PerfData.open(Fixtures.recording("bpf-sys"))) {
-            p = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
-        }
+        Profile p = ProfileFixtures.profile("bpf-sys", Compat.NONE);
         FlameTree t = FlameTree.of(p, i -> true, false);
         long weights = 0;
         for (int i = 0; i < p.sampleCount(); i++) {
@@ -142,15 +136,8 @@ class FlameGraphSvgTest {
     /** Two recordings: each one's weights add up apart; a recording against itself changes nothing. */
     @Test
     void diffOfTwoRecordings() throws Exception {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
-        Profile a;
-        Profile b;
-        try (PerfData data = PerfData.open(Fixtures.recording("c-fp"))) {
-            a = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
-        }
-        try (PerfData data = PerfData.open(Fixtures.recording("two-events"))) {
-            b = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
-        }
+        Profile a = ProfileFixtures.profile("c-fp", Compat.NONE);
+        Profile b = ProfileFixtures.profile("two-events", Compat.NONE);
         FlameTree same = FlameTree.diff(a, i -> true, a, i -> true, true);
         for (int n = 0; n < same.size(); n++) {
             assertEquals(same.total(n), same.total2(n));

@@ -1,12 +1,6 @@
 package io.perfj.export;
 
-import io.perfj.perfdata.PerfData;
-import io.perfj.profile.Profile;
 import io.perfj.session.Compat;
-import io.perfj.session.Session;
-import io.perfj.session.SessionOptions;
-import io.perfj.symbols.SymbolOptions;
-import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,13 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class FoldedStacksGoldenTest {
     static String fold(String name, Compat compat) throws Exception {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
-        try (PerfData data = PerfData.open(Fixtures.recording(name))) {
-            Session session = Session.of(data, new SessionOptions(symbols, compat));
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            new FoldedStacks(Profile.read(session, Session.DEFAULT_MAX_STACK), null).write(out);
-            return out.toString(StandardCharsets.UTF_8);
-        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new FoldedStacks(ProfileFixtures.profile(name, compat), null).write(out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest

@@ -1,15 +1,9 @@
 package io.perfj.export;
 
 import io.perfj.export.pprof.ProfileProto;
-import io.perfj.perfdata.PerfData;
 import io.perfj.profile.Profile;
 import io.perfj.report.Frame;
 import io.perfj.session.Compat;
-import io.perfj.session.Session;
-import io.perfj.session.SessionOptions;
-import io.perfj.symbols.SymbolOptions;
-import io.perfj.testing.BuildIdCacheFixture;
-import io.perfj.testing.Fixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,11 +28,7 @@ class PprofExportTest {
     @ParameterizedTest
     @ValueSource(strings = {"c-fp", "bpf-sys", "pipe", "zstd", "two-events", "java", "bpf-dwarf"})
     void decodesToTheProfilesSamples(String name) throws Exception {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
-        Profile profile;
-        try (PerfData data = PerfData.open(Fixtures.recording(name))) {
-            profile = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
-        }
+        Profile profile = ProfileFixtures.profile(name, Compat.NONE);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new PprofExport(profile).write(out);
         ProfileProto.Profile p;

@@ -5,13 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import io.perfj.perfdata.PerfData;
 import io.perfj.profile.Profile;
 import io.perfj.session.Compat;
-import io.perfj.session.Session;
-import io.perfj.session.SessionOptions;
-import io.perfj.symbols.SymbolOptions;
-import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,11 +31,7 @@ class SpeedscopeExportTest {
     @ParameterizedTest
     @ValueSource(strings = {"c-fp", "bpf-sys", "pipe", "zstd", "two-events", "java", "bpf-dwarf"})
     void validAndComplete(String name) throws Exception {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
-        Profile profile;
-        try (PerfData data = PerfData.open(Fixtures.recording(name))) {
-            profile = Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
-        }
+        Profile profile = ProfileFixtures.profile(name, Compat.NONE);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new SpeedscopeExport(profile, name + ".data", "perfj@test").write(out);
         JsonNode doc = new ObjectMapper().readTree(out.toByteArray());
