@@ -59,20 +59,8 @@ public final class Hists {
      * callchain tree, as nothing of it would be printed (see {@link #deferChains}); 0 for all.
      */
     private long chainFloor;
-    /**
-     * The deferred chains in caller order, summed by (entry, stack): the part of a sample's
-     * chain that goes into an entry's tree runs from the entry's frame to the leaf, which is an
-     * interned stack of its own (the first frames of the sample's, leaf first), so rows that
-     * share it are added to the tree once. In the order they first came, so each tree's nodes
-     * and children are made in the order adding row by row would make them.
-     */
-    private LongIntMap pairIds;
-    private int[] pairEntry;
-    private int[] pairStack;
-    private long[] pairPeriod;
-    private int pairs;
-    /** The current row's stack prefixes: {@code prefixes[i]} holds its frames 0..i. */
-    private int[] prefixes = new int[64];
+    /** The deferred chains in caller order ({@link ChainPairs}), between the second pass and {@link #finishChains}. */
+    private ChainPairs pairs;
     private final Map<Object, Integer> dsoKeys = new HashMap<>();
     private List<HistEntry> sorted = List.of();
     private long totalPeriod;
@@ -119,7 +107,12 @@ public final class Hists {
         }
     }
 
-    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61) {
+    /** How many threads {@link #addChains} and {@link #finishChains} may use. */
+    private final int threads;
+
+    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
+          int threads) {
+        this.threads = threads;
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
@@ -211,59 +204,132 @@ public final class Hists {
      */
     void add(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period, long samples,
              boolean deferChains) {
-        row(commId, comm, pid, tid, cpu, selfFrame, stack, period, samples, true, !deferChains);
+        row(commId, comm, pid, tid, cpu, selfFrame, stack, period, samples, !deferChains);
     }
 
     /**
      * The second pass of deferred callchains: the same rows again, in the same order, each
      * chain added to the trees of the entries that can print it (see {@link #deferChains}).
+     * Every entry has its trees (or its deferred pairs) made by one thread, the entries being
+     * split by id between the threads; each thread walks every row in order, so each entry
+     * gets its chains in the order one thread gives.
+     *
+     * @param comms command names by id
      */
-    void addChains(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period,
-                   long samples) {
+    void addChains(AggTable t, List<String> comms) {
         if (chainFloor == 0) {
             chainFloor = Math.max(1, (long) (callchainPeriod * (opts.threshold() / 100.0)));
         }
-        row(commId, comm, pid, tid, cpu, selfFrame, stack, period, samples, false, true);
+        int base = row;
+        int parts = Math.max(1, Math.min(threads, 4));
+        ChainPairs[] tables = new ChainPairs[parts];
+        io.perfj.util.SharedWork.run(parts, parts, "perfj-chains", () -> part -> {
+            ChainPass c = new ChainPass(part, parts);
+            for (int r = 0; r < t.rows(); r++) {
+                c.row(base + r + 1, t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r),
+                        t.cpu(r), t.self(r), t.stack(r), t.period(r));
+            }
+            tables[part] = c.table;
+        });
+        row = base + t.rows();
+        pairs = ChainPairs.concat(tables);
+    }
+
+    /** One thread's share of {@link #addChains}: the entries whose id is {@code part} modulo {@code parts}. */
+    private final class ChainPass {
+        private final int part;
+        private final int parts;
+        private final ChainPairs table = new ChainPairs();
+        /** The current row's stack prefixes: {@code prefixes[i]} holds its frames 0..i. */
+        private int[] prefixes = new int[64];
+
+        ChainPass(int part, int parts) {
+            this.part = part;
+            this.parts = parts;
+        }
+
+        private boolean owns(HistEntry e) {
+            return e.id % parts == part;
+        }
+
+        /**
+         * One row of the second pass, for the entries this pass owns (the first pass's walk,
+         * without counting: the entries exist and their periods are final); {@code mark} stamps them.
+         */
+        void row(int mark, int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack,
+                 long period) {
+            if (!accepted(comm, pid, tid, cpu, selfFrame) && !opts.children()) {
+                return;
+            }
+            int[] chain = stacks.frames(stack);
+            if (opts.mode() == CallchainMode.NONE || chain.length == 0) {
+                return;
+            }
+            boolean byPrefix = opts.callerOrder();
+            if (byPrefix) {
+                if (prefixes.length < chain.length) {
+                    prefixes = new int[chain.length * 2];
+                }
+                stacks.prefixes(stack, prefixes);
+            }
+            int[] nodes = byPrefix ? chain : canonical(chain);
+            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame);
+            if (!opts.children()) {
+                if (owns(self)) {
+                    chain(self, nodes, chain.length - 1, period, true);
+                }
+                return;
+            }
+            if (owns(self)) {
+                self.row = mark;
+                chain(self, nodes, chain.length - 1, period, true);
+            }
+            for (int n = 0; n < chain.length; n++) {
+                int i = byPrefix ? chain.length - 1 - n : n;
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i]);
+                if (!owns(e) || e.row == mark) {
+                    continue;
+                }
+                e.row = mark;
+                chain(e, nodes, i, period, false);
+            }
+        }
+
+        /** The tree (above the floor) of one chain: summed for later in caller order, else added now. */
+        private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole) {
+            if (chainFloor == 0 || (opts.children() ? e.accPeriod : e.selfPeriod) >= chainFloor) {
+                if (opts.callerOrder()) {
+                    table.add(e.id, prefixes[at], period);
+                } else {
+                    addChain(e, nodes, at, period, whole);
+                }
+            }
+        }
     }
 
     private void row(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period,
-                     long samples, boolean counts, boolean chains) {
+                     long samples, boolean chains) {
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
-        if (counts) {
-            totalPeriod += period;
-            totalSamples += samples;
-        }
+        totalPeriod += period;
+        totalSamples += samples;
         if (!pass && !opts.children()) {
             return;
         }
         int[] chain = stacks.frames(stack);
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
-        boolean byPrefix = !counts && opts.callerOrder();
-        if (byPrefix && withChains) {
-            if (prefixes.length < chain.length) {
-                prefixes = new int[chain.length * 2];
-            }
-            stacks.prefixes(stack, prefixes);
-        }
-        int[] nodes = withChains && chains && !byPrefix ? canonical(chain) : chain;
-        if (counts) {
-            callchainPeriod += period;
-        }
+        int[] nodes = withChains && chains ? canonical(chain) : chain;
+        callchainPeriod += period;
         HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame);
-        if (counts) {
-            self.selfPeriod += period;
-            self.selfSamples += samples;
-        }
+        self.selfPeriod += period;
+        self.selfSamples += samples;
         if (opts.children()) {
             int mark = ++row;
             self.row = mark;
-            if (counts) {
-                self.accPeriod += period;
-                self.accSamples += samples;
-            }
+            self.accPeriod += period;
+            self.accSamples += samples;
             if (withChains) {
-                chain(self, nodes, chain.length - 1, period, true, counts, chains);
+                chain(self, nodes, chain.length - 1, period, true, chains);
             }
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
@@ -273,93 +339,73 @@ public final class Hists {
                     continue;
                 }
                 e.row = mark;
-                if (counts) {
-                    e.accPeriod += period;
-                    e.accSamples += samples;
-                }
+                e.accPeriod += period;
+                e.accSamples += samples;
                 if (withChains) {
-                    chain(e, nodes, i, period, false, counts, chains);
+                    chain(e, nodes, i, period, false, chains);
                 }
             }
         } else if (withChains) {
-            chain(self, nodes, chain.length - 1, period, true, counts, chains);
+            chain(self, nodes, chain.length - 1, period, true, chains);
         }
     }
 
-    /** The depth (when counting) and the tree (when building chains, above the floor) of one chain. */
-    private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole, boolean counts, boolean chains) {
-        if (counts) {
-            e.maxDepth = Math.max(e.maxDepth, depth(nodes, at, whole));
+    /** The depth and, unless deferred, the tree of one chain. */
+    private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole, boolean chains) {
+        e.maxDepth = Math.max(e.maxDepth, depth(nodes, at, whole));
+        if (chains) {
+            addChain(e, nodes, at, period, whole);
         }
-        if (chains && (chainFloor == 0 || (opts.children() ? e.accPeriod : e.selfPeriod) >= chainFloor)) {
-            if (!counts && opts.callerOrder()) {
-                deferred(e, prefixes[at], period);
-            } else {
-                addChain(e, nodes, at, period, whole);
-            }
-        }
-    }
-
-    private void deferred(HistEntry e, int prefix, long period) {
-        if (pairIds == null) {
-            pairIds = new LongIntMap(1 << 14);
-            pairEntry = new int[1 << 12];
-            pairStack = new int[1 << 12];
-            pairPeriod = new long[1 << 12];
-        }
-        long key = ((long) e.id << 32) | (prefix & 0xffffffffL);
-        int k = pairIds.putIfAbsent(key, pairs);
-        if (k == pairs) {
-            if (pairs == pairEntry.length) {
-                pairEntry = java.util.Arrays.copyOf(pairEntry, pairs * 2);
-                pairStack = java.util.Arrays.copyOf(pairStack, pairs * 2);
-                pairPeriod = java.util.Arrays.copyOf(pairPeriod, pairs * 2);
-            }
-            pairEntry[k] = e.id;
-            pairStack[k] = prefix;
-            pairs++;
-        }
-        pairPeriod[k] += period;
     }
 
     /** After the second pass ({@link #addChains}): the summed chains into their entries' trees. */
     void finishChains() {
+        ChainPairs cp = pairs == null ? new ChainPairs() : pairs;
+        int npairs = cp.size;
+        int[] pairEntry = cp.entry;
+        int[] pairStack = cp.stack;
+        long[] pairPeriod = cp.period;
         // entry by entry (each tree is independent; within one the order is kept), so that one
         // tree's nodes stay in the cache while its chains are added
         int[] start = new int[created.size() + 1];
-        for (int k = 0; k < pairs; k++) {
+        for (int k = 0; k < npairs; k++) {
             start[pairEntry[k] + 1]++;
         }
         for (int i = 0; i < created.size(); i++) {
             start[i + 1] += start[i];
         }
-        int[] order = new int[pairs];
-        for (int k = 0; k < pairs; k++) {
+        int[] order = new int[npairs];
+        for (int k = 0; k < npairs; k++) {
             order[start[pairEntry[k]]++] = k;
         }
         // start[i] is now where entry i's chains end. Trees are independent and the tables they
-        // read no longer change: build them on every core, each tree by one thread, in its order.
-        int[] from = new int[created.size()];
-        for (int i = 1; i < from.length; i++) {
-            from[i] = start[i - 1];
+        // read no longer change: build them on every core, each tree by one thread, in its order,
+        // the entries with the most chains first so that the threads end together.
+        int n = created.size();
+        int[] from = new int[n];
+        long[] bySize = new long[n];
+        for (int i = 0; i < n; i++) {
+            from[i] = i == 0 ? 0 : start[i - 1];
+            bySize[i] = ((long) (start[i] - from[i]) << 32) | (n - 1 - i);
         }
-        java.util.stream.IntStream.range(0, created.size()).parallel().forEach(i -> {
-            int[] nodes = new int[64];
-            HistEntry e = created.get(i);
-            for (int j = from[i]; j < start[i]; j++) {
-                int k = order[j];
-                int depth = stacks.depth(pairStack[k]);
-                if (nodes.length < depth) {
-                    nodes = new int[depth * 2];
+        java.util.Arrays.sort(bySize);
+        io.perfj.util.SharedWork.run(n, threads, "perfj-chains", () -> {
+            int[][] nodes = {new int[64]};
+            return j -> {
+                int i = n - 1 - (int) bySize[n - 1 - j];
+                HistEntry e = created.get(i);
+                for (int p = from[i]; p < start[i]; p++) {
+                    int k = order[p];
+                    int depth = stacks.depth(pairStack[k]);
+                    if (nodes[0].length < depth) {
+                        nodes[0] = new int[depth * 2];
+                    }
+                    stacks.canonicalFrames(pairStack[k], frames, nodes[0]);
+                    addChain(e, nodes[0], depth - 1, pairPeriod[k], false);
                 }
-                stacks.canonicalFrames(pairStack[k], frames, nodes);
-                addChain(e, nodes, depth - 1, pairPeriod[k], false);
-            }
+            };
         });
-        pairIds = null;
-        pairEntry = null;
-        pairStack = null;
-        pairPeriod = null;
+        pairs = null;
     }
 
     private int depth(int[] chain, int at, boolean whole) {

@@ -141,45 +141,56 @@ public final class Report {
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
-        session.run(new RecordHandler() {
-            @Override
-            public void sample(SampleRef s) {
-                totalSamples++;
-                int ev = s.event();
-                while (agg.size() <= ev) {
-                    agg.add(new AggTable());
+        // stacks and rows are made on a second thread when there are callchains to intern;
+        // perf's sample-by-sample order (inOrder) needs each stack at once
+        SampleAggregator sink = new SampleAggregator(stacks, agg,
+                wantStacks && inOrder == null ? session.threadCount() : 1);
+        try {
+            session.run(new RecordHandler() {
+                @Override
+                public void sample(SampleRef s) {
+                    totalSamples++;
+                    int ev = s.event();
+                    String comm = resolver.comm(s.pid(), s.tid());
+                    int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
+                    int n = wantStacks ? chainOf(s.sample(), resolver, frames.get(self).level()) : 0;
+                    if (inOrder != null) {
+                        int stack = StackTable.EMPTY;
+                        for (int i = 0; i < n; i++) {
+                            stack = stacks.push(stack, chainFrames[i]);
+                        }
+                        inOrder.add(new OrderedSample(ev, comm, s.pid(), s.tid(), s.cpu(), self, stack,
+                                java.util.Arrays.copyOf(chainMaps, n), s.period()));
+                        return;
+                    }
+                    // Only what the sort keys and filters look at separates samples.
+                    sink.add(ev, keepComm ? commId(comm) : -1, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
+                            keepCpu ? s.cpu() : -1, self, chainFrames, n, s.period());
                 }
-                String comm = resolver.comm(s.pid(), s.tid());
-                int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
-                int stack = wantStacks ? stackOf(s.sample(), resolver, frames.get(self).level()) : StackTable.EMPTY;
-                // Only what the sort keys and filters look at separates samples.
-                if (inOrder != null) {
-                    inOrder.add(new OrderedSample(ev, comm, s.pid(), s.tid(), s.cpu(), self, stack,
-                            java.util.Arrays.copyOf(chainMaps, stacks.depth(stack)), s.period()));
-                    return;
-                }
-                agg.get(ev).add(keepComm ? commId(comm) : -1, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
-                        keepCpu ? s.cpu() : -1, self, stack, s.period());
-            }
 
-            @Override
-            public void record(PerfRecord rec) {
-                if (rec instanceof KernelRecord.LostSamples ls) {
-                    lostSamples += ls.lost();
+                @Override
+                public void record(PerfRecord rec) {
+                    if (rec instanceof KernelRecord.LostSamples ls) {
+                        lostSamples += ls.lost();
+                    }
+                    invalidate(rec);
                 }
-                invalidate(rec);
-            }
 
-            @Override
-            public boolean decodesSamples() {
-                return wantStacks;
-            }
-        });
+                @Override
+                public boolean decodesSamples() {
+                    return wantStacks;
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            sink.stop();
+            throw e;
+        }
+        sink.finish();
         warnings.addAll(session.recordWarnings());
         List<Evsel> evsels = data.evlist().evsels();
         List<String> names = EventNames.names(data);
         for (int i = 0; i < evsels.size(); i++) {
-            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61);
+            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.threadCount());
             if (inOrder != null) {
                 h.perfOrdered();
                 for (OrderedSample o : inOrder) {
@@ -194,11 +205,8 @@ public final class Report {
                     h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r), t.cpu(r),
                             t.self(r), t.stack(r), t.period(r), t.count(r), defer);
                 }
-                for (int r = 0; defer && r < t.rows(); r++) {
-                    h.addChains(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r),
-                            t.cpu(r), t.self(r), t.stack(r), t.period(r), t.count(r));
-                }
                 if (defer) {
+                    h.addChains(t, comms);
                     h.finishChains();
                 }
             }
@@ -222,20 +230,23 @@ public final class Report {
         return n + 1;
     }
 
-    /** Interns the sample's callchain frames (leaf first) as a stack; EMPTY without a callchain. */
-    private int stackOf(Sample s, FrameResolver resolver, char sampleLevel) {
+    /**
+     * The sample's callchain frames (leaf first) into {@code chainFrames}; returns how many
+     * (0 without a callchain).
+     */
+    private int chainOf(Sample s, FrameResolver resolver, char sampleLevel) {
         Callchain cc = s.callchain();
         if (opts.mode() == CallchainMode.NONE && !opts.children()) {
-            return StackTable.EMPTY;
+            return 0;
         }
         // --call-graph dwarf: the kernel part comes from the callchain, the user part from
         // unwinding the copied stack.
         long[] user = resolver.unwindUser(s);
         if ((cc == null || cc.size() == 0) && user == null) {
-            return StackTable.EMPTY;
+            return 0;
         }
         if (!walk.walk(s, user, opts.maxStack(), opts.callerOrder())) {
-            return StackTable.EMPTY;
+            return 0;
         }
         int n = 0;
         if (inOrder != null) {
@@ -271,11 +282,7 @@ public final class Report {
                 level = frames.get(chainFrames[i]).level();
             }
         }
-        int stack = StackTable.EMPTY;
-        for (int i = 0; i < n; i++) {
-            stack = stacks.push(stack, chainFrames[i]);
-        }
-        return stack;
+        return n;
     }
 
     /**

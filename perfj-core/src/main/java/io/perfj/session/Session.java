@@ -254,6 +254,15 @@ public final class Session implements AutoCloseable {
     }
 
     /**
+     * How many threads this session and its handler may keep busy (1: the caller's alone; see
+     * {@link #threads()}): handlers that split their own work use it, so that one switch makes
+     * a whole run single-threaded.
+     */
+    public int threadCount() {
+        return runThreads();
+    }
+
+    /**
      * How many threads a run may keep busy: 1 with the system property
      * {@value #THREADS_PROPERTY}{@code =1} (or on one processor), which reads, decodes, unwinds
      * and hands over every record on the caller's thread; the output is the same either way.
