@@ -19,6 +19,7 @@
 module io.perfj.core {
     requires com.github.luben.zstd_jni;
     requires org.tukaani.xz;
+    requires com.google.protobuf;
 
     exports io.perfj.session;
     exports io.perfj.perfdata;

@@ -140,6 +140,9 @@ final class CommandModel {
         /** An option that collects its values (each occurrence, each split part) into a list. */
         <T> CommandModel list(Class<T> element, Consumer<? super List<T>> to) {
             b.type(List.class).auxiliaryTypes(element);
+            if (element == Path.class && (b.converters() == null || b.converters().length == 0)) {
+                b.converters(PATH);
+            }
             Binding<?> v = new Binding<>(to);
             b.getter(v).setter(v);
             spec.addOption(b.build());

@@ -28,6 +28,8 @@ public final class Main implements Runnable {
         m.put("report", () -> new ReportCommand().spec);
         m.put("script", () -> new ScriptCommand().spec);
         m.put("annotate", () -> new AnnotateCommand().spec);
+        m.put("export", () -> new ExportCommand().spec);
+        m.put("flamegraph", () -> new FlamegraphCommand().spec);
         m.put("bpf", () -> new BpfCommand().spec);
         m.put("btf", () -> new BtfCommand().spec);
         SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);

@@ -13,10 +13,8 @@ import io.perfj.session.Session;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code perfj report}: what {@code perf report --stdio} prints, or JSON. */
@@ -30,12 +28,7 @@ public final class ReportCommand implements Callable<Integer> {
     boolean inverted;
     double percentLimit;
     int maxStack;
-    List<String> comms;
-    List<String> dsos;
-    List<String> symbols;
-    List<Integer> pids;
-    List<Integer> tids;
-    String cpus;
+    final FilterCliOptions filters = new FilterCliOptions();
     boolean json;
     final CommandSpec spec;
 
@@ -61,18 +54,7 @@ public final class ReportCommand implements Callable<Integer> {
                 .value(double.class, v -> percentLimit = v);
         m.option("--max-stack").label("N").defaultValue("127").describe("Use at most N callchain frames.")
                 .value(int.class, v -> maxStack = v);
-        m.option("-c", "--comms").label("LIST").split(",").describe("Only these commands.")
-                .list(String.class, v -> comms = v);
-        m.option("-d", "--dsos").label("LIST").split(",").describe("Only these DSOs.")
-                .list(String.class, v -> dsos = v);
-        m.option("-S", "--symbols").label("LIST").split(",").describe("Only these symbols.")
-                .list(String.class, v -> symbols = v);
-        m.option("--pid").label("LIST").split(",").describe("Only these process ids.")
-                .list(Integer.class, v -> pids = v);
-        m.option("--tid").label("LIST").split(",").describe("Only these thread ids.")
-                .list(Integer.class, v -> tids = v);
-        m.option("-C", "--cpu").label("LIST").describe("Only these CPUs (e.g. 0-3,5).")
-                .value(String.class, v -> cpus = v);
+        filters.declare(m);
         m.option("--json").describe("Print the report as JSON.").flag(v -> json = v);
         spec = m.spec();
     }
@@ -97,15 +79,10 @@ public final class ReportCommand implements Callable<Integer> {
 
     private ReportOptions options(PerfData data) {
         boolean callchains = false;
-        boolean cpu = false;
         for (Evsel e : data.evlist().evsels()) {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
-            cpu |= (e.attr().sampleType() & SampleFormat.CPU) != 0;
         }
-        if (cpus != null && !cpu && !data.isPipe()) {
-            // perf's words (perf report -C on such a file fails the same way)
-            throw new CliError(data.name() + " does not contain CPU events (no PERF_SAMPLE_CPU); remove -C/--cpu");
-        }
+        io.perfj.profile.SampleFilter f = filters.filter(data);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds.
         boolean child = !data.isPipe() && (children != null ? children : callchains);
@@ -151,31 +128,6 @@ public final class ReportCommand implements Callable<Integer> {
         }
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
-                set(comms), set(dsos), set(symbols), set(pids), set(tids), cpuList(cpus));
-    }
-
-    private static <T> Set<T> set(List<T> l) {
-        return l == null ? null : new LinkedHashSet<>(l);
-    }
-
-    static Set<Integer> cpuList(String spec) {
-        if (spec == null) {
-            return null;
-        }
-        Set<Integer> out = new LinkedHashSet<>();
-        for (String part : spec.split(",")) {
-            String p = part.trim();
-            int dash = p.indexOf('-');
-            if (dash > 0) {
-                int a = Integer.parseInt(p.substring(0, dash));
-                int b = Integer.parseInt(p.substring(dash + 1));
-                for (int c = a; c <= b; c++) {
-                    out.add(c);
-                }
-            } else if (!p.isEmpty()) {
-                out.add(Integer.parseInt(p));
-            }
-        }
-        return out;
+                f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), f.cpus());
     }
 }

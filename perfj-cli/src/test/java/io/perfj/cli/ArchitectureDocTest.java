@@ -57,12 +57,17 @@ class ArchitectureDocTest {
         assertTrue(!declared.contains("RecordStream") && !isJdkClass("RecordStream"));
     }
 
+    private static final Pattern PROTO_DECLARED =
+            Pattern.compile("(?m)^(?:option java_outer_classname = \"|message )([A-Za-z0-9_]+)");
+
     private static Set<String> declaredTypes(Path root) throws IOException {
         Set<String> out = new TreeSet<>();
         for (String module : new String[] {"perfj-core", "perfj-cli"}) {
             try (Stream<Path> s = Files.walk(root.resolve(module).resolve("src"))) {
-                for (Path p : (Iterable<Path>) s.filter(f -> f.toString().endsWith(".java"))::iterator) {
-                    Matcher m = DECLARED.matcher(Files.readString(p));
+                for (Path p : (Iterable<Path>) s.filter(f -> f.toString().endsWith(".java")
+                        || f.toString().endsWith(".proto"))::iterator) {
+                    // protoc's classes: the outer class and one per message of a .proto file
+                    Matcher m = (p.toString().endsWith(".proto") ? PROTO_DECLARED : DECLARED).matcher(Files.readString(p));
                     while (m.find()) {
                         out.add(m.group(1));
                     }

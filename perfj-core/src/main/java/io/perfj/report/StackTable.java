@@ -70,6 +70,11 @@ public final class StackTable {
         }
     }
 
+    /** The stack this one extends by its last frame ({@link #EMPTY} for a one-frame stack). */
+    public int parent(int stack) {
+        return parent[stack];
+    }
+
     /** The last frame pushed (the outermost caller so far). */
     public int frame(int stack) {
         return frame[stack];

@@ -1,0 +1,87 @@
+package io.perfj.cli;
+
+import io.perfj.export.FoldedStacks;
+import io.perfj.export.PprofExport;
+import io.perfj.export.SpeedscopeExport;
+import io.perfj.profile.Profile;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code perfj export}: the recording's profile in another viewer's format. */
+public final class ExportCommand implements Callable<Integer> {
+    /** The formats, by the name --format takes. */
+    enum Format {
+        FOLDED, PPROF, SPEEDSCOPE
+    }
+
+    final ProfileCliOptions profile = new ProfileCliOptions();
+    Format format;
+    Path output;
+    final CommandSpec spec;
+
+    ExportCommand() {
+        CommandModel m = CommandModel.command(this, "export",
+                "Write the profile for another viewer: folded stacks (FlameGraph's flamegraph.pl, as "
+                        + "'perf script | stackcollapse-perf.pl' folds them), pprof (gzipped profile.proto) "
+                        + "or speedscope (JSON).");
+        profile.declare(m, null,
+                "folded: the event to fold (default: the first one sampled); the others export every event.");
+        m.option("--format").label("FORMAT").required().describe("folded, pprof or speedscope.")
+                .converter(v -> {
+                    try {
+                        return Format.valueOf(v.toUpperCase(Locale.ROOT));
+                    } catch (IllegalArgumentException e) {
+                        throw new picocli.CommandLine.TypeConversionException(
+                                "'" + v + "' is not a format (folded, pprof, speedscope)");
+                    }
+                })
+                .value(Format.class, v -> format = v);
+        m.option("-o", "--output").label("FILE").describe("Write to FILE (default: standard output).")
+                .value(Path.class, v -> output = v);
+        spec = m.spec();
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Profile p = profile.read(profile.in.input, err);
+        String event = profile.event;
+        out.flush();
+        OutputStream sink = output == null ? Main.stdout(spec)
+                : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16);
+        try {
+            switch (format) {
+                case FOLDED -> {
+                    FoldedStacks f = new FoldedStacks(p, event);
+                    f.write(sink);
+                    if (f.event() == null && event != null) {
+                        err.println("perfj: no samples of event '" + event + "' (the recording has: "
+                                + String.join(", ", p.events()) + ")");
+                    } else if (f.otherEvents()) {
+                        err.println("perfj: folded the samples of " + f.event()
+                                + " only; --event picks another (" + String.join(", ", p.events()) + ")");
+                    }
+                }
+                case PPROF -> new PprofExport(p).write(sink);
+                case SPEEDSCOPE -> new SpeedscopeExport(p, profile.in.input.toString(), "perfj").write(sink);
+            }
+        } finally {
+            if (output != null) {
+                sink.close();
+            } else {
+                sink.flush();
+            }
+        }
+        err.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,59 @@
+package io.perfj.cli;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.profile.Profile;
+import io.perfj.session.Session;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/**
+ * What the commands that read a whole profile share (export, flamegraph): the input, symbol
+ * and filter options, {@code --event} and {@code --max-stack}, and the reading itself.
+ */
+final class ProfileCliOptions {
+    final InputOptions in = new InputOptions();
+    final SymbolCliOptions sym = new SymbolCliOptions();
+    final FilterCliOptions filters = new FilterCliOptions();
+    String event;
+    int maxStack;
+
+    /**
+     * Adds the options; {@code second} describes what a second -i does (null: -i is taken once)
+     * and {@code eventHelp} what --event picks.
+     */
+    void declare(CommandModel m, String second, String eventHelp) {
+        if (second == null) {
+            in.declare(m);
+        } else {
+            in.declareTwo(m, second);
+        }
+        sym.declare(m);
+        filters.declare(m);
+        m.option("--event").label("NAME").describe(eventHelp).value(String.class, v -> event = v);
+        m.option("--max-stack").label("N").defaultValue("127").describe("Use at most N callchain frames.")
+                .value(int.class, v -> maxStack = v);
+    }
+
+    /** The profile of one recording; the session's warnings go to {@code err}. */
+    Profile read(Path file, PrintWriter err) {
+        try (PerfData data = PerfData.open(file)) {
+            Session session = sym.session(data);
+            Profile p = Profile.read(session, maxStack, filters.filter(data));
+            for (String w : session.warnings()) {
+                err.println(w);
+            }
+            return p;
+        }
+    }
+
+    /** The event to show: {@code asked} (null: the first one sampled); a clear error when it has no samples. */
+    static int event(Profile p, Path file, String asked) {
+        int e = p.firstSampled(asked);
+        if (e < 0) {
+            throw new CliError(file + ": no samples" + (asked == null ? "" : " of event '" + asked
+                    + "' (the recording has: " + String.join(", ", p.events()) + ")"));
+        }
+        return e;
+    }
+}

@@ -1,0 +1,83 @@
+package io.perfj.cli;
+
+import io.perfj.export.pprof.ProfileProto;
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** perfj export from the command line: formats, output file, event choice, errors. */
+class ExportCommandTest {
+    @TempDir
+    Path tmp;
+
+    private static String[] args(String... more) {
+        String[] base = {"export", "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString()};
+        String[] a = new String[base.length + more.length];
+        System.arraycopy(base, 0, a, 0, base.length);
+        System.arraycopy(more, 0, a, base.length, more.length);
+        return a;
+    }
+
+    /** Folded stacks as stackcollapse-perf.pl makes them from perf script (perf 6.1's mode). */
+    @Test
+    void foldedMatchesStackcollapse() {
+        CliFixtures.Run r = CliFixtures.runPerf(args("--format", "folded", "-i", Fixtures.recording("two-events").toString()));
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(Fixtures.golden("two-events", "folded"), r.out());
+        assertTrue(r.err().contains("folded the samples of cpu-clock only"), r.err());
+        CliFixtures.Run task = CliFixtures.run(args("--format", "folded", "--event", "task-clock",
+                "-i", Fixtures.recording("two-events").toString()));
+        assertEquals(0, task.rc(), task.err());
+        assertTrue(task.out().contains("hot;__libc_start_call_main;main;compute_a "), task.out());
+        assertTrue(task.err().contains("folded the samples of task-clock only"), task.err());
+        CliFixtures.Run none = CliFixtures.run(args("--format", "folded", "--event", "cycles",
+                "-i", Fixtures.recording("two-events").toString()));
+        assertEquals(0, none.rc());
+        assertEquals("", none.out());
+        assertTrue(none.err().contains("no samples of event 'cycles'"), none.err());
+    }
+
+    @Test
+    void pprofToAFileWithFilters() throws Exception {
+        Path out = tmp.resolve("p.pb.gz");
+        CliFixtures.Run r = CliFixtures.run(args("--format", "pprof", "-o", out.toString(), "--symbols", "compute_a",
+                "-i", Fixtures.recording("c-fp").toString()));
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.out());
+        ProfileProto.Profile p;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(out))) {
+            p = ProfileProto.Profile.parseFrom(in);
+        }
+        long samples = p.getSampleList().stream().mapToLong(s -> s.getValue(0)).sum();
+        assertTrue(samples > 0);
+        for (ProfileProto.Sample s : p.getSampleList()) {
+            ProfileProto.Location leaf = p.getLocation((int) s.getLocationId(0) - 1);
+            long fn = leaf.getLine(leaf.getLineCount() - 1).getFunctionId();
+            assertEquals("compute_a", p.getStringTable((int) p.getFunction((int) fn - 1).getName()));
+        }
+    }
+
+    @Test
+    void speedscopeToStandardOutput() {
+        CliFixtures.Run r = CliFixtures.run(args("--format", "speedscope", "-i", Fixtures.recording("c-fp").toString()));
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().startsWith("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""), r.out());
+    }
+
+    @Test
+    void unknownFormatIsAUsageError() {
+        CliFixtures.Run r = CliFixtures.run(args("--format", "svg", "-i", Fixtures.recording("c-fp").toString()));
+        assertEquals(2, r.rc());
+        assertTrue(r.err().contains("'svg' is not a format (folded, pprof, speedscope)"), r.err());
+    }
+}

@@ -1,0 +1,272 @@
+package io.perfj.profile;
+
+import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.record.Sample;
+import io.perfj.report.FrameTable;
+import io.perfj.report.StackTable;
+import io.perfj.session.ChainWalk;
+import io.perfj.session.RecordHandler;
+import io.perfj.session.SampleRef;
+import io.perfj.session.Session;
+import io.perfj.symbols.Location;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A recording's samples as the viewers and exporters take them: each sample's moment, thread,
+ * CPU, event, weight and stack, in the session's order, with frames and stacks interned.
+ *
+ * <ul>
+ *   <li>Frames ({@link #frames()}): one per (object, symbol), or per address where no symbol
+ *       covers it, and level; functions inlined at an address are frames of their own
+ *       ({@link io.perfj.symbols.Symbol#inlined()}), innermost first as the session gives them.
+ *   <li>Stacks ({@link #stacks()}): a trie of frame ids, outermost caller at the root, so a
+ *       stack id names every prefix of the stack too; a sample's stack is its leaf node.
+ *   <li>Threads ({@link #threadCount()}): one per (pid, tid, command name), so a thread that
+ *       calls exec is two, as viewers show it.
+ *   <li>Samples: columns of primitives, about 30 bytes a sample.
+ * </ul>
+ * A sample without a callchain has its sampled frame as its stack.
+ */
+public final class Profile {
+    private final List<String> events;
+    private final boolean[] periods;
+    private final FrameTable frames;
+    private final StackTable stacks;
+    private final int[] threadPid;
+    private final int[] threadTid;
+    private final String[] threadComm;
+    private final int samples;
+    private final long[] time;
+    private final int[] thread;
+    private final int[] cpu;
+    private final short[] event;
+    private final int[] stack;
+    private final long[] weight;
+
+    private Profile(Builder b) {
+        this.events = List.copyOf(b.events);
+        this.periods = Arrays.copyOf(b.periods, events.size());
+        this.frames = b.frames;
+        this.stacks = b.stacks;
+        int nt = b.threadComm.size();
+        this.threadPid = Arrays.copyOf(b.threadPid, nt);
+        this.threadTid = Arrays.copyOf(b.threadTid, nt);
+        this.threadComm = b.threadComm.toArray(new String[0]);
+        this.samples = b.n;
+        this.time = Arrays.copyOf(b.time, b.n);
+        this.thread = Arrays.copyOf(b.thread, b.n);
+        this.cpu = Arrays.copyOf(b.cpu, b.n);
+        this.event = Arrays.copyOf(b.event, b.n);
+        this.stack = Arrays.copyOf(b.stack, b.n);
+        this.weight = Arrays.copyOf(b.weight, b.n);
+    }
+
+    /** Reads every sample of the session, at most {@code maxStack} callchain frames each. */
+    public static Profile read(Session session, int maxStack) {
+        return read(session, maxStack, SampleFilter.ALL);
+    }
+
+    /** Reads the samples of the session that pass {@code filter}. */
+    public static Profile read(Session session, int maxStack, SampleFilter filter) {
+        Builder b = new Builder(session, maxStack, filter);
+        session.run(b);
+        b.events = session.eventNames();
+        return new Profile(b);
+    }
+
+    /** The recording's event names, as {@code perfj script} prints them; samples index it. */
+    public List<String> events() {
+        return events;
+    }
+
+    /**
+     * Whether an event's periods are nanoseconds: the software clocks ({@code cpu-clock},
+     * {@code task-clock}, with any {@code :modifiers}); other events count occurrences.
+     */
+    public static boolean inNanoseconds(String event) {
+        int colon = event.indexOf(':');
+        String base = colon < 0 ? event : event.substring(0, colon);
+        return base.equals("cpu-clock") || base.equals("task-clock");
+    }
+
+    /**
+     * The event of the first sample whose event is {@code asked} (its name as {@link #events}
+     * holds it, or that name without its {@code :modifiers}; null: any), or -1 when there is none.
+     */
+    public int firstSampled(String asked) {
+        for (int i = 0; i < samples; i++) {
+            String name = events.get(event[i]);
+            if (asked == null || name.equals(asked) || name.startsWith(asked + ":")) {
+                return event[i];
+            }
+        }
+        return -1;
+    }
+
+    /** Whether samples of other events than {@code event} were kept. */
+    public boolean hasOtherEvents(int event) {
+        for (int i = 0; i < samples; i++) {
+            if (this.event[i] != event) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the event's samples carry their period (else each sample weighs 1). */
+    public boolean hasPeriod(int event) {
+        return periods[event];
+    }
+
+    public FrameTable frames() {
+        return frames;
+    }
+
+    public StackTable stacks() {
+        return stacks;
+    }
+
+    public int threadCount() {
+        return threadComm.length;
+    }
+
+    public int pid(int thread) {
+        return threadPid[thread];
+    }
+
+    public int tid(int thread) {
+        return threadTid[thread];
+    }
+
+    public String comm(int thread) {
+        return threadComm[thread];
+    }
+
+    public int sampleCount() {
+        return samples;
+    }
+
+    /** The sample's time in nanoseconds (-1 when not recorded). */
+    public long time(int sample) {
+        return time[sample];
+    }
+
+    public int thread(int sample) {
+        return thread[sample];
+    }
+
+    /** The sample's CPU (-1 when not recorded). */
+    public int cpu(int sample) {
+        return cpu[sample];
+    }
+
+    public int event(int sample) {
+        return event[sample];
+    }
+
+    /** The sample's stack: a node of {@link #stacks()} (its leaf frame). */
+    public int stack(int sample) {
+        return stack[sample];
+    }
+
+    /** The sample's period when its event records one, else 1. */
+    public long weight(int sample) {
+        return weight[sample];
+    }
+
+    /** Collects the columns as the session hands out samples. */
+    private static final class Builder implements RecordHandler {
+        private final Session session;
+        private final int maxStack;
+        private final SampleFilter filter;
+        private final ChainWalk walk = new ChainWalk();
+        private final List<Location> chain = new ArrayList<>();
+        private final FrameTable frames = new FrameTable();
+        private final StackTable stacks = new StackTable();
+        private List<String> events = List.of();
+        private boolean[] periods = new boolean[4];
+        private final Map<ThreadKey, Integer> threads = new HashMap<>();
+        private int[] threadPid = new int[64];
+        private int[] threadTid = new int[64];
+        private final List<String> threadComm = new ArrayList<>();
+        private int n;
+        private long[] time = new long[4096];
+        private int[] thread = new int[4096];
+        private int[] cpu = new int[4096];
+        private short[] event = new short[4096];
+        private int[] stack = new int[4096];
+        private long[] weight = new long[4096];
+
+        private record ThreadKey(int pid, int tid, String comm) {
+        }
+
+        Builder(Session session, int maxStack, SampleFilter filter) {
+            this.session = session;
+            this.maxStack = maxStack;
+            this.filter = filter;
+        }
+
+        @Override
+        public void sample(SampleRef ref) {
+            Sample s = ref.sample();
+            int ev = s.evsel().index();
+            if (ev >= periods.length) {
+                periods = Arrays.copyOf(periods, Math.max(ev + 1, periods.length * 2));
+            }
+            boolean period = (s.evsel().attr().sampleType() & SampleFormat.PERIOD) != 0;
+            periods[ev] = period;
+            chain.clear();
+            if (!session.resolveStack(s, maxStack, walk, chain) && chain.isEmpty()) {
+                chain.add(session.resolver().resolve(s.pid(), s.tid(), s.cpumode(), s.ip()));
+            }
+            String comm = session.resolver().comm(s.pid(), s.tid());
+            int st = StackTable.EMPTY;
+            int leaf = -1;
+            for (int i = chain.size() - 1; i >= 0; i--) {
+                leaf = frames.intern(chain.get(i));
+                st = stacks.push(st, leaf);
+            }
+            if (filter.filters() && !filter.accepts(comm, s.pid(), s.tid(), s.cpu(), leaf < 0 ? null : frames.get(leaf))) {
+                return;
+            }
+            if (n == time.length) {
+                int cap = n * 2;
+                time = Arrays.copyOf(time, cap);
+                thread = Arrays.copyOf(thread, cap);
+                cpu = Arrays.copyOf(cpu, cap);
+                event = Arrays.copyOf(event, cap);
+                stack = Arrays.copyOf(stack, cap);
+                weight = Arrays.copyOf(weight, cap);
+            }
+            time[n] = s.time();
+            thread[n] = thread(s.pid(), s.tid(), comm);
+            cpu[n] = s.cpu();
+            event[n] = (short) ev;
+            stack[n] = st;
+            weight[n] = period ? s.period() : 1;
+            n++;
+        }
+
+        private int thread(int pid, int tid, String comm) {
+            ThreadKey k = new ThreadKey(pid, tid, comm);
+            Integer t = threads.get(k);
+            if (t == null) {
+                t = threadComm.size();
+                threads.put(k, t);
+                if (t == threadPid.length) {
+                    threadPid = Arrays.copyOf(threadPid, t * 2);
+                    threadTid = Arrays.copyOf(threadTid, t * 2);
+                }
+                threadPid[t] = pid;
+                threadTid[t] = tid;
+                threadComm.add(comm);
+            }
+            return t;
+        }
+    }
+}

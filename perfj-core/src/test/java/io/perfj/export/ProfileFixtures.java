@@ -1,0 +1,23 @@
+package io.perfj.export;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.profile.Profile;
+import io.perfj.session.Compat;
+import io.perfj.session.Session;
+import io.perfj.session.SessionOptions;
+import io.perfj.symbols.SymbolOptions;
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
+
+/** Profiles of the committed recordings, symbols from the committed files alone. */
+final class ProfileFixtures {
+    private ProfileFixtures() {
+    }
+
+    static Profile profile(String name, Compat compat) {
+        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
+        try (PerfData data = PerfData.open(Fixtures.recording(name))) {
+            return Profile.read(Session.of(data, new SessionOptions(symbols, compat)), Session.DEFAULT_MAX_STACK);
+        }
+    }
+}
