@@ -25,7 +25,7 @@ public final class FlamegraphCommand implements Callable<Integer> {
                 "of two recordings (-i BEFORE -i AFTER), the second one coloured by the change from the first.");
         profile.declare(m, "draw that recording coloured by its change from the first (red: grew, blue: shrank).",
                 "The event to draw (default: the first one sampled).");
-        m.option("-o", "--output").label("OUT.svg").required().describe("The SVG file to write.")
+        m.option("-o", "--output").label("OUT.svg").describe("The SVG file to write (default: standard output).")
                 .value(Path.class, v -> output = v);
         spec = m.spec();
     }
@@ -34,7 +34,7 @@ public final class FlamegraphCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String file = output.getFileName() == null ? "" : output.getFileName().toString();
+        String file = output == null ? ".svg" : output.getFileName() == null ? "" : output.getFileName().toString();
         if (!file.endsWith(".svg")) {
             throw new CliError(output + ": only SVG output is written yet (name the file *.svg)");
         }
@@ -57,8 +57,15 @@ public final class FlamegraphCommand implements Callable<Integer> {
             title = "Flame graph: " + profile.in.inputs.getFirst() + " (" + name + ")";
         }
         String unit = Profile.inNanoseconds(name) ? "ns" : first.hasPeriod(ev) ? "events" : "samples";
-        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
+        out.flush();
+        if (output == null) {
+            OutputStream o = Main.stdout(spec);
             new FlameGraphSvg(tree, title, unit).write(o);
+            o.flush();
+        } else {
+            try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
+                new FlameGraphSvg(tree, title, unit).write(o);
+            }
         }
         if (first.hasOtherEvents(ev)) {
             err.println("perfj: drew the samples of " + name + " only; --event picks another ("

@@ -38,6 +38,9 @@ class FlamegraphCommandTest {
         assertTrue(text.contains("data-n=\"compute_a\""), "frames by function");
         assertTrue(r.err().contains("drew the samples of task-clock"), r.err());
         assertFalse(text.contains("http-equiv") || text.contains("src=\"http"), "nothing fetched");
+        CliFixtures.Run stdout = run("-i", Fixtures.recording("c-fp").toString());
+        assertEquals(0, stdout.rc(), stdout.err());
+        assertTrue(stdout.out().startsWith("<?xml") && stdout.out().endsWith("</svg>\n"), "SVG on standard output");
     }
 
     @Test
