@@ -17,7 +17,12 @@ public final class MachineResolver implements FrameResolver {
     private Thread last;
 
     public MachineResolver(PerfData data, SymbolOptions opts) {
-        this.machine = new Machine(data, opts);
+        this(data, opts, false);
+    }
+
+    /** {@code perfTrees}: user objects' overlapping symbols answer as perf 6.1's tree ({@code --compat perf-6.1}). */
+    public MachineResolver(PerfData data, SymbolOptions opts, boolean perfTrees) {
+        this.machine = new Machine(data, opts, new io.perfj.symbols.DefaultSymbolLoader(opts.useSystem(), perfTrees));
     }
 
     public Machine machine() {

@@ -66,7 +66,8 @@ public final class Session implements AutoCloseable {
         this.data = data;
         this.ownsData = ownsData;
         this.options = options;
-        this.resolver = new MachineResolver(data, options.symbols()).perfCompatibleUnwind(options.compat().perf61());
+        this.resolver = new MachineResolver(data, options.symbols(), options.compat().perf61())
+                .perfCompatibleUnwind(options.compat().perf61());
     }
 
     /** Opens a perf.data file (mapped, never written). */

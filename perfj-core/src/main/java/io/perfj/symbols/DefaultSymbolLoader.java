@@ -12,6 +12,7 @@ import java.util.List;
  */
 public final class DefaultSymbolLoader implements SymbolLoader {
     private final boolean useSystem;
+    private final boolean perfTrees;
 
     /** A loader that may open this machine's files (e.g. the object a debug file belongs to). */
     public DefaultSymbolLoader() {
@@ -20,7 +21,18 @@ public final class DefaultSymbolLoader implements SymbolLoader {
 
     /** @param useSystem whether recorded paths on this machine may be opened */
     public DefaultSymbolLoader(boolean useSystem) {
+        this(useSystem, false);
+    }
+
+    /**
+     * @param useSystem whether recorded paths on this machine may be opened
+     * @param perfTrees whether user objects' symbols answer lookups as perf 6.1's symbol tree
+     *                  does where they overlap ({@code --compat perf-6.1}; see
+     *                  {@link ElfSymbols#loadUser(Path, List, boolean, boolean)})
+     */
+    public DefaultSymbolLoader(boolean useSystem, boolean perfTrees) {
         this.useSystem = useSystem;
+        this.perfTrees = perfTrees;
     }
 
     @Override
@@ -30,9 +42,9 @@ public final class DefaultSymbolLoader implements SymbolLoader {
         }
         Path runtime = separateDebug(file) ? runtimeFor(file, dso) : null;
         if (runtime != null) {
-            return ElfSymbols.loadUser(runtime, List.of(file), false).table();
+            return ElfSymbols.loadUser(runtime, List.of(file), false, perfTrees).table();
         }
-        return ElfSymbols.loadUser(file, List.of(), false).table();
+        return ElfSymbols.loadUser(file, List.of(), false, perfTrees).table();
     }
 
     /** A separate debug file has its code sections as NOBITS: its segments say nothing of file offsets. */

@@ -64,6 +64,15 @@ public final class ElfSymbols {
      * the system's debug directories.
      */
     public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem) {
+        return loadUser(file, debugCandidates, searchSystem, true);
+    }
+
+    /**
+     * As {@link #loadUser(Path, List, boolean)}; {@code perfTree}: lookups among overlapping
+     * symbols as perf 6.1's tree answers them ({@link PerfSymbolTree}), else the innermost symbol
+     * covering the address ({@link SymbolTable#ofInnermost}), without replaying the tree.
+     */
+    public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem, boolean perfTree) {
         try (ElfFile runtime = ElfFile.open(file)) {
             List<Path> candidates = new ArrayList<>();
             if (debugCandidates != null) {
@@ -72,12 +81,17 @@ public final class ElfSymbols {
             if (searchSystem) {
                 candidates.addAll(systemDebugCandidates(file, runtime));
             }
-            return loadUser(runtime, file, candidates);
+            return loadUser(runtime, file, candidates, perfTree);
         }
     }
 
     /** As {@link #loadUser(Path, List, boolean)} for an already opened runtime file. */
     public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
+        return loadUser(runtime, runtimePath, debugCandidates, true);
+    }
+
+    /** As {@link #loadUser(Path, List, boolean, boolean)} for an already opened runtime file. */
+    public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree) {
         List<Symbol> syms = new ArrayList<>();
         Path source = runtimePath;
         String section;
@@ -114,14 +128,46 @@ public final class ElfSymbols {
                 }
             }
         }
-        // dso__load: the ELF symbols go into perf's tree and are fixed up (dso__load_sym); the
-        // PLT symbols are inserted afterwards (dso__synthesize_plt_symbols) without another fix-up.
+        List<Symbol> plt = pltSymbols(runtime);
+        return new Result(perfTree ? perfTree(syms, plt) : table(syms, plt), source, section, plt.size());
+    }
+
+    /**
+     * dso__load's symbols: the ELF ones sorted and fixed up (dso__load_sym), then the PLT ones
+     * added without another fix-up (dso__synthesize_plt_symbols), equal starts in that order.
+     * Where symbols overlap (typically a zero-sized {@code _init} stretched over the PLT entries)
+     * the innermost covering symbol answers ({@link SymbolTable#ofInnermost}): the entry, not the
+     * stretched symbol.
+     */
+    static SymbolTable table(List<Symbol> syms, List<Symbol> plt) {
+        List<Symbol> fixed = SymbolFixups.apply(syms);
+        if (plt.isEmpty()) {
+            return SymbolTable.ofInnermost(fixed);
+        }
+        List<Symbol> p = SymbolTable.sortedCopy(plt);
+        List<Symbol> merged = new ArrayList<>(fixed.size() + p.size());
+        int i = 0;
+        int j = 0;
+        while (i < fixed.size() || j < p.size()) {
+            if (j == p.size() || i < fixed.size() && Long.compareUnsigned(fixed.get(i).start(), p.get(j).start()) <= 0) {
+                merged.add(fixed.get(i++));
+            } else {
+                merged.add(p.get(j++));
+            }
+        }
+        return SymbolTable.ofInnermost(merged);
+    }
+
+    /**
+     * The same symbols in perf's tree (dso__load inserts the ELF symbols, fixes them up, then
+     * inserts the PLT ones), whose shape decides lookups among overlapping symbols.
+     */
+    static SymbolTable perfTree(List<Symbol> syms, List<Symbol> plt) {
         PerfSymbolTree tree = new PerfSymbolTree();
         syms.forEach(tree::insert);
         tree.fixup();
-        List<Symbol> plt = pltSymbols(runtime);
         plt.forEach(tree::insert);
-        return new Result(tree.table(), source, section, plt.size());
+        return tree.table();
     }
 
     /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */

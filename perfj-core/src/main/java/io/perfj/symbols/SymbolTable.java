@@ -16,18 +16,44 @@ public final class SymbolTable {
     private final long[] starts;
     /** perf's tree (root, left, right by position) when symbols overlap, else null. */
     private final int[][] tree;
+    /**
+     * Per position, the nearest earlier symbol that ends after this one starts (-1: none), for
+     * tables whose overlapping symbols answer by {@link #ofInnermost}'s rule; else null.
+     */
+    private final int[] enclosing;
 
     private SymbolTable(List<Symbol> sorted) {
         this(sorted, null);
     }
 
     private SymbolTable(List<Symbol> sorted, int[][] tree) {
+        this(sorted, tree, false);
+    }
+
+    private SymbolTable(List<Symbol> sorted, int[][] tree, boolean innermost) {
         this.symbols = sorted.toArray(new Symbol[0]);
         this.starts = new long[symbols.length];
         for (int i = 0; i < symbols.length; i++) {
             starts[i] = symbols[i].start();
         }
         this.tree = tree;
+        this.enclosing = innermost ? enclosing(symbols) : null;
+    }
+
+    /** {@link #enclosing} of sorted symbols, or null when none overlaps another. */
+    private static int[] enclosing(Symbol[] s) {
+        int[] up = new int[s.length];
+        boolean any = false;
+        for (int i = 0; i < s.length; i++) {
+            int k = i - 1;
+            // the chain of earlier symbols reaching past each other's starts holds the answer
+            while (k >= 0 && Long.compareUnsigned(s[k].end(), s[i].start()) <= 0) {
+                k = up[k];
+            }
+            up[i] = k;
+            any |= k >= 0;
+        }
+        return any ? up : null;
     }
 
     /**
@@ -52,6 +78,15 @@ public final class SymbolTable {
         return new SymbolTable(sorted);
     }
 
+    /**
+     * Indexes clean symbols sorted by start that may overlap (a zero-sized {@code _init}
+     * stretched over the PLT entries after it): an address goes to the symbol with the greatest
+     * start, the later one of equal starts, that covers it.
+     */
+    public static SymbolTable ofInnermost(List<Symbol> sorted) {
+        return new SymbolTable(sorted, null, true);
+    }
+
     /** The symbol containing {@code addr}, or null. */
     public Symbol find(long addr) {
         if (tree != null) {
@@ -74,7 +109,17 @@ public final class SymbolTable {
         }
         Symbol s = symbols[found];
         // perf's symbols__find also matches a zero-sized symbol at exactly its start.
-        return s.contains(addr) || s.start() == addr ? s : null;
+        if (s.contains(addr) || s.start() == addr) {
+            return s;
+        }
+        if (enclosing != null) {
+            for (int k = enclosing[found]; k >= 0; k = enclosing[k]) {
+                if (symbols[k].contains(addr) || symbols[k].start() == addr) {
+                    return symbols[k];
+                }
+            }
+        }
+        return null;
     }
 
     /** perf's {@code symbols__find}: the first node on the path from the root that holds addr. */
