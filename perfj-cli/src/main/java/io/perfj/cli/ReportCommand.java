@@ -82,7 +82,7 @@ public final class ReportCommand implements Callable<Integer> {
         for (Evsel e : data.evlist().evsels()) {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
         }
-        io.perfj.profile.SampleFilter f = filters.filter(data);
+        io.perfj.report.SampleFilter f = filters.filter(data);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds.
         boolean child = !data.isPipe() && (children != null ? children : callchains);

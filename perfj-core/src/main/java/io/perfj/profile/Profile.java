@@ -3,6 +3,7 @@ package io.perfj.profile;
 import io.perfj.perfdata.SampleFormat;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.report.FrameTable;
+import io.perfj.report.SampleFilter;
 import io.perfj.report.StackTable;
 import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;

@@ -44,6 +44,7 @@ public final class Hists {
     private final Evsel evsel;
     private final String name;
     private final ReportOptions opts;
+    private final SampleFilter filter;
     private final FrameTable frames;
     private final StackTable stacks;
     /** In the order entries were created, which is the order perf inserts them into its tree. */
@@ -116,6 +117,7 @@ public final class Hists {
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
+        this.filter = opts.filter();
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;
@@ -560,35 +562,7 @@ public final class Hists {
      * the sample that created it did not pass, and counts every sample that reaches it.
      */
     private boolean accepted(String comm, int pid, int tid, int cpu, int leaf) {
-        if (!opts.filters()) {
-            return true;
-        }
-        if (opts.comms() != null && !opts.comms().contains(comm)) {
-            return false;
-        }
-        if (opts.pids() != null && !opts.pids().contains(pid)) {
-            return false;
-        }
-        if (opts.tids() != null && !opts.tids().contains(tid)) {
-            return false;
-        }
-        if (opts.cpus() != null && !opts.cpus().contains(cpu)) {
-            return false;
-        }
-        return frameAccepted(leaf);
-    }
-
-    /** The --dsos and --symbols filters on one frame. */
-    private boolean frameAccepted(int frame) {
-        if (frame < 0) {
-            return opts.dsos() == null && opts.symbols() == null;
-        }
-        Frame f = frames.get(frame);
-        if (opts.dsos() != null && !(opts.dsos().contains(f.dsoName())
-                || f.dso() != null && opts.dsos().contains(f.dso().longName()))) {
-            return false;
-        }
-        return opts.symbols() == null || f.sym() != null && opts.symbols().contains(f.sym().name());
+        return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf));
     }
 
     void finish(FrameResolver resolver) {

@@ -31,6 +31,11 @@ public record ReportOptions(List<SortKey> sortKeys, boolean symbolIpc, boolean c
         return sortKeys.contains(k);
     }
 
+    /** The filter options as one {@link SampleFilter}. */
+    public SampleFilter filter() {
+        return new SampleFilter(comms, dsos, symbols, pids, tids, cpus);
+    }
+
     public boolean filters() {
         return comms != null || dsos != null || symbols != null || pids != null || tids != null || cpus != null;
     }

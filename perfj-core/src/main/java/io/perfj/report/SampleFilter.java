@@ -1,6 +1,4 @@
-package io.perfj.profile;
-
-import io.perfj.report.Frame;
+package io.perfj.report;
 
 import java.util.Set;
 
