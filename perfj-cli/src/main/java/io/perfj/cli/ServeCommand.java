@@ -28,9 +28,9 @@ public final class ServeCommand implements Callable<Integer> {
 
     ServeCommand() {
         CommandModel m = CommandModel.command(this, "serve",
-                "Serve the profile to a browser: flame graph, call tree, top functions, timeline, annotate;",
-                "of two recordings (-i BEFORE -i AFTER), also their differential flame graph. Prints the page's",
-                "address (with a random token) and serves until interrupted.");
+                "Serve the profile to a browser on this machine (flame graph, call tree, top",
+                "functions, timeline, annotate; with -i BEFORE -i AFTER also the diff view).",
+                "Prints the page's address with its random token; serves until interrupted.");
         profile.declare(m, "compare the two recordings in the diff view.",
                 "The event shown first (default: the first one sampled).");
         m.option("--port").label("N").defaultValue("0").describe("Port to listen on (default: a free one).")

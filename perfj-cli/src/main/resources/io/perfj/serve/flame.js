@@ -141,6 +141,14 @@
       const frag = document.createDocumentFragment();
       const total = this.diff() ? this.data.total2 : this.data.total;
       const total1 = this.data.total;
+      // difffolded.pl's scale: the largest change of a frame's self share is the full colour
+      let maxDelta = 0;
+      if (this.diff()) {
+        for (const i of shown) {
+          const d = Math.abs((total > 0 ? nodes.self2[i] / total : 0) - (total1 > 0 ? nodes.self[i] / total1 : 0));
+          maxDelta = Math.max(maxDelta, d);
+        }
+      }
       for (const i of shown) {
         const k = i - r;
         const d = this.depth[i] - base;
@@ -155,8 +163,8 @@
         if (this.diff()) {
           const before = total1 > 0 ? nodes.self[i] / total1 : 0;
           const after = total > 0 ? nodes.self2[i] / total : 0;
-          const scale = Math.max(before, after);
-          box.style.backgroundColor = scale === 0 ? 'rgb(230,230,230)' : diffColour((after - before) / scale);
+          box.style.backgroundColor = maxDelta === 0 || after === before ? 'rgb(230,230,230)'
+            : diffColour((after - before) / maxDelta);
         } else {
           box.style.backgroundColor = nodes.fn[i] < 0 ? 'rgb(220,220,220)' : colour(name, f[3]);
         }
@@ -263,7 +271,8 @@
   function standalone() {
     const dataEl = document.getElementById('perfj-flame-data');
     if (!dataEl) return;
-    const data = JSON.parse(dataEl.textContent);
+    const doc = JSON.parse(dataEl.textContent);
+    const data = doc.graph;
     const crumbs = document.getElementById('crumbs');
     const info = document.getElementById('search-info');
     let g = null;
@@ -273,9 +282,10 @@
       breadcrumbs(crumbs, g.chain(i).map((c) => ({ label: c[1], index: c[0] })), (it) => zoom(it.index));
     }
     g = new FlameGraph(document.getElementById('flame'), {
-      inverted: false, unit: data.unit, onClick: (i) => zoom(i),
+      inverted: false, unit: doc.unit, onClick: (i) => zoom(i),
     });
-    document.getElementById('title').textContent = data.title;
+    document.getElementById('title').textContent = doc.title;
+    document.title = doc.title;
     g.setData(data, 0);
     zoom(0);
     document.getElementById('search').addEventListener('input', (e) => {
