@@ -70,13 +70,13 @@ public final class ServeCommand implements Callable<Integer> {
             recs[k] = new Recording(file.toString(), file, p, profile.sym.sessionOptions());
         }
         Api api = new Api(recs);
+        long t0 = System.nanoTime();
+        api.warm();
+        err.println(String.format(Locale.ROOT, "perfj: first views aggregated (%.1f s)", (System.nanoTime() - t0) / 1e9));
         UiServer server = UiServer.start(api, bind, port);
         out.println(server.url());
         out.flush();
         if (exitAfterStart) {
-            api.answer("meta", java.util.Map.of());
-            api.answer("flame", java.util.Map.of());
-            api.answer("top", java.util.Map.of());
             server.close();
             return 0;
         }

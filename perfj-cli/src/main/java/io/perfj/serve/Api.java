@@ -21,6 +21,9 @@ public final class Api {
     private final Map<Selection, FlameIndex> diffs = lru();
     private final Map<String, String> annotations = lru();
 
+    /** The meta answer (it takes no parameters), made once. */
+    private String meta;
+
     public Api(Recording... recordings) {
         if (recordings.length == 0 || recordings.length > 2) {
             throw new IllegalArgumentException("one recording, or two to compare");
@@ -46,13 +49,21 @@ public final class Api {
         Recording r = recordings[0];
         JsonOut out = new JsonOut();
         switch (name) {
-            case "meta" -> MetaView.write(out, recordings);
+            case "meta" -> {
+                synchronized (this) {
+                    if (meta == null) {
+                        MetaView.write(out, recordings);
+                        meta = out.toString();
+                    }
+                    return meta;
+                }
+            }
             case "flame" -> flameView(r, Selection.parse(q, r)).flame(out, (int) number(q, "root", 0), minShare(q));
             case "search" -> flameView(r, Selection.parse(q, r)).search(out, text(q, "q"), 1000);
             case "calltree" -> flameView(r, Selection.parse(q, r)).callTree(out, (int) number(q, "node", 0));
             case "top" -> functions(r, Selection.parse(q, r)).top(out, "total".equals(q.get("sort")),
                     (int) Math.min(5000, number(q, "limit", 200)));
-            case "butterfly" -> functions(r, Selection.parse(q, r)).butterfly(out, (int) number(q, "fn", -1));
+            case "butterfly" -> flameView(r, Selection.parse(q, r)).butterfly(out, (int) number(q, "fn", -1));
             case "timeline" -> TimelineView.write(out, r, Selection.parse(q, r).anyTime().samples(r),
                     "cpu".equals(q.get("by")), (int) number(q, "buckets", 200));
             case "annotate" -> {
@@ -66,6 +77,18 @@ public final class Api {
             default -> throw new BadRequest("no such call");
         }
         return out.toString();
+    }
+
+    /**
+     * Aggregates what the page asks for first (meta, the default selection's flame tree and its
+     * function sums), so that the first page is drawn from cached answers: the command calls this
+     * before it announces the address.
+     */
+    public void warm() {
+        Map<String, String> none = Map.of();
+        answer("meta", none);
+        answer("flame", none);
+        answer("top", Map.of("limit", "1"));
     }
 
     private static double minShare(Map<String, String> q) {

@@ -195,6 +195,69 @@ final class FlameView {
         out.endObject();
     }
 
+    /**
+     * One function's callers and callees (the butterfly), read off the tree: its outermost
+     * occurrences on each path (so a recursive function's samples count once) with their
+     * parents' functions as callers (-1: it was the outermost frame) and their children's as
+     * callees; self is the weight ending in any of its nodes.
+     */
+    void butterfly(JsonOut out, int fnId) {
+        FlameTree t = index.tree;
+        if (names.function(fnId) == null) {
+            throw new BadRequest("fn: no such function");
+        }
+        int n = index.size();
+        boolean[] under = new boolean[n];
+        java.util.Map<Integer, Long> callers = new java.util.HashMap<>();
+        java.util.Map<Integer, Long> callees = new java.util.HashMap<>();
+        long self = 0;
+        long total = 0;
+        for (int node = 1; node < n; node++) {
+            boolean above = under[t.parent(node)];
+            boolean here = index.fn(node) == fnId;
+            under[node] = above || here;
+            if (!here) {
+                continue;
+            }
+            self += t.self(node);
+            if (above) {
+                continue;
+            }
+            total += t.total(node);
+            callers.merge(index.fn(t.parent(node)), t.total(node), Long::sum);
+            for (int k = 0; k < index.childCount(node); k++) {
+                int c = index.child(node, k);
+                callees.merge(index.fn(c), t.total(c), Long::sum);
+            }
+        }
+        BitSet used = new BitSet();
+        used.set(fnId);
+        out.object();
+        out.field("fn", fnId).field("self", self).field("total", total).field("all", t.total(0));
+        out.name("callers");
+        rows(out, callers, used);
+        out.name("callees");
+        rows(out, callees, used);
+        functions(out, used, names);
+        out.endObject();
+    }
+
+    private static void rows(JsonOut out, java.util.Map<Integer, Long> w, BitSet used) {
+        java.util.List<java.util.Map.Entry<Integer, Long>> rows = new java.util.ArrayList<>(w.entrySet());
+        rows.sort((a, b) -> {
+            int k = Long.compare(b.getValue(), a.getValue());
+            return k != 0 ? k : Integer.compare(a.getKey(), b.getKey());
+        });
+        out.array();
+        for (var e : rows.subList(0, Math.min(200, rows.size()))) {
+            if (e.getKey() >= 0) {
+                used.set(e.getKey());
+            }
+            out.object().field("fn", e.getKey()).field("weight", e.getValue()).endObject();
+        }
+        out.endArray();
+    }
+
     /** One level of the call tree: the node's children, heaviest first. */
     void callTree(JsonOut out, int node) {
         FlameTree t = index.tree;

@@ -10,8 +10,7 @@ import java.util.List;
 
 /**
  * Views by function over a selection's stacks: the top functions (self and total, each sample
- * counted once per function however often the function recurses in its stack) and one
- * function's callers and callees (the butterfly).
+ * counted once per function however often the function recurses in its stack).
  */
 final class FunctionViews {
     private final Recording rec;
@@ -80,75 +79,5 @@ final class FunctionViews {
         out.endArray();
         FlameView.functions(out, used, rec::function);
         out.endObject();
-    }
-
-    /**
-     * The function's callers (the frame above each of its occurrences, -1 when it is the
-     * outermost) and callees (the frame below; its self weight where it is the leaf), each
-     * stack's weight counted once per caller and callee.
-     */
-    void butterfly(JsonOut out, int fn) {
-        FlameTree.Function f = rec.function(fn);
-        if (f == null) {
-            throw new BadRequest("fn: no such function");
-        }
-        sums();
-        StackTable st = rec.profile().stacks();
-        int nf = rec.functionCount();
-        long[] callers = new long[nf + 1];
-        long[] callees = new long[nf];
-        int[] callerStamp = new int[nf + 1];
-        int[] calleeStamp = new int[nf];
-        Arrays.fill(callerStamp, -1);
-        Arrays.fill(calleeStamp, -1);
-        for (int stack : sw.stacks) {
-            long w = sw.weight[stack];
-            int below = -1;
-            for (int n = stack; n != StackTable.EMPTY; n = st.parent(n)) {
-                int here = rec.frameFunction(st.frame(n));
-                if (here == fn) {
-                    int p = st.parent(n);
-                    int caller = p == StackTable.EMPTY ? nf : rec.frameFunction(st.frame(p));
-                    if (callerStamp[caller] != stack) {
-                        callerStamp[caller] = stack;
-                        callers[caller] += w;
-                    }
-                    if (below >= 0 && calleeStamp[below] != stack) {
-                        calleeStamp[below] = stack;
-                        callees[below] += w;
-                    }
-                }
-                below = here;
-            }
-        }
-        BitSet used = new BitSet();
-        used.set(fn);
-        out.object();
-        out.field("fn", fn).field("self", self[fn]).field("total", total[fn]).field("all", sw.total);
-        out.name("callers");
-        rows(out, callers, nf, used);
-        out.name("callees");
-        rows(out, callees, -1, used);
-        FlameView.functions(out, used, rec::function);
-        out.endObject();
-    }
-
-    private static void rows(JsonOut out, long[] w, int outermost, BitSet used) {
-        List<Integer> ids = new ArrayList<>();
-        for (int i = 0; i < w.length; i++) {
-            if (w[i] > 0) {
-                ids.add(i);
-            }
-        }
-        ids.sort((a, b) -> Long.compare(w[b], w[a]));
-        out.array();
-        for (int i : ids.subList(0, Math.min(200, ids.size()))) {
-            int id = i == outermost ? -1 : i;
-            if (id >= 0) {
-                used.set(id);
-            }
-            out.object().field("fn", id).field("weight", w[i]).endObject();
-        }
-        out.endArray();
     }
 }

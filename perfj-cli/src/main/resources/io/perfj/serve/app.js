@@ -51,6 +51,7 @@
   }
 
   function unit() {
+    if (!state.meta) return '';
     const ev = state.meta.recordings[0].events[Number(state.filter.event)];
     return ev ? ev.unit : '';
   }
@@ -456,6 +457,7 @@
     state.view = view;
     for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('active', b.dataset.view === view);
     for (const s of document.querySelectorAll('.view')) s.hidden = s.id !== 'view-' + view;
+    for (const g of [flame, icicle, diffFlame]) g.shown();
     return loadView();
   }
 
@@ -483,12 +485,15 @@
   async function start() {
     busy(1);
     try {
+      // the first graph and timeline are the default event's: asked for with the meta, not after it
+      const first = Promise.all([loadFlame(), loadTimeline()]);
       state.meta = await api('meta');
       const r = state.meta.recordings;
       $('recording').textContent = r.map((x) => x.name + ' (' + x.samples + ' samples)').join(' \u2192 ');
       $('tab-diff').hidden = r.length < 2;
       setupFilters();
-      await Promise.all([loadFlame(), loadTimeline()]);
+      await first;
+      for (const g of [flame, icicle, diffFlame]) g.opts.unit = unit();
     } finally {
       busy(-1);
     }

@@ -107,6 +107,12 @@
 
     render() {
       const el = this.el;
+      // a hidden graph (another tab) is drawn when it is shown: layout needs its width
+      if (el.closest('[hidden]')) {
+        this.dirty = true;
+        return;
+      }
+      this.dirty = false;
       el.replaceChildren();
       if (!this.data) return;
       const nodes = this.data.nodes;
@@ -174,17 +180,36 @@
         frag.appendChild(box);
       }
       el.appendChild(frag);
+      // a flame graph stands on its root: show the bottom of a scrolled box first
+      const box = el.parentElement;
+      if (!this.opts.inverted && box && box.classList.contains('flame-scroll')) box.scrollTop = box.scrollHeight;
+    }
+
+    // draws the graph if it changed while hidden
+    shown() {
+      if (this.dirty) this.render();
+    }
+
+    // the boxes' classes follow the marks and the selection without laying out again
+    restyle() {
+      if (this.dirty || !this.data) return;
+      const fns = this.data.nodes.fn;
+      for (const box of this.el.children) {
+        const fn = fns[Number(box.dataset.i)];
+        box.classList.toggle('match', !!this.marked && this.marked.has(fn));
+        box.classList.toggle('selected', this.selected >= 0 && fn === this.selected);
+      }
     }
 
     // search matches (a Set of function ids, or null)
     mark(set) {
       this.marked = set;
-      this.render();
+      this.restyle();
     }
 
     select(fnId) {
       this.selected = fnId;
-      this.render();
+      this.restyle();
     }
 
     details(i) {
