@@ -11,6 +11,10 @@
     byCpu: false, sort: 'self', names: new Map(), matches: null,
   };
   let pending = 0;
+  // a blocked load or style would be a bug of the page: say so where the tests look
+  document.addEventListener('securitypolicyviolation', (e) => {
+    document.body.dataset.error = 'Content-Security-Policy blocked ' + e.violatedDirective + ' ' + e.blockedURI;
+  });
 
   function busy(d) {
     pending += d;
@@ -98,12 +102,17 @@
   const icicle = new F.FlameGraph($('icicle'), { inverted: true, onClick: (i) => zoomTo(icicle, i) });
   const diffFlame = new F.FlameGraph($('diffflame'), { inverted: false, onClick: (i) => zoomDiff(i) });
 
-  function zoomTo(g, i) {
+  // the last zoom's and search's time from the click or key to the graph drawn (ms)
+  state.timing = {};
+
+  async function zoomTo(g, i) {
+    const t0 = performance.now();
     const id = g.data.nodes.id[i];
     const fn = g.data.nodes.fn[i];
     if (fn >= 0) select(fn);
     state.root = id;
-    loadFlame();
+    await loadFlame();
+    state.timing.zoom = performance.now() - t0;
   }
 
   function crumbs(elId, data, onPick) {
@@ -136,6 +145,7 @@
   });
 
   async function search(q) {
+    const t0 = performance.now();
     state.query = q;
     if (!q) {
       state.matches = null;
@@ -149,6 +159,7 @@
     flame.mark(state.matches);
     icicle.mark(state.matches);
     markRows();
+    state.timing.search = performance.now() - t0;
   }
 
   function markRows() {

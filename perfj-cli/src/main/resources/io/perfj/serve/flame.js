@@ -163,17 +163,17 @@
         box.dataset.i = String(i);
         const f = this.fn(i);
         const name = this.name(i);
-        box.style.left = (100 * x[k]) + '%';
-        box.style.width = (100 * this.weight(i) / rootW) + '%';
-        box.style.top = (this.opts.inverted ? d * ROW : height - (d + 1) * ROW) + 'px';
+        let bg;
         if (this.diff()) {
           const before = total1 > 0 ? nodes.self[i] / total1 : 0;
           const after = total > 0 ? nodes.self2[i] / total : 0;
-          box.style.backgroundColor = maxDelta === 0 || after === before ? 'rgb(230,230,230)'
-            : diffColour((after - before) / maxDelta);
+          bg = maxDelta === 0 || after === before ? 'rgb(230,230,230)' : diffColour((after - before) / maxDelta);
         } else {
-          box.style.backgroundColor = nodes.fn[i] < 0 ? 'rgb(220,220,220)' : colour(name, f[3]);
+          bg = nodes.fn[i] < 0 ? 'rgb(220,220,220)' : colour(name, f[3]);
         }
+        // one CSSOM write per box (allowed by the page's CSP, unlike a style attribute in markup)
+        box.style.cssText = 'left:' + (100 * x[k]) + '%;width:' + (100 * this.weight(i) / rootW) + '%;top:'
+          + (this.opts.inverted ? d * ROW : height - (d + 1) * ROW) + 'px;background-color:' + bg;
         if (this.marked && this.marked.has(nodes.fn[i])) box.classList.add('match');
         if (this.selected >= 0 && nodes.fn[i] === this.selected) box.classList.add('selected');
         box.textContent = name;

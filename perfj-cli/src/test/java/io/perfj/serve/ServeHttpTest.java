@@ -359,6 +359,39 @@ class ServeHttpTest {
         }
     }
 
+    /** Every view of every committed recording answers, its flame root the default event's weight. */
+    @Test
+    void everyRecordingAnswersEveryView() {
+        java.util.List<String> names = new java.util.ArrayList<>(Fixtures.RECORDINGS);
+        names.add("hostile");
+        for (String name : names) {
+            Recording rec = ServeFixtures.recording(name);
+            Profile p = rec.profile();
+            Api api = new Api(rec);
+            int ev = Math.max(0, p.firstSampled(null));
+            long w = 0;
+            for (int i = 0; i < p.sampleCount(); i++) {
+                if (p.event(i) == ev) {
+                    w += p.weight(i);
+                }
+            }
+            try {
+                assertEquals(w, JSON.readTree(api.answer("flame", Map.of())).get("total").asLong(), name);
+                for (String call : new String[] {"meta", "top", "calltree", "timeline", "search"}) {
+                    JsonNode a = JSON.readTree(api.answer(call, call.equals("search") ? Map.of("q", "a") : Map.of()));
+                    assertTrue(a.isObject(), name + " " + call);
+                }
+                JsonNode top = JSON.readTree(api.answer("top", Map.of()));
+                if (top.get("rows").size() > 0) {
+                    String fn = top.get("rows").get(0).get("fn").asText();
+                    assertTrue(JSON.readTree(api.answer("butterfly", Map.of("fn", fn))).get("total").asLong() > 0, name);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
     @Test
     void hostileNamesComeThroughAsTextInEscapedJson() throws Exception {
         HttpResponse<String> r = get(hostile.url() + "api/flame?min=0");
