@@ -60,36 +60,31 @@ final class FlameIndex {
 
     /** The node's children in flamegraph.pl's order (by function name). */
     int[] childrenByName(int node) {
+        return children(node, (a, b) -> {
+            int k = tree.function(a).name().compareTo(tree.function(b).name());
+            return k != 0 ? k : Integer.compare(a, b);
+        });
+    }
+
+    /** The node's children, heaviest first (the call tree's order). */
+    int[] childrenByTotal(int node) {
+        return children(node, (a, b) -> {
+            int k = Long.compare(Math.max(tree.total(b), tree.total2(b)), Math.max(tree.total(a), tree.total2(a)));
+            return k != 0 ? k : Integer.compare(a, b);
+        });
+    }
+
+    private int[] children(int node, java.util.Comparator<Integer> order) {
         int[] c = Arrays.copyOfRange(childList, childStart[node], childStart[node + 1]);
         if (c.length > 1) {
             Integer[] boxed = new Integer[c.length];
             for (int i = 0; i < c.length; i++) {
                 boxed[i] = c[i];
             }
-            Arrays.sort(boxed, (a, b) -> {
-                int k = tree.function(a).name().compareTo(tree.function(b).name());
-                return k != 0 ? k : Integer.compare(a, b);
-            });
+            Arrays.sort(boxed, order);
             for (int i = 0; i < c.length; i++) {
                 c[i] = boxed[i];
             }
-        }
-        return c;
-    }
-
-    /** The node's children, heaviest first (the call tree's order). */
-    int[] childrenByTotal(int node) {
-        int[] c = Arrays.copyOfRange(childList, childStart[node], childStart[node + 1]);
-        Integer[] boxed = new Integer[c.length];
-        for (int i = 0; i < c.length; i++) {
-            boxed[i] = c[i];
-        }
-        Arrays.sort(boxed, (a, b) -> {
-            int k = Long.compare(Math.max(tree.total(b), tree.total2(b)), Math.max(tree.total(a), tree.total2(a)));
-            return k != 0 ? k : Integer.compare(a, b);
-        });
-        for (int i = 0; i < c.length; i++) {
-            c[i] = boxed[i];
         }
         return c;
     }

@@ -104,36 +104,25 @@ final class FlameView {
         out.name("nodes").object();
         column(out, "id", ids, count);
         column(out, "parent", parents, count);
-        out.name("fn").array();
-        for (int i = 0; i < count; i++) {
-            out.value(index.fn(ids[i]));
-        }
-        out.endArray();
-        out.name("self").array();
-        for (int i = 0; i < count; i++) {
-            out.value(t.self(ids[i]));
-        }
-        out.endArray();
-        out.name("total").array();
-        for (int i = 0; i < count; i++) {
-            out.value(t.total(ids[i]));
-        }
-        out.endArray();
+        column(out, "fn", ids, count, index::fn);
+        column(out, "self", ids, count, t::self);
+        column(out, "total", ids, count, t::total);
         if (t.paired()) {
-            out.name("self2").array();
-            for (int i = 0; i < count; i++) {
-                out.value(t.self2(ids[i]));
-            }
-            out.endArray();
-            out.name("total2").array();
-            for (int i = 0; i < count; i++) {
-                out.value(t.total2(ids[i]));
-            }
-            out.endArray();
+            column(out, "self2", ids, count, t::self2);
+            column(out, "total2", ids, count, t::total2);
         }
         out.endObject();
         functions(out, used, names);
         out.endObject();
+    }
+
+    /** A column of a value of each output node. */
+    private static void column(JsonOut out, String name, int[] ids, int count, java.util.function.IntToLongFunction value) {
+        out.name(name).array();
+        for (int i = 0; i < count; i++) {
+            out.value(value.applyAsLong(ids[i]));
+        }
+        out.endArray();
     }
 
     private static void column(JsonOut out, String name, int[] values, int count) {
