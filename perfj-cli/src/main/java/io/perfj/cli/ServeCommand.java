@@ -64,10 +64,9 @@ public final class ServeCommand implements Callable<Integer> {
             err.println(String.format(Locale.ROOT, "perfj: %s: %d samples, %d distinct stacks, %d threads (%.1f s)",
                     file, p.sampleCount(), p.stacks().size(), p.threadCount(), (System.nanoTime() - t0) / 1e9));
             err.flush();
-            if (profile.event != null) {
-                ProfileCliOptions.event(p, file, profile.event);
-            }
-            recs[k] = new Recording(file.toString(), file, p, profile.sym.sessionOptions());
+            // --event picks the first recording's event; the diff finds it in the second by name
+            int event = k == 0 && profile.event != null ? ProfileCliOptions.event(p, file, profile.event) : -1;
+            recs[k] = new Recording(file.toString(), file, p, profile.sym.sessionOptions(), event);
         }
         Api api = new Api(recs);
         long t0 = System.nanoTime();

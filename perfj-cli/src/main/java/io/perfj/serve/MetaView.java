@@ -31,7 +31,7 @@ final class MetaView {
         out.field("name", r.name());
         out.field("samples", p.sampleCount());
         out.field("duration", r.duration());
-        out.field("defaultEvent", Math.max(0, p.firstSampled(null)));
+        out.field("defaultEvent", r.defaultEvent());
         long[] perEvent = new long[p.events().size()];
         long[] perThread = new long[p.threadCount()];
         Map<Integer, Long> perCpu = new TreeMap<>();

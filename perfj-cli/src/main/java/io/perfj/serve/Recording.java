@@ -29,7 +29,17 @@ public final class Recording {
     private final long firstTime;
     private final long lastTime;
 
+    private final int defaultEvent;
+
+    /** A recording whose first event sampled is shown first. */
     public Recording(String name, Path path, Profile profile, SessionOptions options) {
+        this(name, path, profile, options, -1);
+    }
+
+    /** A recording whose event {@code defaultEvent} (an index of the profile's events; -1: the first sampled) is shown first. */
+    public Recording(String name, Path path, Profile profile, SessionOptions options, int defaultEvent) {
+        this.defaultEvent = defaultEvent >= 0 && defaultEvent < profile.events().size() ? defaultEvent
+                : Math.max(0, profile.firstSampled(null));
         this.name = name;
         this.path = path;
         this.profile = profile;
@@ -84,6 +94,11 @@ public final class Recording {
     public Frame leafFrame(int sample) {
         int st = profile.stack(sample);
         return st == StackTable.EMPTY ? null : profile.frames().get(profile.stacks().frame(st));
+    }
+
+    /** The event a selection without one shows. */
+    public int defaultEvent() {
+        return defaultEvent;
     }
 
     public String name() {

@@ -21,7 +21,7 @@ public record Selection(int event, long from, long to, SampleFilter filter) {
         Profile p = r.profile();
         int event = (int) number(q, "event", -1);
         if (event < 0 || event >= p.events().size()) {
-            event = Math.max(0, p.firstSampled(null));
+            event = r.defaultEvent();
         }
         long from = number(q, "from", Long.MIN_VALUE);
         long to = number(q, "to", Long.MAX_VALUE);

@@ -392,6 +392,25 @@ class ServeHttpTest {
         }
     }
 
+    /** --event's choice is what a selection without an event shows (and meta names). */
+    @Test
+    void theDefaultEventIsTheOneAskedFor() throws Exception {
+        Recording two = ServeFixtures.recording("two-events");
+        Profile p = two.profile();
+        int second = p.firstSampled(null) == 0 ? 1 : 0;
+        Recording rec = new Recording("two-events.data", two.path(), p, two.options(), second);
+        long w = 0;
+        for (int i = 0; i < p.sampleCount(); i++) {
+            if (p.event(i) == second) {
+                w += p.weight(i);
+            }
+        }
+        Api api = new Api(rec);
+        assertEquals(w, JSON.readTree(api.answer("flame", Map.of())).get("total").asLong());
+        assertEquals(second, JSON.readTree(api.answer("meta", Map.of())).get("recordings").get(0).get("defaultEvent").asInt());
+        assertTrue(w > 0, "both events were sampled");
+    }
+
     @Test
     void hostileNamesComeThroughAsTextInEscapedJson() throws Exception {
         HttpResponse<String> r = get(hostile.url() + "api/flame?min=0");
