@@ -218,7 +218,7 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
             from[k] = nameAt[i];
             to[k] = nameEnd[i];
         }
-        return SymbolTable.ofNamed(s, e, b, k -> new String(data, from[k], to[k] - from[k], StandardCharsets.UTF_8));
+        return SymbolTable.ofNamed(s, e, b, false, k -> new String(data, from[k], to[k] - from[k], StandardCharsets.UTF_8));
     }
 
     /** The name from {@code at} to the end of its line. */

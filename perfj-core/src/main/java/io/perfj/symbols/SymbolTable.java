@@ -56,14 +56,14 @@ public final class SymbolTable {
         this.enclosing = innermost ? enclosing(starts, ends) : null;
     }
 
-    private SymbolTable(long[] starts, long[] ends, char[] bindings, IntFunction<String> names) {
+    private SymbolTable(long[] starts, long[] ends, char[] bindings, boolean innermost, IntFunction<String> names) {
         this.starts = starts;
         this.ends = ends;
         this.bindings = bindings;
         this.symbols = new Symbol[starts.length];
         this.names = names;
         this.tree = null;
-        this.enclosing = null;
+        this.enclosing = innermost ? enclosing(starts, ends) : null;
     }
 
     /** {@link #enclosing} of sorted symbols, or null when none overlaps another. */
@@ -114,15 +114,16 @@ public final class SymbolTable {
     }
 
     /**
-     * Indexes clean, non-overlapping symbols sorted by start (unsigned), given as columns (the
-     * arrays are kept, not copied), whose names are asked of {@code names} by position the
-     * first time a symbol is returned. {@code names} may be called from any thread.
+     * Indexes clean symbols sorted by start (unsigned), given as columns (the arrays are kept,
+     * not copied), whose names are asked of {@code names} by position the first time a symbol
+     * is returned; {@code names} may be called from any thread. With {@code innermost},
+     * overlapping symbols answer as in {@link #ofInnermost}; without, they must not overlap.
      */
-    static SymbolTable ofNamed(long[] starts, long[] ends, char[] bindings, IntFunction<String> names) {
+    static SymbolTable ofNamed(long[] starts, long[] ends, char[] bindings, boolean innermost, IntFunction<String> names) {
         if (starts.length != ends.length || starts.length != bindings.length) {
             throw new IllegalArgumentException("columns of different lengths");
         }
-        return new SymbolTable(starts, ends, bindings, names);
+        return new SymbolTable(starts, ends, bindings, innermost, names);
     }
 
     /** The symbol containing {@code addr}, or null. */
