@@ -1,7 +1,5 @@
 package io.perfj.symbols;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,8 +16,6 @@ import java.util.function.IntFunction;
  */
 public final class SymbolTable {
     public static final SymbolTable EMPTY = new SymbolTable(List.of());
-
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Symbol[].class);
 
     private final long[] starts;
     private final long[] ends;
@@ -188,9 +184,16 @@ public final class SymbolTable {
         if (s != null || names == null) {
             return s;
         }
-        Symbol made = new Symbol(starts[i], ends[i], names.apply(i), bindings[i]);
-        Symbol witness = (Symbol) SLOT.compareAndExchange(symbols, i, (Symbol) null, made);
-        return witness != null ? witness : made;
+        // made under the lock, so that every caller gets the same object; read without it
+        // after (a Symbol's fields are final: a reference seen is a complete object)
+        synchronized (this) {
+            s = symbols[i];
+            if (s == null) {
+                s = new Symbol(starts[i], ends[i], names.apply(i), bindings[i]);
+                symbols[i] = s;
+            }
+            return s;
+        }
     }
 
     /** The first symbol with this exact name, or null. */
