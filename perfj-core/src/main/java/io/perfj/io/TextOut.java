@@ -290,4 +290,16 @@ public final class TextOut {
     public void pos(int p) {
         pos = p;
     }
+
+    /** {@code s} right-aligned in {@code width} columns (as printf's %*s). */
+    public static String padLeft(String s, int width) {
+        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+    }
+
+    /** {@code v} in at least {@code digits} digits, zero-filled after any minus sign (printf's %0*d). */
+    public static String zeroPad(long v, int digits) {
+        String d = v < 0 ? Long.toString(v).substring(1) : Long.toString(v);
+        String z = d.length() >= digits ? d : "0".repeat(digits - d.length()) + d;
+        return v < 0 ? "-" + z : z;
+    }
 }

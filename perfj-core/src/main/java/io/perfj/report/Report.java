@@ -33,7 +33,10 @@ public final class Report {
     private final StackTable stacks = new StackTable();
     private final List<Hists> hists = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
-    private final Map<Long, LongIntMap> frameCache = new HashMap<>();
+    /** {@link #frameOf}'s caches: their keys' positions in {@link #cacheKeys}/{@link #caches}. */
+    private final LongIntMap frameCache = new LongIntMap(64);
+    private long[] cacheKeys = new long[64];
+    private final List<LongIntMap> caches = new ArrayList<>();
     private long lastCacheKey;
     private LongIntMap lastCache;
     /** {@link #frameOf} for a callchain address in no map: the level comes from its neighbour. */
@@ -298,11 +301,17 @@ public final class Report {
             if (key == lastCacheKey && lastCache != null) {
                 m = lastCache;
             } else {
-                m = frameCache.get(key);
-                if (m == null) {
-                    m = new LongIntMap(64);
-                    frameCache.put(key, m);
+                int at = frameCache.get(key);
+                if (at < 0) {
+                    at = caches.size();
+                    if (at == cacheKeys.length) {
+                        cacheKeys = java.util.Arrays.copyOf(cacheKeys, at * 2);
+                    }
+                    cacheKeys[at] = key;
+                    caches.add(new LongIntMap(64));
+                    frameCache.put(key, at);
                 }
+                m = caches.get(at);
                 lastCacheKey = key;
                 lastCache = m;
             }
@@ -350,10 +359,11 @@ public final class Report {
             return;
         }
         lastCache = null;
-        if (pid == ALL) {
-            frameCache.clear();
-        } else {
-            frameCache.keySet().removeIf(k -> (int) (long) k == pid);
+        // emptied, not dropped: the process's next samples refill the same tables
+        for (int i = 0; i < caches.size(); i++) {
+            if (pid == ALL || (int) cacheKeys[i] == pid) {
+                caches.get(i).clear();
+            }
         }
     }
 

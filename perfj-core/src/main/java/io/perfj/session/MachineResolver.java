@@ -12,9 +12,16 @@ import java.util.List;
 /** The {@link FrameResolver} backed by the process model, {@link Machine}. */
 public final class MachineResolver implements FrameResolver {
     private final Machine machine;
-    private int lastPid = Integer.MIN_VALUE;
-    private int lastTid = Integer.MIN_VALUE;
-    private Thread last;
+    /**
+     * The threads of recent samples, by tid modulo the size: a system-wide recording's samples
+     * alternate between CPUs and so between threads nearly every sample, and the machine's
+     * lookup is a locked hash map. Emptied by every record (one may replace a thread).
+     */
+    private static final int RECENT = 64;
+    private final int[] recentPid = new int[RECENT];
+    private final int[] recentTid = new int[RECENT];
+    private final Thread[] recent = new Thread[RECENT];
+    private boolean anyRecent;
 
     public MachineResolver(PerfData data, SymbolOptions opts) {
         this(data, opts, false);
@@ -30,18 +37,25 @@ public final class MachineResolver implements FrameResolver {
     }
 
     private Thread thread(int pid, int tid) {
-        if (pid != lastPid || tid != lastTid || last == null) {
-            last = machine.thread(pid, tid);
-            lastPid = pid;
-            lastTid = tid;
+        int at = tid & (RECENT - 1);
+        Thread t = recent[at];
+        if (t == null || recentPid[at] != pid || recentTid[at] != tid) {
+            t = machine.thread(pid, tid);
+            recent[at] = t;
+            recentPid[at] = pid;
+            recentTid[at] = tid;
+            anyRecent = true;
         }
-        return last;
+        return t;
     }
 
     @Override
     public void process(PerfRecord r) {
         machine.process(r);
-        last = null;
+        if (anyRecent) {
+            java.util.Arrays.fill(recent, null);
+            anyRecent = false;
+        }
         if (unwinding != null) {
             unwinding.addressSpacesChanged();
         }
