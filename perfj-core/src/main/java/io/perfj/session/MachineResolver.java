@@ -22,6 +22,8 @@ public final class MachineResolver implements FrameResolver {
     private final int[] recentTid = new int[RECENT];
     private final Thread[] recent = new Thread[RECENT];
     private boolean anyRecent;
+    /** Addresses resolved before, until a record changes their address space. */
+    private final LocationCache located = new LocationCache();
 
     public MachineResolver(PerfData data, SymbolOptions opts) {
         this(data, opts, false);
@@ -52,6 +54,7 @@ public final class MachineResolver implements FrameResolver {
     @Override
     public void process(PerfRecord r) {
         machine.process(r);
+        located.record(r);
         if (anyRecent) {
             java.util.Arrays.fill(recent, null);
             anyRecent = false;
@@ -63,7 +66,13 @@ public final class MachineResolver implements FrameResolver {
 
     @Override
     public Location resolve(int pid, int tid, int cpumode, long ip) {
-        return machine.resolve(thread(pid, tid), cpumode, ip);
+        Thread t = thread(pid, tid); // made at this sample whether or not the address is cached
+        Location loc = located.get(pid, cpumode, ip);
+        if (loc == null) {
+            loc = machine.resolve(t, cpumode, ip);
+            located.put(pid, cpumode, ip, loc);
+        }
+        return loc;
     }
 
     /** Makes sure the sample's thread exists, as locating or resolving the sample would. */
