@@ -6,7 +6,9 @@ import io.perfj.profile.Profile;
 import io.perfj.symbols.Dso;
 
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,8 @@ public final class FirefoxExport {
     public static final int VERSION = 70;
     /** The Gecko profile version the processed format's {@code meta.version} holds. */
     private static final int GECKO_VERSION = 24;
+
+    private static final long[] TEN_POW = {1, 10, 100, 1000, 10_000, 100_000};
 
     private final Profile profile;
     private final double startTime;
@@ -423,13 +427,16 @@ public final class FirefoxExport {
         out.ch(']');
     }
 
+    /** {@code [value,value,...]}, {@code n} times: whole runs of the text at once (these columns are long). */
     private static void constant(TextOut out, String value, int n) {
         out.ch('[');
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                out.ch(',');
-            }
+        if (n > 0) {
             out.str(value);
+            byte[] run = ("," + value).repeat(Math.min(n - 1, 512)).getBytes(StandardCharsets.US_ASCII);
+            int each = value.length() + 1;
+            for (int left = n - 1; left > 0; left -= run.length / each) {
+                out.bytes(left * each >= run.length ? run : Arrays.copyOf(run, left * each));
+            }
         }
         out.ch(']');
     }
@@ -448,7 +455,10 @@ public final class FirefoxExport {
                 frac /= 10;
                 digits--;
             }
-            out.ch('.').decZero(frac, digits);
+            out.ch('.');
+            for (long div = TEN_POW[digits - 1]; div > 0; div /= 10) {
+                out.ch((char) ('0' + frac / div % 10));
+            }
         }
     }
 }

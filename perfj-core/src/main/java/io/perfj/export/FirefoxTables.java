@@ -43,7 +43,9 @@ final class FirefoxTables {
     long[] frameAddress = new long[256];
     int[] frameInlineDepth = new int[256];
     int[] frameCategory = new int[256];
-    private final Map<FrameKey, Integer> frameIds = new HashMap<>();
+    /** Per frame of the profile, its row when not inlined into a caller (-1: none yet). */
+    private final int[] ownFrameIds;
+    private final Map<FrameKey, Integer> inlinedFrameIds = new HashMap<>();
 
     // functions (a name and a resource each)
     int funcs;
@@ -78,6 +80,8 @@ final class FirefoxTables {
     FirefoxTables(Profile profile) {
         this.profile = profile;
         StackTable st = profile.stacks();
+        ownFrameIds = new int[profile.frames().size()];
+        Arrays.fill(ownFrameIds, -1);
         stackIndex = new int[st.size()];
         Arrays.fill(stackIndex, -1);
         boolean[] used = new boolean[st.size()];
@@ -124,10 +128,17 @@ final class FirefoxTables {
     }
 
     private int frame(int frame, int depth, int base) {
-        FrameKey key = new FrameKey(frame, depth, base);
-        Integer id = frameIds.get(key);
-        if (id != null) {
-            return id;
+        FrameKey key = null;
+        if (depth == 0) {
+            if (ownFrameIds[frame] >= 0) {
+                return ownFrameIds[frame];
+            }
+        } else {
+            key = new FrameKey(frame, depth, base);
+            Integer id = inlinedFrameIds.get(key);
+            if (id != null) {
+                return id;
+            }
         }
         if (frames == frameFunc.length) {
             int cap = frames * 2;
@@ -149,7 +160,11 @@ final class FirefoxTables {
         frameCategory[row] = category(f.level());
         String name = f.sym() != null ? f.sym().name() : "0x" + Long.toHexString(f.addr());
         frameFunc[row] = func(name, f.dso() == null ? -1 : lib(f.dso()));
-        frameIds.put(key, row);
+        if (key == null) {
+            ownFrameIds[frame] = row;
+        } else {
+            inlinedFrameIds.put(key, row);
+        }
         return row;
     }
 

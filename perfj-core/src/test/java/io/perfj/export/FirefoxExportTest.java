@@ -69,6 +69,16 @@ class FirefoxExportTest {
     /** Every index points into its table; a stack's prefix comes before it. */
     private static void indexesInRange(JsonNode doc) {
         JsonNode sh = doc.get("shared");
+        for (var table : sh.properties()) {
+            if (table.getValue().has("length")) {
+                for (var column : table.getValue().properties()) {
+                    if (column.getValue().isArray()) {
+                        assertEquals(table.getValue().get("length").asInt(), column.getValue().size(),
+                                table.getKey() + "." + column.getKey());
+                    }
+                }
+            }
+        }
         int strings = sh.get("stringArray").size();
         int frames = sh.get("frameTable").get("length").asInt();
         int funcs = sh.get("funcTable").get("length").asInt();
