@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
 /** {@code perfj export}: the recording's profile in another viewer's format. */
@@ -95,7 +96,12 @@ public final class ExportCommand implements Callable<Integer> {
                 : Files.getLastModifiedTime(in).toMillis();
         FirefoxExport export = new FirefoxExport(p, FirefoxExport.startTime(p, end));
         if (output != null && output.getFileName().toString().endsWith(".gz")) {
-            GZIPOutputStream gz = new GZIPOutputStream(sink, 1 << 16);
+            // the fastest level: deflating costs little next to the export (782k samples: 6.7 MB, not 5.7)
+            GZIPOutputStream gz = new GZIPOutputStream(sink, 1 << 16) {
+                {
+                    def.setLevel(Deflater.BEST_SPEED);
+                }
+            };
             export.write(gz);
             gz.finish();
         } else {

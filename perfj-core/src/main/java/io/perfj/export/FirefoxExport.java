@@ -41,8 +41,6 @@ public final class FirefoxExport {
     /** The Gecko profile version the processed format's {@code meta.version} holds. */
     private static final int GECKO_VERSION = 24;
 
-    private static final long[] TEN_POW = {1, 10, 100, 1000, 10_000, 100_000};
-
     private final Profile profile;
     private final double startTime;
 
@@ -448,17 +446,22 @@ public final class FirefoxExport {
             ns = -ns;
         }
         out.dec(ns / 1_000_000);
-        long frac = ns % 1_000_000;
+        int frac = (int) (ns % 1_000_000);
         if (frac != 0) {
-            int digits = 6;
-            while (frac % 10 == 0) {
+            // six digits written right to left in int arithmetic; trailing zeros then dropped
+            byte[] b = out.reserve(7);
+            int p = out.pos();
+            b[p] = '.';
+            int end = 0;
+            for (int i = 6; i >= 1; i--) {
+                int d = frac % 10;
                 frac /= 10;
-                digits--;
+                b[p + i] = (byte) ('0' + d);
+                if (end == 0 && d != 0) {
+                    end = i;
+                }
             }
-            out.ch('.');
-            for (long div = TEN_POW[digits - 1]; div > 0; div /= 10) {
-                out.ch((char) ('0' + frac / div % 10));
-            }
+            out.pos(p + 1 + end);
         }
     }
 }

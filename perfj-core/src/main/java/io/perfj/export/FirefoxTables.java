@@ -19,7 +19,9 @@ import java.util.Map;
  * already puts a caller before its callees as the format wants; one frame per (frame, inline
  * depth, function it is inlined into), where a function inlined at an address sits above the
  * function that holds the address, with that function's address and native symbol; one
- * function per (name, object); one library and one resource per object; the string array.
+ * function per place (object and symbol, or address without one: {@link
+ * io.perfj.report.FrameTable#canonical}); one library and one resource per object; the string
+ * array.
  */
 final class FirefoxTables {
     /** Category indexes, as {@link FirefoxExport} declares them. */
@@ -51,7 +53,8 @@ final class FirefoxTables {
     int funcs;
     int[] funcName = new int[256];
     int[] funcResource = new int[256];
-    private final Map<FuncKey, Integer> funcIds = new HashMap<>();
+    /** Per frame of the profile, its function when the frame is its place's canonical one (-1: none yet). */
+    private final int[] funcIds;
 
     /** Objects: libs and resources share the index. */
     final List<Dso> libs = new ArrayList<>();
@@ -66,12 +69,9 @@ final class FirefoxTables {
     private final Map<SymbolKey, Integer> symbolIds = new HashMap<>();
 
     final List<String> strings = new ArrayList<>();
-    private final Map<String, Integer> stringIds = new HashMap<>();
+    private final Map<String, Integer> stringIds;
 
     private record FrameKey(int frame, int depth, int base) {
-    }
-
-    private record FuncKey(String name, int resource) {
     }
 
     private record SymbolKey(int lib, Symbol symbol) {
@@ -80,8 +80,12 @@ final class FirefoxTables {
     FirefoxTables(Profile profile) {
         this.profile = profile;
         StackTable st = profile.stacks();
-        ownFrameIds = new int[profile.frames().size()];
+        int nFrames = profile.frames().size();
+        ownFrameIds = new int[nFrames];
         Arrays.fill(ownFrameIds, -1);
+        funcIds = new int[nFrames];
+        Arrays.fill(funcIds, -1);
+        stringIds = new HashMap<>(Math.max(16, nFrames + nFrames / 2));
         stackIndex = new int[st.size()];
         Arrays.fill(stackIndex, -1);
         boolean[] used = new boolean[st.size()];
@@ -158,8 +162,7 @@ final class FirefoxTables {
         frameNativeSymbol[row] = lib >= 0 && b.sym() != null ? nativeSymbol(lib, b.sym()) : -1;
         frameInlineDepth[row] = depth;
         frameCategory[row] = category(f.level());
-        String name = f.sym() != null ? f.sym().name() : "0x" + Long.toHexString(f.addr());
-        frameFunc[row] = func(name, f.dso() == null ? -1 : lib(f.dso()));
+        frameFunc[row] = func(profile.frames().canonical(frame));
         if (key == null) {
             ownFrameIds[frame] = row;
         } else {
@@ -176,19 +179,20 @@ final class FirefoxTables {
         };
     }
 
-    private int func(String name, int resource) {
-        FuncKey key = new FuncKey(name, resource);
-        Integer id = funcIds.get(key);
-        if (id != null) {
-            return id;
+    private int func(int frame) {
+        if (funcIds[frame] >= 0) {
+            return funcIds[frame];
         }
+        Frame f = profile.frames().get(frame);
+        String name = f.sym() != null ? f.sym().name() : "0x" + Long.toHexString(f.addr());
+        int resource = f.dso() == null ? -1 : lib(f.dso());
         if (funcs == funcName.length) {
             funcName = Arrays.copyOf(funcName, funcs * 2);
             funcResource = Arrays.copyOf(funcResource, funcs * 2);
         }
         funcName[funcs] = str(name);
         funcResource[funcs] = resource;
-        funcIds.put(key, funcs);
+        funcIds[frame] = funcs;
         return funcs++;
     }
 
