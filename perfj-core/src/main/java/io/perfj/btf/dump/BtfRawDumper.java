@@ -322,11 +322,17 @@ public final class BtfRawDumper {
         out.pos(p);
     }
 
+    /** The end of a header line with entries: {@code label}, a number, then the entry count. */
+    private int countLine(int p, byte[] label, int value, int vlen) {
+        byte[] b = buf;
+        p = TextOut.putU32(b, put(b, p, label), value);
+        return TextOut.putU32(b, put(b, p, VLEN), vlen);
+    }
+
     private int composite(int p, int x, int size, int vlen, boolean kflag) {
         int[] w = this.w;
         byte[] b = buf;
-        p = TextOut.putU32(b, put(b, p, SIZE), size);
-        p = TextOut.putU32(b, put(b, p, VLEN), vlen);
+        p = countLine(p, SIZE, size, vlen);
         for (int i = 0; i < vlen; i++, x += 3) {
             p = name(put(b, room(p), ENTRY), w[x]);
             int off = w[x + 2];
@@ -342,8 +348,7 @@ public final class BtfRawDumper {
     private int funcProto(int p, int x, int ret, int vlen) {
         int[] w = this.w;
         byte[] b = buf;
-        p = TextOut.putU32(b, put(b, p, RET_TYPE_ID), ret);
-        p = TextOut.putU32(b, put(b, p, VLEN), vlen);
+        p = countLine(p, RET_TYPE_ID, ret, vlen);
         for (int i = 0; i < vlen; i++, x += 2) {
             p = name(put(b, room(p), ENTRY), w[x]);
             p = TextOut.putU32(b, put(b, p, MEMBER_TYPE_ID), w[x + 1]);
@@ -354,8 +359,7 @@ public final class BtfRawDumper {
     private int enum32(int p, int x, int size, int vlen, boolean signed) {
         int[] w = this.w;
         byte[] b = buf;
-        p = TextOut.putU32(b, put(b, p, signed ? ENC_SIGNED : ENC_UNSIGNED), size);
-        p = TextOut.putU32(b, put(b, p, VLEN), vlen);
+        p = countLine(p, signed ? ENC_SIGNED : ENC_UNSIGNED, size, vlen);
         for (int i = 0; i < vlen; i++, x += 2) {
             p = put(b, name(put(b, room(p), ENTRY), w[x]), VAL);
             int v = w[x + 1];
@@ -372,8 +376,7 @@ public final class BtfRawDumper {
     private int enum64(int p, int x, int size, int vlen, boolean signed) {
         int[] w = this.w;
         byte[] b = buf;
-        p = TextOut.putU32(b, put(b, p, signed ? ENC_SIGNED : ENC_UNSIGNED), size);
-        p = TextOut.putU32(b, put(b, p, VLEN), vlen);
+        p = countLine(p, signed ? ENC_SIGNED : ENC_UNSIGNED, size, vlen);
         for (int i = 0; i < vlen; i++, x += 3) {
             out.pos(put(b, name(put(b, room(p), ENTRY), w[x]), VAL));
             long v = (w[x + 1] & 0xffffffffL) | ((long) w[x + 2] << 32);
@@ -390,8 +393,7 @@ public final class BtfRawDumper {
     private int datasec(int p, int x, int size, int vlen) {
         int[] w = this.w;
         byte[] b = buf;
-        p = TextOut.putU32(b, put(b, p, SIZE), size);
-        p = TextOut.putU32(b, put(b, p, VLEN), vlen);
+        p = countLine(p, SIZE, size, vlen);
         for (int i = 0; i < vlen; i++, x += 3) {
             int type = w[x];
             p = TextOut.putU32(b, put(b, room(p), SECINFO_TYPE_ID), type);
