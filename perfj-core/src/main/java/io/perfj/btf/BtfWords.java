@@ -45,11 +45,11 @@ public record BtfWords(TypeSection types, StringSection strings, int firstId, St
      */
     public static BtfWords load(Path file, BtfWords base) {
         String name = file.toString();
-        byte[] data = read(file);
-        if (data != null && !isElf(data)) {
+        byte[] data = readRaw(file);
+        if (data != null) {
             return parse(ByteBuffer.wrap(data), 0, base, name);
         }
-        if (data != null || ElfFile.isElf(file)) {
+        if (ElfFile.isElf(file)) {
             try (ElfFile elf = ElfFile.open(file)) {
                 Bytes sec = btfSection(elf, file);
                 return parse(ByteBuffer.wrap(sec.bytes(0, sec.size())), sec.base(), base, name);
@@ -58,17 +58,13 @@ public record BtfWords(TypeSection types, StringSection strings, int firstId, St
         return parse(ByteBuffer.wrap(blob(file)), 0, base, name);
     }
 
-    private static boolean isElf(byte[] d) {
-        return d.length >= 4 && d[0] == 0x7f && d[1] == 'E' && d[2] == 'L' && d[3] == 'F';
-    }
-
     /**
-     * The whole file, or null when it is larger than one array holds (then only its header says
-     * how much of it is BTF: {@link #blob}). Read in 64 KiB pieces: the JDK copies a read through
-     * a native buffer of the requested size, which above that is a fresh mapping per call (and
-     * sysfs answers 4 KiB a call).
+     * The whole file, or null when it is an ELF file (only its .BTF section is read) or larger
+     * than one array holds (then only its header says how much of it is BTF: {@link #blob}).
+     * Read in 64 KiB pieces: the JDK copies a read through a native buffer of the requested
+     * size, which above that is a fresh mapping per call (and sysfs answers 4 KiB a call).
      */
-    private static byte[] read(Path file) {
+    private static byte[] readRaw(Path file) {
         File f = file.toFile();
         long size = f.length();
         if (size > BtfFiles.MAX_BLOB) {
@@ -76,7 +72,10 @@ public record BtfWords(TypeSection types, StringSection strings, int firstId, St
         }
         try (FileInputStream in = new FileInputStream(f)) {
             byte[] d = new byte[(int) Math.max(size, 4096)];
-            int n = 0;
+            int n = in.readNBytes(d, 0, 4);
+            if (n == 4 && d[0] == 0x7f && d[1] == 'E' && d[2] == 'L' && d[3] == 'F') {
+                return null;
+            }
             for (;;) {
                 if (n == d.length) {
                     // as long as the size said: grow only when there is more (a file that grew)
