@@ -21,7 +21,7 @@ fi
 bpftool btf dump file "$FILE" format c > /tmp/perfj-bench-bpftool.h
 "$ROOT/perfj" btf dump "$FILE" format c > /tmp/perfj-bench-perfj.h
 . "$ROOT/scripts/find-jdk.sh"
-AOT="$ROOT/perfj-cli/target/perfj-btf-c.aot"
+AOT="$ROOT/perfj-cli/target/perfj-btf-dump-c.aot"
 JAVA_CMD=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
     -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -XX:ActiveProcessorCount=1
     -XX:+UseTransparentHugePages)

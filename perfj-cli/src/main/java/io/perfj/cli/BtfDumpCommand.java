@@ -63,9 +63,13 @@ public final class BtfDumpCommand implements Callable<Integer> {
                 && !file.getFileName().toString().equals("vmlinux")) {
             basePath = Path.of("/sys/kernel/btf/vmlinux");
         }
-        if (format.equals("c") && isRawOrElf(exists(file)) && (basePath == null || isRawOrElf(exists(basePath)))) {
-            // A single BTF: straight from the file into the C dumper's type table, no object model.
-            BtfCDumper.dumpFile(file, basePath, out);
+        if (!format.equals("json") && isRawOrElf(exists(file)) && (basePath == null || isRawOrElf(exists(basePath)))) {
+            // A single BTF: straight from the file's words to the text, no object model.
+            if (format.equals("c")) {
+                BtfCDumper.dumpFile(file, basePath, out);
+            } else {
+                BtfRawDumper.dumpFile(file, basePath, out);
+            }
             out.flush();
             return 0;
         }

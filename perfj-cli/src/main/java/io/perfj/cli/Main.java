@@ -39,7 +39,7 @@ public final class Main implements Runnable {
     static void addSubcommands(CommandLine cl, String[] args) {
         java.util.function.Supplier<CommandSpec> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
         if (only != null) {
-            cl.addSubcommand(args[0], only.get());
+            cl.addSubcommand(args[0], args[0].equals("btf") && args.length > 1 ? new BtfCommand(args[1]).spec : only.get());
             return;
         }
         SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));

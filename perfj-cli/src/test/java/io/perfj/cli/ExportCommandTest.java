@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** perfj export from the command line: formats, output file, event choice, errors. */
@@ -74,10 +75,37 @@ class ExportCommandTest {
         assertTrue(r.out().startsWith("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""), r.out());
     }
 
+    /** Gzipped because the name ends in .gz; report's filters apply to the samples exported. */
+    @Test
+    void firefoxGzippedWithFilters() throws Exception {
+        Path out = tmp.resolve("p.json.gz");
+        CliFixtures.Run r = CliFixtures.run(args("--format", "firefox", "-o", out.toString(), "--symbols", "compute_a",
+                "-i", Fixtures.recording("c-fp").toString()));
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.out());
+        String json;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(out))) {
+            json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertTrue(json.startsWith("{\"meta\":{\"version\":24,\"preprocessedProfileVersion\":70,"), "version");
+        assertTrue(json.contains("\"product\":\"perfj\""), "product");
+        // the filter keeps compute_a's samples, whose stacks do not pass through compute_b
+        assertTrue(json.contains("\"compute_a\"") && json.contains("\"main\""), "compute_a and its callers");
+        assertFalse(json.contains("\"compute_b\""), "no compute_b");
+        assertFalse(json.contains("\"startTime\":0.0"), "from the recording's time");
+    }
+
+    @Test
+    void firefoxToStandardOutputIsPlainJson() {
+        CliFixtures.Run r = CliFixtures.run(args("--format", "firefox", "-i", Fixtures.recording("c-fp").toString()));
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().startsWith("{\"meta\":{"), "plain JSON");
+    }
+
     @Test
     void unknownFormatIsAUsageError() {
         CliFixtures.Run r = CliFixtures.run(args("--format", "svg", "-i", Fixtures.recording("c-fp").toString()));
         assertEquals(2, r.rc());
-        assertTrue(r.err().contains("'svg' is not a format (folded, pprof, speedscope)"), r.err());
+        assertTrue(r.err().contains("'svg' is not a format (folded, pprof, speedscope, firefox)"), r.err());
     }
 }

@@ -191,7 +191,7 @@ public final class AnnotationPrinter {
     }
 
     static String padLeft(String s, int w) {
-        return s.length() >= w ? s : " ".repeat(w - s.length()) + s;
+        return io.perfj.io.TextOut.padLeft(s, w);
     }
 
     static String padRight(String s, int w) {

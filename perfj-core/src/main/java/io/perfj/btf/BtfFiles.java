@@ -42,7 +42,9 @@ public final class BtfFiles {
     public static Kind kind(Path path) {
         byte[] head = new byte[8];
         int n;
-        try (var in = Files.newInputStream(path)) {
+        // a FileInputStream, not Files.newInputStream: no channel classes for a command whose
+        // input is read that way too (BtfWords.load)
+        try (var in = new java.io.FileInputStream(path.toFile())) {
             n = in.readNBytes(head, 0, 8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

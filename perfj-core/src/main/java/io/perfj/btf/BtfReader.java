@@ -3,8 +3,8 @@ package io.perfj.btf;
 import io.perfj.btf.wire.Header;
 import io.perfj.btf.wire.Kinds;
 import io.perfj.btf.wire.StringSection;
+import io.perfj.btf.wire.TypeChecks;
 import io.perfj.btf.wire.TypeSection;
-import io.perfj.io.FormatException;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -12,16 +12,13 @@ import java.util.List;
 
 /**
  * Reads a BTF blob into a {@link Btf}: the wire layer checks the header and indexes the type
- * section ({@link Header}, {@link TypeSection}), then one pass over the records builds a record
- * per type, checking that every referenced type id and string offset is in range. Bits the model cannot keep
- * (reserved bits of the info and INT words, kind_flag or vlen where a kind has none) are
- * rejected, as the kernel rejects them, so that writing a parsed model gives back its bytes.
+ * section ({@link Header}, {@link TypeSection}) and {@link TypeChecks} checks each record (type
+ * ids and string offsets in range, and no bits the model cannot keep: reserved bits of the info
+ * and INT words, kind_flag or vlen where a kind has none, so that writing a parsed model gives
+ * back its bytes), then one pass over the records builds a record per type.
  */
 final class BtfReader {
-    private static final String TYPE = "btf_type";
-
     private final String source;
-    private final long origin;
     private final Header header;
     private final TypeSection section;
     private final int[] w;
@@ -32,11 +29,11 @@ final class BtfReader {
     private final byte[] own;
     private final String[] cache;
     private final BtfType[] out;
+    private final TypeChecks checks;
 
     private BtfReader(String source, long origin, Header header, TypeSection section, Btf base,
                       StringSection strings, byte[] own) {
         this.source = source;
-        this.origin = origin;
         this.header = header;
         this.section = section;
         this.w = section.words();
@@ -47,6 +44,7 @@ final class BtfReader {
         this.own = own;
         this.cache = new String[strings.ownLength()];
         this.out = new BtfType[section.size()];
+        this.checks = new TypeChecks(section, strings, source, origin + header.typeStart());
     }
 
     static Btf read(byte[] data, long origin, String source, Btf base) {
@@ -102,45 +100,37 @@ final class BtfReader {
     }
 
     private void decode(int from, int to) {
+        checks.check(startId + from, startId + to);
         // One call per type (not one long loop) so the JIT compiles it after a few hundred types.
         for (int i = from; i < to; i++) {
             out[i] = decodeType(section.pos(startId + i));
         }
     }
 
-    /** The record at word {@code q}; {@code pos} is its byte offset in the type section, for errors. */
+    /** The record at word {@code q}, checked. */
     private BtfType decodeType(int q) {
         int[] w = this.w;
-        int pos = 4 * q;
         int nameOff = w[q];
         int info = w[q + 1];
         int sizeOrType = w[q + 2];
         int kind = Kinds.kind(info);
         int vlen = Kinds.vlen(info);
         boolean kflag = Kinds.kflag(info);
-        if ((info & 0x60ff0000) != 0) {
-            throw err(pos + 4, "reserved bits set in info 0x" + Integer.toHexString(info));
-        }
-        checkFlags(pos, kind, vlen, kflag, sizeOrType);
-        String name = name(nameOff, pos);
+        String name = name(nameOff);
         int p = q + 3;
         BtfType t = switch (kind) {
             case Kinds.INT -> {
                 int v = w[p];
-                if ((v & 0xf000ff00) != 0) {
-                    throw err(pos + 12, "reserved bits set in INT data 0x" + Integer.toHexString(v));
-                }
                 yield new BtfType.Int(name, nameOff, sizeOrType, (v >>> 24) & 0xf, (v >>> 16) & 0xff, v & 0xff);
             }
-            case Kinds.PTR -> new BtfType.Ptr(name, nameOff, ref(sizeOrType, pos + 8));
-            case Kinds.ARRAY -> new BtfType.Array(name, nameOff, ref(w[p], pos + 12), ref(w[p + 1], pos + 16),
-                    w[p + 2]);
+            case Kinds.PTR -> new BtfType.Ptr(name, nameOff, sizeOrType);
+            case Kinds.ARRAY -> new BtfType.Array(name, nameOff, w[p], w[p + 1], w[p + 2]);
             case Kinds.STRUCT, Kinds.UNION -> {
                 BtfType.Member[] ms = new BtfType.Member[vlen];
                 for (int i = 0; i < vlen; i++, p += 3) {
                     int mo = w[p];
                     int off = w[p + 2];
-                    ms[i] = new BtfType.Member(name(mo, 4 * p), mo, ref(w[p + 1], 4 * p + 4),
+                    ms[i] = new BtfType.Member(name(mo), mo, w[p + 1],
                             kflag ? off & 0xffffff : off, kflag ? off >>> 24 : 0);
                 }
                 List<BtfType.Member> l = List.of(ms);
@@ -152,7 +142,7 @@ final class BtfReader {
                 for (int i = 0; i < vlen; i++, p += 2) {
                     int vo = w[p];
                     int v = w[p + 1];
-                    vs[i] = new BtfType.EnumValue(name(vo, 4 * p), vo, kflag ? v : Integer.toUnsignedLong(v));
+                    vs[i] = new BtfType.EnumValue(name(vo), vo, kflag ? v : Integer.toUnsignedLong(v));
                 }
                 yield new BtfType.Enum(name, nameOff, sizeOrType, kflag, List.of(vs));
             }
@@ -161,65 +151,42 @@ final class BtfReader {
                 for (int i = 0; i < vlen; i++, p += 3) {
                     int vo = w[p];
                     long v = Integer.toUnsignedLong(w[p + 1]) | ((long) w[p + 2] << 32);
-                    vs[i] = new BtfType.EnumValue(name(vo, 4 * p), vo, v);
+                    vs[i] = new BtfType.EnumValue(name(vo), vo, v);
                 }
                 yield new BtfType.Enum64(name, nameOff, sizeOrType, kflag, List.of(vs));
             }
             case Kinds.FWD -> new BtfType.Fwd(name, nameOff, kflag);
-            case Kinds.TYPEDEF -> new BtfType.Typedef(name, nameOff, ref(sizeOrType, pos + 8));
-            case Kinds.VOLATILE -> new BtfType.Volatile(name, nameOff, ref(sizeOrType, pos + 8));
-            case Kinds.CONST -> new BtfType.Const(name, nameOff, ref(sizeOrType, pos + 8));
-            case Kinds.RESTRICT -> new BtfType.Restrict(name, nameOff, ref(sizeOrType, pos + 8));
-            case Kinds.FUNC -> new BtfType.Func(name, nameOff, ref(sizeOrType, pos + 8), vlen);
+            case Kinds.TYPEDEF -> new BtfType.Typedef(name, nameOff, sizeOrType);
+            case Kinds.VOLATILE -> new BtfType.Volatile(name, nameOff, sizeOrType);
+            case Kinds.CONST -> new BtfType.Const(name, nameOff, sizeOrType);
+            case Kinds.RESTRICT -> new BtfType.Restrict(name, nameOff, sizeOrType);
+            case Kinds.FUNC -> new BtfType.Func(name, nameOff, sizeOrType, vlen);
             case Kinds.FUNC_PROTO -> {
                 BtfType.Param[] ps = new BtfType.Param[vlen];
                 for (int i = 0; i < vlen; i++, p += 2) {
                     int po = w[p];
-                    ps[i] = new BtfType.Param(name(po, 4 * p), po, ref(w[p + 1], 4 * p + 4));
+                    ps[i] = new BtfType.Param(name(po), po, w[p + 1]);
                 }
-                yield new BtfType.FuncProto(name, nameOff, ref(sizeOrType, pos + 8), List.of(ps));
+                yield new BtfType.FuncProto(name, nameOff, sizeOrType, List.of(ps));
             }
-            case Kinds.VAR -> new BtfType.Var(name, nameOff, ref(sizeOrType, pos + 8), w[p]);
+            case Kinds.VAR -> new BtfType.Var(name, nameOff, sizeOrType, w[p]);
             case Kinds.DATASEC -> {
                 BtfType.VarSecinfo[] vs = new BtfType.VarSecinfo[vlen];
                 for (int i = 0; i < vlen; i++, p += 3) {
-                    vs[i] = new BtfType.VarSecinfo(ref(w[p], 4 * p), w[p + 1], w[p + 2]);
+                    vs[i] = new BtfType.VarSecinfo(w[p], w[p + 1], w[p + 2]);
                 }
                 yield new BtfType.Datasec(name, nameOff, sizeOrType, List.of(vs));
             }
             case Kinds.FLOAT -> new BtfType.Float(name, nameOff, sizeOrType);
-            case Kinds.DECL_TAG -> new BtfType.DeclTag(name, nameOff, ref(sizeOrType, pos + 8), w[p], kflag);
-            case Kinds.TYPE_TAG -> new BtfType.TypeTag(name, nameOff, ref(sizeOrType, pos + 8), kflag);
+            case Kinds.DECL_TAG -> new BtfType.DeclTag(name, nameOff, sizeOrType, w[p], kflag);
+            case Kinds.TYPE_TAG -> new BtfType.TypeTag(name, nameOff, sizeOrType, kflag);
             default -> throw new IllegalStateException();
         };
         return t;
     }
 
-    private void checkFlags(int pos, int kind, int vlen, boolean kflag, int sizeOrType) {
-        if (!Kinds.hasVlen(kind) && vlen != 0) {
-            throw err(pos + 4, Kinds.name(kind) + " with vlen " + vlen);
-        }
-        if (kind == Kinds.FUNC && vlen > 2) {
-            throw err(pos + 4, "FUNC linkage " + vlen + " is unknown");
-        }
-        if (!Kinds.hasKindFlag(kind) && kflag) {
-            throw err(pos + 4, Kinds.name(kind) + " with kind_flag set");
-        }
-        if ((kind == Kinds.ARRAY || kind == Kinds.FWD) && sizeOrType != 0) {
-            throw err(pos + 8, Kinds.name(kind) + " with non-zero size/type " + sizeOrType);
-        }
-    }
-
-    /** A type reference, checked against the number of types. */
-    private int ref(int id, long relPos) {
-        if (Integer.compareUnsigned(id, section.end()) >= 0) {
-            throw err(relPos, "type id " + Integer.toUnsignedString(id) + " is out of range (last id "
-                    + (section.end() - 1) + ")");
-        }
-        return id;
-    }
-
-    private String name(int off, int relPos) {
+    /** The name at a string offset the checks have let through: this blob's own, or its base's. */
+    private String name(int off) {
         int rel = off - startStrOff;
         if (rel >= 0 && rel < cache.length) {
             String s = cache[rel];
@@ -229,14 +196,6 @@ final class BtfReader {
             }
             return s;
         }
-        if (off >= 0 && off < startStrOff) {
-            return base.string(off);
-        }
-        throw err(relPos, "string offset 0x" + Integer.toHexString(off) + " is outside the string section (size 0x"
-                + Integer.toHexString(strings.length()) + ")");
-    }
-
-    private FormatException err(long relPos, String detail) {
-        return new FormatException(source, TYPE, origin + header.typeStart() + relPos, detail);
+        return base.string(off);
     }
 }

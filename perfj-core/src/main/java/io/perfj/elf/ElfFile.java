@@ -213,6 +213,11 @@ public final class ElfFile implements AutoCloseable {
         return ElfSymbolReader.read(this, symtab);
     }
 
+    /** The entries of a SHT_SYMTAB or SHT_DYNSYM section as columns (names read on demand). */
+    public ElfSymbolColumns symbolColumns(SectionHeader symtab) {
+        return ElfSymbolColumns.read(this, symtab);
+    }
+
     /** Notes from SHT_NOTE sections, or from PT_NOTE segments when there are no section headers. */
     public List<ElfNote> notes() {
         List<ElfNote> out = new ArrayList<>();

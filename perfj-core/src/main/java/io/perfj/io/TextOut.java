@@ -80,19 +80,24 @@ public final class TextOut {
     }
 
     public TextOut bytes(byte[] b) {
-        if (b.length > buf.length - pos) {
+        return bytes(b, 0, b.length);
+    }
+
+    /** {@code n} bytes of {@code b} from {@code from}, as they are (ASCII or UTF-8 already). */
+    public TextOut bytes(byte[] b, int from, int n) {
+        if (n > buf.length - pos) {
             flushBuffer();
-            if (b.length > buf.length) {
+            if (n > buf.length) {
                 try {
-                    out.write(b);
+                    out.write(b, from, n);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
                 return this;
             }
         }
-        System.arraycopy(b, 0, buf, pos, b.length);
-        pos += b.length;
+        System.arraycopy(b, from, buf, pos, n);
+        pos += n;
         return this;
     }
 
@@ -142,28 +147,54 @@ public final class TextOut {
         return this;
     }
 
-    /** {@code %u} of a 32-bit value held in an int. */
     /**
      * Digits of {@code 10 <= v}: int division (a long one is several times slower before the
      * JIT's second tier, where short runs such as {@code btf dump} spend their time), the
      * length found by comparisons instead of a first division loop.
      */
     private TextOut intPositive(int v) {
-        int digits = v < 100 ? 2 : v < 1000 ? 3 : v < 10_000 ? 4 : v < 100_000 ? 5 : v < 1_000_000 ? 6
-                : v < 10_000_000 ? 7 : v < 100_000_000 ? 8 : v < 1_000_000_000 ? 9 : 10;
-        int p = pos + digits;
-        pos = p;
-        while (v >= 10) {
-            int q = v / 10;
-            buf[--p] = (byte) ('0' + v - q * 10);
-            v = q;
-        }
-        buf[--p] = (byte) ('0' + v);
+        pos = putPositive(buf, pos, v);
         return this;
     }
 
+    /**
+     * {@code %u} of a 32-bit value held in an int, put at {@code b[p]} (10 bytes must be free);
+     * returns the position after it. For printers that fill {@link #reserve}d room themselves.
+     */
+    public static int putU32(byte[] b, int p, int v) {
+        if (v >= 0) {
+            if (v < 10) {
+                b[p] = (byte) ('0' + v);
+                return p + 1;
+            }
+            return putPositive(b, p, v);
+        }
+        // 2^31 and above: the last digit by unsigned division, the rest fit an int
+        int q = Integer.divideUnsigned(v, 10);
+        p = putPositive(b, p, q);
+        b[p] = (byte) ('0' + (v - q * 10));
+        return p + 1;
+    }
+
+    private static int putPositive(byte[] b, int p, int v) {
+        int digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10_000 ? 4 : v < 100_000 ? 5 : v < 1_000_000 ? 6
+                : v < 10_000_000 ? 7 : v < 100_000_000 ? 8 : v < 1_000_000_000 ? 9 : 10;
+        int end = p + digits;
+        int i = end;
+        while (v >= 10) {
+            int q = v / 10;
+            b[--i] = (byte) ('0' + v - q * 10);
+            v = q;
+        }
+        b[--i] = (byte) ('0' + v);
+        return end;
+    }
+
+    /** {@code %u} of a 32-bit value held in an int. */
     public TextOut u32(int v) {
-        return udec(v & 0xffff_ffffL);
+        room(10);
+        pos = putU32(buf, pos, v);
+        return this;
     }
 
     /** {@code %d} right-aligned in {@code width} columns (C's {@code %Nd}). */
@@ -289,5 +320,17 @@ public final class TextOut {
 
     public void pos(int p) {
         pos = p;
+    }
+
+    /** {@code s} right-aligned in {@code width} columns (as printf's %*s). */
+    public static String padLeft(String s, int width) {
+        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+    }
+
+    /** {@code v} in at least {@code digits} digits, zero-filled after any minus sign (printf's %0*d). */
+    public static String zeroPad(long v, int digits) {
+        String d = v < 0 ? Long.toString(v).substring(1) : Long.toString(v);
+        String z = d.length() >= digits ? d : "0".repeat(digits - d.length()) + d;
+        return v < 0 ? "-" + z : z;
     }
 }

@@ -1,6 +1,8 @@
 package io.perfj.profile;
 
 import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.record.KernelRecord;
+import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.report.FrameTable;
 import io.perfj.report.SampleFilter;
@@ -13,6 +15,7 @@ import io.perfj.symbols.Location;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +27,15 @@ import java.util.Map;
  * <ul>
  *   <li>Frames ({@link #frames()}): one per (object, symbol), or per address where no symbol
  *       covers it, and level; functions inlined at an address are frames of their own
- *       ({@link io.perfj.symbols.Symbol#inlined()}), innermost first as the session gives them.
+ *       ({@link io.perfj.symbols.Symbol#inlined()}), innermost first as the session gives them;
+ *       {@link #inlinedIntoCaller} tells them from frames of their own address.
  *   <li>Stacks ({@link #stacks()}): a trie of frame ids, outermost caller at the root, so a
  *       stack id names every prefix of the stack too; a sample's stack is its leaf node.
  *   <li>Threads ({@link #threadCount()}): one per (pid, tid, command name), so a thread that
  *       calls exec is two, as viewers show it.
  *   <li>Samples: columns of primitives, about 30 bytes a sample.
+ *   <li>Command changes ({@link #commChanges()}): every COMM record of the recording, whatever
+ *       the filter, for viewers that mark when a thread was renamed or called exec.
  * </ul>
  * A sample without a callchain has its sampled frame as its stack.
  */
@@ -48,6 +54,15 @@ public final class Profile {
     private final short[] event;
     private final int[] stack;
     private final long[] weight;
+    private final List<CommChange> commChanges;
+    private final BitSet inlinedIntoCaller;
+
+    /**
+     * A COMM record: thread {@code tid} of {@code pid} took the name {@code comm} at {@code time}
+     * (nanoseconds, -1 when not recorded), by exec when {@code exec}.
+     */
+    public record CommChange(long time, int pid, int tid, String comm, boolean exec) {
+    }
 
     private Profile(Builder b) {
         this.events = List.copyOf(b.events);
@@ -65,6 +80,8 @@ public final class Profile {
         this.event = Arrays.copyOf(b.event, b.n);
         this.stack = Arrays.copyOf(b.stack, b.n);
         this.weight = Arrays.copyOf(b.weight, b.n);
+        this.commChanges = List.copyOf(b.commChanges);
+        this.inlinedIntoCaller = b.inlinedIntoCaller;
     }
 
     /** Reads every sample of the session, at most {@code maxStack} callchain frames each. */
@@ -180,6 +197,21 @@ public final class Profile {
         return weight[sample];
     }
 
+    /**
+     * Whether the stack's last frame is a function inlined at the address of the frame before
+     * it (its caller in the stack), rather than a frame of its own address: the session marks
+     * every function of an inline chain inlined, the outermost too when the symbol table does
+     * not hold it, so the mark alone does not say where one address's frames end.
+     */
+    public boolean inlinedIntoCaller(int stack) {
+        return inlinedIntoCaller.get(stack);
+    }
+
+    /** The recording's COMM records, in the session's order. */
+    public List<CommChange> commChanges() {
+        return commChanges;
+    }
+
     /** Collects the columns as the session hands out samples. */
     private static final class Builder implements RecordHandler {
         private final Session session;
@@ -202,6 +234,8 @@ public final class Profile {
         private short[] event = new short[4096];
         private int[] stack = new int[4096];
         private long[] weight = new long[4096];
+        private final List<CommChange> commChanges = new ArrayList<>();
+        private final BitSet inlinedIntoCaller = new BitSet();
 
         private record ThreadKey(int pid, int tid, String comm) {
         }
@@ -229,8 +263,13 @@ public final class Profile {
             int st = StackTable.EMPTY;
             int leaf = -1;
             for (int i = chain.size() - 1; i >= 0; i--) {
-                leaf = frames.intern(chain.get(i));
+                Location loc = chain.get(i);
+                leaf = frames.intern(loc);
                 st = stacks.push(st, leaf);
+                if (i < chain.size() - 1 && loc.symbol() != null && loc.symbol().inlined()
+                        && loc.ip() == chain.get(i + 1).ip() && loc.dso() == chain.get(i + 1).dso()) {
+                    inlinedIntoCaller.set(st);
+                }
             }
             if (filter.filters() && !filter.accepts(comm, s.pid(), s.tid(), s.cpu(), leaf < 0 ? null : frames.get(leaf))) {
                 return;
@@ -251,6 +290,13 @@ public final class Profile {
             stack[n] = st;
             weight[n] = period ? s.period() : 1;
             n++;
+        }
+
+        @Override
+        public void record(PerfRecord r) {
+            if (r instanceof KernelRecord.Comm c) {
+                commChanges.add(new CommChange(c.sampleId().time(), c.pid(), c.tid(), c.comm(), c.exec()));
+            }
         }
 
         private int thread(int pid, int tid, String comm) {

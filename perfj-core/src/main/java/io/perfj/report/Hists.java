@@ -3,6 +3,7 @@ package io.perfj.report;
 import io.perfj.compat.PerfHistCmp;
 import io.perfj.compat.PerfHistSort;
 import io.perfj.compat.PerfHistTree;
+import io.perfj.io.TextOut;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.SampleFormat;
 import io.perfj.session.FrameResolver;
@@ -667,10 +668,10 @@ public final class Hists {
         Frame f = e.frame >= 0 ? frames.get(e.frame) : null;
         return switch (k) {
             case COMM -> e.comm;
-            case PID -> String.format("%7d:%s", e.tid, e.threadComm == null ? e.comm : e.threadComm);
-            case TID -> String.format("%7d", e.tid);
+            case PID -> TextOut.padLeft(Integer.toString(e.tid), 7) + ":" + (e.threadComm == null ? e.comm : e.threadComm);
+            case TID -> TextOut.padLeft(Integer.toString(e.tid), 7);
             // perf's %*.*d: at least three digits after a minus sign (-1 is "-001")
-            case CPU -> e.cpu < 0 ? "-" + String.format("%03d", -(long) e.cpu) : String.format("%03d", e.cpu);
+            case CPU -> TextOut.zeroPad(e.cpu, 3);
             case DSO -> f == null ? "" : f.dsoName();
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
         };

@@ -33,9 +33,8 @@ public final class Report {
     private final StackTable stacks = new StackTable();
     private final List<Hists> hists = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
-    private final Map<Long, LongIntMap> frameCache = new HashMap<>();
-    private long lastCacheKey;
-    private LongIntMap lastCache;
+    /** {@link #frameOf}'s caches, by process, cpumode, sample cpumode and chain flag. */
+    private final io.perfj.util.KeyedTables<LongIntMap> frameCache = new io.perfj.util.KeyedTables<>(() -> new LongIntMap(64));
     /** {@link #frameOf} for a callchain address in no map: the level comes from its neighbour. */
     private static final int UNMAPPED = -2;
     private static final int UNMAPPED_CACHED = Integer.MAX_VALUE;
@@ -295,17 +294,7 @@ public final class Report {
         long key = ((long) ((mode << 4) | (sampleMode << 1) | (chain ? 1 : 0)) << 32) | ((mode == 1 ? -1 : pid) & 0xffff_ffffL);
         LongIntMap m = null;
         if (ip != Long.MIN_VALUE) {
-            if (key == lastCacheKey && lastCache != null) {
-                m = lastCache;
-            } else {
-                m = frameCache.get(key);
-                if (m == null) {
-                    m = new LongIntMap(64);
-                    frameCache.put(key, m);
-                }
-                lastCacheKey = key;
-                lastCache = m;
-            }
+            m = frameCache.get(key);
         }
         int f = m == null ? -1 : m.get(ip);
         if (f == UNMAPPED_CACHED) {
@@ -349,12 +338,8 @@ public final class Report {
         if (pid == NONE) {
             return;
         }
-        lastCache = null;
-        if (pid == ALL) {
-            frameCache.clear();
-        } else {
-            frameCache.keySet().removeIf(k -> (int) (long) k == pid);
-        }
+        // emptied, not dropped: the process's next samples refill the same tables
+        frameCache.forEach(k -> pid == ALL || (int) k == pid, LongIntMap::clear);
     }
 
     /**
@@ -362,32 +347,13 @@ public final class Report {
      * or {@link #NONE}. Also the rule of script's frame lines ({@link FrameLines}).
      */
     static int invalidates(PerfRecord rec) {
-        // instanceof, not a pattern switch: a type switch costs a class spun at its first run
-        if (rec instanceof KernelRecord.Mmap2 m) {
-            return kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
-        } else if (rec instanceof KernelRecord.Mmap m) {
-            return kernelMaps(m.misc(), m.pid()) ? ALL : m.pid();
-        } else if (rec instanceof KernelRecord.Fork f) {
-            return f.pid();
-        } else if (rec instanceof KernelRecord.Exit e) {
-            return e.pid();
-        } else if (rec instanceof KernelRecord.Comm c) {
-            return c.pid();
-        } else if (rec instanceof KernelRecord.Ksymbol || rec instanceof KernelRecord.BpfEvent) {
-            return ALL;
-        }
-        return NONE;
+        return io.perfj.session.LocationCache.staleProcess(rec);
     }
 
     /** {@link #invalidates}: every process's frames. */
-    static final int ALL = Integer.MIN_VALUE;
+    static final int ALL = io.perfj.session.LocationCache.ALL;
     /** {@link #invalidates}: nobody's. */
-    static final int NONE = Integer.MAX_VALUE;
-
-    private static boolean kernelMaps(int misc, int pid) {
-        int cpumode = misc & KernelRecord.MISC_CPUMODE_MASK;
-        return pid == -1 || cpumode == 1 || cpumode == 4;
-    }
+    static final int NONE = io.perfj.session.LocationCache.NONE;
 
     public List<Hists> hists() {
         return hists;

@@ -12,9 +12,18 @@ import java.util.List;
 /** The {@link FrameResolver} backed by the process model, {@link Machine}. */
 public final class MachineResolver implements FrameResolver {
     private final Machine machine;
-    private int lastPid = Integer.MIN_VALUE;
-    private int lastTid = Integer.MIN_VALUE;
-    private Thread last;
+    /**
+     * The threads of recent samples, by tid modulo the size: a system-wide recording's samples
+     * alternate between CPUs and so between threads nearly every sample, and the machine's
+     * lookup is a locked hash map. Emptied by every record (one may replace a thread).
+     */
+    private static final int RECENT = 64;
+    private final int[] recentPid = new int[RECENT];
+    private final int[] recentTid = new int[RECENT];
+    private final Thread[] recent = new Thread[RECENT];
+    private boolean anyRecent;
+    /** Addresses resolved before, until a record changes their address space. */
+    private final LocationCache located = new LocationCache();
 
     public MachineResolver(PerfData data, SymbolOptions opts) {
         this(data, opts, false);
@@ -30,18 +39,26 @@ public final class MachineResolver implements FrameResolver {
     }
 
     private Thread thread(int pid, int tid) {
-        if (pid != lastPid || tid != lastTid || last == null) {
-            last = machine.thread(pid, tid);
-            lastPid = pid;
-            lastTid = tid;
+        int at = tid & (RECENT - 1);
+        Thread t = recent[at];
+        if (t == null || recentPid[at] != pid || recentTid[at] != tid) {
+            t = machine.thread(pid, tid);
+            recent[at] = t;
+            recentPid[at] = pid;
+            recentTid[at] = tid;
+            anyRecent = true;
         }
-        return last;
+        return t;
     }
 
     @Override
     public void process(PerfRecord r) {
         machine.process(r);
-        last = null;
+        located.record(r);
+        if (anyRecent) {
+            java.util.Arrays.fill(recent, null);
+            anyRecent = false;
+        }
         if (unwinding != null) {
             unwinding.addressSpacesChanged();
         }
@@ -49,7 +66,13 @@ public final class MachineResolver implements FrameResolver {
 
     @Override
     public Location resolve(int pid, int tid, int cpumode, long ip) {
-        return machine.resolve(thread(pid, tid), cpumode, ip);
+        Thread t = thread(pid, tid); // made at this sample whether or not the address is cached
+        Location loc = located.get(pid, cpumode, ip);
+        if (loc == null) {
+            loc = machine.resolve(t, cpumode, ip);
+            located.put(pid, cpumode, ip, loc);
+        }
+        return loc;
     }
 
     /** Makes sure the sample's thread exists, as locating or resolving the sample would. */

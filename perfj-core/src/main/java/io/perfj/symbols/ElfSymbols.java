@@ -92,11 +92,11 @@ public final class ElfSymbols {
 
     /** As {@link #loadUser(Path, List, boolean, boolean)} for an already opened runtime file. */
     public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree) {
-        List<Symbol> syms = new ArrayList<>();
+        Collected syms = new Collected(true);
         Path source = runtimePath;
         String section;
         if (runtime.symtabSection().isPresent()) {
-            collect(runtime, runtime, runtime.symtab(), false, syms);
+            collect(runtime, runtime, runtime.symtabSection().get(), false, syms);
             section = ".symtab";
         } else {
             ElfFile debug = null;
@@ -112,24 +112,29 @@ public final class ElfSymbols {
             }
             if (debug != null) {
                 try (ElfFile d = debug) {
-                    collect(d, runtime, d.symtab(), false, syms);
+                    collect(d, runtime, d.symtabSection().get(), false, syms);
                 }
                 source = debugPath;
                 section = ".symtab";
             } else {
-                collect(runtime, runtime, runtime.dynsym(), false, syms);
+                Optional<SectionHeader> dynsym = runtime.dynsymSection();
+                if (dynsym.isPresent()) {
+                    collect(runtime, runtime, dynsym.get(), false, syms);
+                }
                 section = ".dynsym";
                 Optional<ElfFile> mini = runtime.debugData();
                 if (mini.isPresent()) {
                     try (ElfFile m = mini.get()) {
-                        collect(m, runtime, m.symtab(), false, syms);
+                        if (m.symtabSection().isPresent()) {
+                            collect(m, runtime, m.symtabSection().get(), false, syms);
+                        }
                     }
                     section = ".dynsym+.gnu_debugdata";
                 }
             }
         }
         List<Symbol> plt = pltSymbols(runtime);
-        return new Result(perfTree ? perfTree(syms, plt) : table(syms, plt), source, section, plt.size());
+        return new Result(perfTree ? perfTree(syms.toSymbols(), plt) : table(syms, plt), source, section, plt.size());
     }
 
     /**
@@ -140,22 +145,38 @@ public final class ElfSymbols {
      * stretched symbol.
      */
     static SymbolTable table(List<Symbol> syms, List<Symbol> plt) {
-        List<Symbol> fixed = SymbolFixups.apply(syms);
-        if (plt.isEmpty()) {
-            return SymbolTable.ofInnermost(fixed);
-        }
+        return table(Collected.of(syms), plt);
+    }
+
+    /** {@link #table(List, List)} over collected columns: names are made (demangled) on demand. */
+    static SymbolTable table(Collected syms, List<Symbol> plt) {
+        int[] kept = SymbolFixups.apply(syms.start, syms.end, syms.binding, syms.n, null, syms::name);
         List<Symbol> p = SymbolTable.sortedCopy(plt);
-        List<Symbol> merged = new ArrayList<>(fixed.size() + p.size());
+        int total = kept.length + p.size();
+        long[] start = new long[total];
+        long[] end = new long[total];
+        char[] binding = new char[total];
+        // a merged position's source: an ELF symbol's position (>= 0) or ~ a PLT entry's index
+        int[] from = new int[total];
         int i = 0;
         int j = 0;
-        while (i < fixed.size() || j < p.size()) {
-            if (j == p.size() || i < fixed.size() && Long.compareUnsigned(fixed.get(i).start(), p.get(j).start()) <= 0) {
-                merged.add(fixed.get(i++));
+        for (int k = 0; k < total; k++) {
+            if (j == p.size() || i < kept.length && Long.compareUnsigned(syms.start[kept[i]], p.get(j).start()) <= 0) {
+                int e = kept[i++];
+                start[k] = syms.start[e];
+                end[k] = syms.end[e];
+                binding[k] = syms.binding[e];
+                from[k] = e;
             } else {
-                merged.add(p.get(j++));
+                Symbol q = p.get(j);
+                start[k] = q.start();
+                end[k] = q.end();
+                binding[k] = q.binding();
+                from[k] = ~j++;
             }
         }
-        return SymbolTable.ofInnermost(merged);
+        return SymbolTable.ofNamed(start, end, binding, true,
+                k -> from[k] >= 0 ? syms.name(from[k]) : p.get(~from[k]).name());
     }
 
     /**
@@ -173,9 +194,20 @@ public final class ElfSymbols {
     /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */
     public static SymbolTable loadKernel(Path file) {
         try (ElfFile elf = ElfFile.open(file)) {
-            List<Symbol> syms = new ArrayList<>();
-            collect(elf, elf, elf.symtab(), true, syms);
-            return SymbolTable.of(syms);
+            Collected syms = new Collected(false);
+            if (elf.symtabSection().isPresent()) {
+                collect(elf, elf, elf.symtabSection().get(), true, syms);
+            }
+            int[] kept = SymbolFixups.apply(syms.start, syms.end, syms.binding, syms.n, null, syms::name);
+            long[] start = new long[kept.length];
+            long[] end = new long[kept.length];
+            char[] binding = new char[kept.length];
+            for (int k = 0; k < kept.length; k++) {
+                start[k] = syms.start[kept[k]];
+                end[k] = syms.end[kept[k]];
+                binding[k] = syms.binding[kept[k]];
+            }
+            return SymbolTable.ofNamed(start, end, binding, false, k -> syms.name(kept[k]));
         }
     }
 
@@ -240,46 +272,120 @@ public final class ElfSymbols {
         }
     }
 
-    /** perf's per-symbol filter and address adjustment; appends to {@code out}. */
-    static void collect(ElfFile syms, ElfFile runtime, List<ElfSymbol> entries, boolean kernel, List<Symbol> out) {
+    /**
+     * Symbols gathered from one or more symbol tables as columns, with each name's string
+     * table (copied: the files are closed before names are asked for) and offset; names are
+     * read, and for user objects demangled, when asked.
+     */
+    static final class Collected {
+        private final boolean demangle;
+        private final List<byte[]> strings = new ArrayList<>();
+        private List<Symbol> given;
+        long[] start = new long[64];
+        long[] end = new long[64];
+        char[] binding = new char[64];
+        private int[] source = new int[64];
+        private int[] offset = new int[64];
+        int n;
+
+        Collected(boolean demangle) {
+            this.demangle = demangle;
+        }
+
+        /** Columns over symbols already made (names as given). */
+        static Collected of(List<Symbol> syms) {
+            Collected c = new Collected(false);
+            c.given = syms;
+            for (int i = 0; i < syms.size(); i++) {
+                Symbol s = syms.get(i);
+                c.add(s.start(), s.end(), s.binding(), -1, i);
+            }
+            return c;
+        }
+
+        int addStrings(byte[] table) {
+            strings.add(table);
+            return strings.size() - 1;
+        }
+
+        void add(long s, long e, char b, int src, int off) {
+            if (n == start.length) {
+                int grown = n * 2;
+                start = Arrays.copyOf(start, grown);
+                end = Arrays.copyOf(end, grown);
+                binding = Arrays.copyOf(binding, grown);
+                source = Arrays.copyOf(source, grown);
+                offset = Arrays.copyOf(offset, grown);
+            }
+            start[n] = s;
+            end[n] = e;
+            binding[n] = b;
+            source[n] = src;
+            offset[n] = off;
+            n++;
+        }
+
+        String name(int i) {
+            if (source[i] < 0) {
+                return given.get(offset[i]).name();
+            }
+            String raw = io.perfj.elf.ElfSymbolColumns.name(strings.get(source[i]), offset[i]);
+            return demangle ? Demangler.demangle(raw) : raw;
+        }
+
+        /** The symbols in the order they were gathered, named now. */
+        List<Symbol> toSymbols() {
+            List<Symbol> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                out.add(new Symbol(start[i], end[i], name(i), binding[i]));
+            }
+            return out;
+        }
+    }
+
+    /** perf's per-symbol filter and address adjustment over one symbol table; appends to {@code out}. */
+    static void collect(ElfFile syms, ElfFile runtime, SectionHeader table, boolean kernel, Collected out) {
+        io.perfj.elf.ElfSymbolColumns c = syms.symbolColumns(table);
         List<SectionHeader> symSecs = syms.sections();
         List<SectionHeader> runSecs = runtime.sections();
         int machine = syms.machine();
         boolean arm = machine == Elf.EM_ARM;
         boolean armLike = arm || machine == Elf.EM_AARCH64;
-        for (ElfSymbol s : entries) {
-            if (s.name().isEmpty() || s.shndx() == Elf.SHN_UNDEF) {
+        int src = -1;
+        for (int i = 0; i < c.count(); i++) {
+            int shndx = c.shndx(i);
+            if (shndx == Elf.SHN_UNDEF || c.nameEmpty(i)) {
                 continue;
             }
-            int type = s.type();
-            boolean isLabel = type == Elf.STT_NOTYPE && s.shndx() != Elf.SHN_ABS
-                    && s.visibility() != Elf.STV_HIDDEN && s.visibility() != Elf.STV_INTERNAL;
+            int type = c.type(i);
+            int vis = c.visibility(i);
+            boolean isLabel = type == Elf.STT_NOTYPE && shndx != Elf.SHN_ABS
+                    && vis != Elf.STV_HIDDEN && vis != Elf.STV_INTERNAL;
             boolean keep = type == Elf.STT_FUNC || type == Elf.STT_GNU_IFUNC || type == Elf.STT_OBJECT;
             if (!isLabel && !keep) {
                 continue;
             }
-            String name = s.name();
-            if (armLike && name.length() >= 2 && name.charAt(0) == '$' && "adtx".indexOf(name.charAt(1)) >= 0
-                    && (name.length() == 2 || name.charAt(2) == '.')) {
+            if (armLike && c.nameByte(i, 0) == '$' && c.nameByte(i, 1) != 0 && "adtx".indexOf(c.nameByte(i, 1)) >= 0
+                    && (c.nameByte(i, 2) == 0 || c.nameByte(i, 2) == '.')) {
                 continue;
             }
-            if (s.shndx() == Elf.SHN_ABS || s.shndx() >= symSecs.size()) {
+            if (shndx == Elf.SHN_ABS || shndx >= symSecs.size()) {
                 continue;
             }
-            SectionHeader sh = symSecs.get(s.shndx());
+            SectionHeader sh = symSecs.get(shndx);
             if (!sh.isAlloc()) {
                 continue;
             }
             if (sh.isNoBits() && syms != runtime) {
-                if (s.shndx() >= runSecs.size()) {
+                if (shndx >= runSecs.size()) {
                     continue;
                 }
-                sh = runSecs.get(s.shndx());
+                sh = runSecs.get(shndx);
             }
             if (isLabel && !(sh.name().contains("text") || sh.name().contains("data"))) {
                 continue;
             }
-            long value = s.value();
+            long value = c.value(i);
             if (arm && type == Elf.STT_FUNC && (value & 1) != 0) {
                 value--;
             }
@@ -287,10 +393,13 @@ public final class ElfSymbols {
                 final long v = value;
                 var seg = runtime.loadSegmentFor(v);
                 value = seg.isPresent() ? v - (seg.get().vaddr() - seg.get().offset()) : v - (sh.addr() - sh.offset());
-                name = Demangler.demangle(name);
             }
-            long end = s.size() != 0 ? value + s.size() : value;
-            out.add(new Symbol(value, end, name, s.bindingChar()));
+            long size = c.size(i);
+            long end = size != 0 ? value + size : value;
+            if (src < 0) {
+                src = out.addStrings(c.strings());
+            }
+            out.add(value, end, c.bindingChar(i), src, c.nameOffset(i));
         }
     }
 

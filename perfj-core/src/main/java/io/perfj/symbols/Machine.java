@@ -547,8 +547,8 @@ public final class Machine {
             kernelExtentFixed = true;
             SymbolTable t = kernelDso.symbols();
             if (t.size() > 0 && kernelMap.start() != 0) {
-                long first = t.symbols().getFirst().start();
-                long last = t.symbols().getLast().end();
+                long first = t.firstStart();
+                long last = t.lastEnd();
                 kernelMaps.mutate(kernelMap, e -> {
                     e.start(first);
                     e.end(last);

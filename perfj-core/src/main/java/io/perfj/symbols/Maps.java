@@ -35,8 +35,11 @@ public final class Maps {
         }
         return Long.compareUnsigned(a.end(), b.end());
     };
-    private static final Comparator<Map> BY_NAME = Comparator.comparing((Map m) -> m.dso().shortName())
-            .thenComparing(BY_START);
+    // written out: Comparator.comparing/thenComparing spin classes at run time at every start
+    private static final Comparator<Map> BY_NAME = (a, b) -> {
+        int c = a.dso().shortName().compareTo(b.dso().shortName());
+        return c != 0 ? c : BY_START.compare(a, b);
+    };
 
     private final StampedLock lock = new StampedLock();
     private Map[] byAddress = new Map[0];

@@ -1,7 +1,10 @@
 package io.perfj.symbols;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * perf's symbol table clean-ups (tools/perf/util/symbol.c), in perf's order:
@@ -30,9 +33,67 @@ public final class SymbolFixups {
 
     /** The clean-ups perf applies; {@code kallsyms} selects the kernel/module boundary rule. */
     public static List<Symbol> apply(List<Symbol> in, boolean kallsyms) {
-        List<Symbol> sorted = SymbolTable.sortedCopy(in);
-        fixupEnd(sorted, kallsyms);
-        return fixupDuplicate(sorted);
+        int n = in.size();
+        long[] start = new long[n];
+        long[] end = new long[n];
+        char[] binding = new char[n];
+        boolean[] bracket = kallsyms ? new boolean[n] : null;
+        for (int i = 0; i < n; i++) {
+            Symbol s = in.get(i);
+            start[i] = s.start();
+            end[i] = s.end();
+            binding[i] = s.binding();
+            if (kallsyms) {
+                bracket[i] = s.name().indexOf('[') >= 0;
+            }
+        }
+        int[] kept = apply(start, end, binding, n, bracket, i -> in.get(i).name());
+        List<Symbol> out = new ArrayList<>(kept.length);
+        for (int i : kept) {
+            Symbol s = in.get(i);
+            out.add(end[i] == s.end() ? s : new Symbol(s.start(), end[i], s.name(), s.binding()));
+        }
+        return out;
+    }
+
+    /**
+     * The clean-ups over columns of {@code n} symbols: returns the positions kept, in address
+     * order, and gives zero-sized ones their ends in {@code end} (changed in place).
+     *
+     * @param bracket per position, whether a kallsyms name holds "[" (a module symbol), for the
+     *                kernel/module boundary rule; null for ELF tables
+     * @param name    a position's name, asked only to break ties between symbols of the same
+     *                start, size class and binding (a lazily named table stays unnamed)
+     */
+    static int[] apply(long[] start, long[] end, char[] binding, int n, boolean[] bracket, IntFunction<String> name) {
+        int[] order = SymbolTable.stableOrder(start, n);
+        for (int k = 0; k + 1 < n; k++) {
+            int i = order[k];
+            if (end[i] == start[i]) {
+                int next = order[k + 1];
+                end[i] = bracket != null && bracket[i] != bracket[next] ? roundUp(end[i] + PAGE) : start[next];
+            }
+        }
+        if (n > 0) {
+            int last = order[n - 1];
+            if (end[last] == start[last]) {
+                end[last] = roundUp(start[last]) + PAGE;
+            }
+        }
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            if (m > 0 && start[order[m - 1]] == start[i]) {
+                int a = order[m - 1];
+                if (better(end[a] - start[a], binding[a], () -> name.apply(a),
+                        end[i] - start[i], binding[i], () -> name.apply(i))) {
+                    order[m - 1] = i;
+                }
+                continue;
+            }
+            order[m++] = i;
+        }
+        return Arrays.copyOf(order, m);
     }
 
     /** {@code symbols__fixup_end} over a sorted list, in place. */
@@ -58,21 +119,6 @@ public final class SymbolFixups {
         }
     }
 
-    /** {@code symbols__fixup_duplicate} over a sorted list. */
-    public static List<Symbol> fixupDuplicate(List<Symbol> sorted) {
-        List<Symbol> out = new ArrayList<>(sorted.size());
-        for (Symbol s : sorted) {
-            if (!out.isEmpty() && out.getLast().start() == s.start()) {
-                if (better(s, out.getLast())) {
-                    out.set(out.size() - 1, s);
-                }
-                continue;
-            }
-            out.add(s);
-        }
-        return out;
-    }
-
     private static long roundUp(long v) {
         return (v + PAGE - 1) & -PAGE;
     }
@@ -82,40 +128,35 @@ public final class SymbolFixups {
      * address: perf's {@code choose_best_symbol(a, b) == SYMBOL_B}.
      */
     public static boolean better(Symbol b, Symbol a) {
-        long sa = a.end() - a.start();
-        long sb = b.end() - b.start();
+        return better(a.size(), a.binding(), a::name, b.size(), b.binding(), b::name);
+    }
+
+    private static boolean better(long sa, char ba, Supplier<String> nameA, long sb, char bb, Supplier<String> nameB) {
         if (sb == 0 && sa > 0) {
             return false;
         }
         if (sa == 0 && sb > 0) {
             return true;
         }
-        boolean wa = a.binding() == 'W';
-        boolean wb = b.binding() == 'W';
-        if (wb && !wa) {
-            return false;
+        boolean wa = ba == 'W';
+        boolean wb = bb == 'W';
+        if (wb != wa) {
+            return wa;
         }
-        if (wa && !wb) {
-            return true;
+        boolean ga = ba == 'G';
+        boolean gb = bb == 'G';
+        if (ga != gb) {
+            return gb;
         }
-        boolean ga = a.binding() == 'G';
-        boolean gb = b.binding() == 'G';
-        if (ga && !gb) {
-            return false;
-        }
-        if (gb && !ga) {
-            return true;
-        }
-        int ua = leadingUnderscores(a.name());
-        int ub = leadingUnderscores(b.name());
-        if (ub > ua) {
-            return false;
-        }
-        if (ua > ub) {
-            return true;
+        String a = nameA.get();
+        String b = nameB.get();
+        int ua = leadingUnderscores(a);
+        int ub = leadingUnderscores(b);
+        if (ub != ua) {
+            return ua > ub;
         }
         // perf compares strlen, i.e. UTF-8 bytes; names are ASCII in practice.
-        return b.name().length() > a.name().length();
+        return b.length() > a.length();
     }
 
     private static int leadingUnderscores(String s) {

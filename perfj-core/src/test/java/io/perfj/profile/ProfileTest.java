@@ -103,4 +103,20 @@ class ProfileTest {
         }
         assertEquals(onCpu, cpu.sampleCount());
     }
+
+    /** The COMM records, in order: perf's exec of bin/hot among them, at a time, after its fork. */
+    @org.junit.jupiter.api.Test
+    void keepsTheCommRecords() throws Exception {
+        Profile p;
+        try (PerfData data = PerfData.open(Fixtures.recording("c-fp"))) {
+            p = Profile.read(session(data), Session.DEFAULT_MAX_STACK);
+        }
+        int hot = p.thread(0);
+        List<Profile.CommChange> execs = p.commChanges().stream()
+                .filter(c -> c.exec() && c.pid() == p.pid(hot) && c.tid() == p.tid(hot)).toList();
+        assertEquals(1, execs.size(), p.commChanges().toString());
+        assertEquals("hot", execs.getFirst().comm());
+        org.junit.jupiter.api.Assertions.assertTrue(execs.getFirst().time() > 0
+                && execs.getFirst().time() <= p.time(0), "exec before the first sample");
+    }
 }

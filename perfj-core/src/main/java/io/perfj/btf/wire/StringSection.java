@@ -176,6 +176,32 @@ public final class StringSection {
         return o < 0 || o >= s.len || s.data[s.start + o] == 0;
     }
 
+    /**
+     * Copies the bytes of the name at {@code off} (none for a bad offset) to {@code dst} from
+     * {@code p}, scanning and copying in one pass; returns the position after them, or -1 when
+     * the name does not end before {@code limit} (then {@link #appendTo} is the way).
+     */
+    public int copy(int off, byte[] dst, int p, int limit) {
+        StringSection s = owner(off);
+        int o = off - s.baseLen;
+        if (o < 0 || o >= s.len) {
+            return p;
+        }
+        byte[] d = s.data;
+        int end = s.start + s.len;
+        for (int i = s.start + o; i < end; i++) {
+            byte c = d[i];
+            if (c == 0) {
+                break;
+            }
+            if (p >= limit) {
+                return -1;
+            }
+            dst[p++] = c;
+        }
+        return p;
+    }
+
     /** Receives the bytes of a name. */
     @FunctionalInterface
     public interface Sink {

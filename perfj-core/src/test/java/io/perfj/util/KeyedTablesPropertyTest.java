@@ -1,0 +1,54 @@
+package io.perfj.util;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+/** KeyedTables against a HashMap of the same keys: one table per key, the same one every time. */
+class KeyedTablesPropertyTest {
+
+    @Provide
+    Arbitrary<List<Long>> keys() {
+        // few distinct keys (repeats, runs of one key) including the extremes
+        return Arbitraries.oneOf(Arbitraries.longs().between(-3, 3), Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L),
+                Arbitraries.longs()).list().ofMaxSize(300);
+    }
+
+    @Property(tries = 300)
+    void oneTablePerKey(@ForAll("keys") List<Long> keys, @ForAll("keys") List<Long> visits) {
+        KeyedTables<List<Long>> t = new KeyedTables<>(ArrayList::new);
+        Map<Long, List<Long>> model = new HashMap<>();
+        int i = 0;
+        for (long k : keys) {
+            List<Long> got = t.get(k);
+            List<Long> want = model.computeIfAbsent(k, x -> got);
+            assertSame(want, got);
+            got.add(k);
+            if (i < visits.size() && (visits.get(i) & 7) == 0) {
+                // forEach sees each table whose key passes, once
+                long low = visits.get(i);
+                Set<Long> seen = new HashSet<>();
+                t.forEach(x -> x >= low, table -> {
+                    long key = table.getFirst();
+                    assertEquals(true, key >= low);
+                    assertEquals(true, seen.add(key));
+                });
+                assertEquals(model.keySet().stream().filter(x -> x >= low).count(), seen.size());
+            }
+            i++;
+        }
+        assertEquals(model.size(), new HashSet<>(keys).size());
+    }
+}
