@@ -48,17 +48,9 @@ public final class Recording {
         for (int f = 0; f < frameFunction.length; f++) {
             frameFunction[f] = functionId(FlameTree.Function.of(profile.frames().get(f)));
         }
-        long lo = Long.MAX_VALUE;
-        long hi = Long.MIN_VALUE;
-        for (int i = 0; i < profile.sampleCount(); i++) {
-            long t = profile.time(i);
-            if (t >= 0) {
-                lo = Math.min(lo, t);
-                hi = Math.max(hi, t);
-            }
-        }
-        firstTime = lo == Long.MAX_VALUE ? 0 : lo;
-        lastTime = hi == Long.MIN_VALUE ? 0 : hi;
+        long[] range = profile.timeRange();
+        firstTime = range == null ? 0 : range[0];
+        lastTime = range == null ? 0 : range[1];
     }
 
     /** The stable id of a function (added when first asked for). */
