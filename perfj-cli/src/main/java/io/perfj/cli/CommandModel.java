@@ -110,6 +110,12 @@ final class CommandModel {
             return this;
         }
 
+        /** Left out of the help (options for tools, such as AOT training). */
+        Opt hidden() {
+            b.hidden(true);
+            return this;
+        }
+
         Opt required() {
             b.required(true);
             return this;

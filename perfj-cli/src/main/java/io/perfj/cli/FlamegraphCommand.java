@@ -3,6 +3,7 @@ package io.perfj.cli;
 import io.perfj.export.FlameGraphSvg;
 import io.perfj.profile.FlameTree;
 import io.perfj.profile.Profile;
+import io.perfj.serve.FlameHtml;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.BufferedOutputStream;
@@ -22,10 +23,11 @@ public final class FlamegraphCommand implements Callable<Integer> {
     FlamegraphCommand() {
         CommandModel m = CommandModel.command(this, "flamegraph",
                 "Draw a flame graph of one event as an SVG file that zooms and searches by itself (no network);",
-                "of two recordings (-i BEFORE -i AFTER), the second one coloured by the change from the first.");
+                "of two recordings (-i BEFORE -i AFTER), the second one coloured by the change from the first.",
+                "-o OUT.html writes it as a web page drawn by perfj serve's renderer instead.");
         profile.declare(m, "draw that recording coloured by its change from the first (red: grew, blue: shrank).",
                 "The event to draw (default: the first one sampled).");
-        m.option("-o", "--output").label("OUT.svg").describe("The SVG file to write (default: standard output).")
+        m.option("-o", "--output").label("OUT").describe("The file to write, *.svg or *.html (default: SVG on standard output).")
                 .value(Path.class, v -> output = v);
         spec = m.spec();
     }
@@ -35,8 +37,9 @@ public final class FlamegraphCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String file = output == null ? ".svg" : output.getFileName() == null ? "" : output.getFileName().toString();
-        if (!file.endsWith(".svg")) {
-            throw new CliError(output + ": only SVG output is written yet (name the file *.svg)");
+        boolean html = file.endsWith(".html") || file.endsWith(".htm");
+        if (!file.endsWith(".svg") && !html) {
+            throw new CliError(output + ": the output's name says its format: *.svg or *.html");
         }
         if (profile.in.inputs.size() > 2) {
             throw new CliError("flamegraph takes one recording, or two to compare (-i BEFORE -i AFTER)");
@@ -64,7 +67,11 @@ public final class FlamegraphCommand implements Callable<Integer> {
             o.flush();
         } else {
             try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
-                new FlameGraphSvg(tree, title, unit).write(o);
+                if (html) {
+                    new FlameHtml(tree, title, unit).write(o);
+                } else {
+                    new FlameGraphSvg(tree, title, unit).write(o);
+                }
             }
         }
         if (first.hasOtherEvents(ev)) {

@@ -30,6 +30,7 @@ public final class Main implements Runnable {
         m.put("annotate", () -> new AnnotateCommand().spec);
         m.put("export", () -> new ExportCommand().spec);
         m.put("flamegraph", () -> new FlamegraphCommand().spec);
+        m.put("serve", () -> new ServeCommand().spec);
         m.put("bpf", () -> new BpfCommand().spec);
         m.put("btf", () -> new BtfCommand().spec);
         SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);

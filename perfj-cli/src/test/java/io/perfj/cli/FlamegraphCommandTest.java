@@ -58,10 +58,28 @@ class FlamegraphCommandTest {
     }
 
     @Test
+    void htmlByTheOutputsName() throws Exception {
+        Path html = tmp.resolve("c-fp.html");
+        CliFixtures.Run r = run("-i", Fixtures.recording("c-fp").toString(), "-o", html.toString());
+        assertEquals(0, r.rc(), r.err());
+        String text = Files.readString(html);
+        assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, 20));
+        assertTrue(text.contains("<script type=\"application/json\" id=\"perfj-flame-data\">{\"title\":\"Flame graph: "));
+        assertTrue(text.contains("\"compute_a\""), "frames by function");
+        assertTrue(text.contains("class FlameGraph"), "the served UI's renderer, inlined");
+        assertFalse(text.contains("src=\"") || text.contains("href=\""), "nothing fetched");
+        Path diff = tmp.resolve("diff.html");
+        CliFixtures.Run two = run("-i", Fixtures.recording("c-fp").toString(), "-i", Fixtures.recording("two-events").toString(),
+                "-o", diff.toString());
+        assertEquals(0, two.rc(), two.err());
+        assertTrue(Files.readString(diff).contains("\"total2\":"), "both recordings' weights");
+    }
+
+    @Test
     void clearErrors() {
-        CliFixtures.Run html = run("-i", Fixtures.recording("c-fp").toString(), "-o", tmp.resolve("x.html").toString());
-        assertEquals(1, html.rc());
-        assertTrue(html.err().contains("only SVG output"), html.err());
+        CliFixtures.Run png = run("-i", Fixtures.recording("c-fp").toString(), "-o", tmp.resolve("x.png").toString());
+        assertEquals(1, png.rc());
+        assertTrue(png.err().contains("*.svg or *.html"), png.err());
         CliFixtures.Run none = run("-i", Fixtures.recording("c-fp").toString(), "-o", tmp.resolve("x.svg").toString(),
                 "--event", "cycles");
         assertEquals(1, none.rc());

@@ -59,19 +59,11 @@ public final class FirefoxExport {
      * the end; 0 when {@code endMillis} is 0 (not known) or the samples have no times.
      */
     public static double startTime(Profile profile, long endMillis) {
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (int i = 0; i < profile.sampleCount(); i++) {
-            long t = profile.time(i);
-            if (t >= 0) {
-                first = Math.min(first, t);
-                last = Math.max(last, t);
-            }
-        }
-        if (endMillis <= 0 || first > last) {
+        long[] range = profile.timeRange();
+        if (endMillis <= 0 || range == null) {
             return 0;
         }
-        return endMillis - (last - first) / 1e6;
+        return endMillis - (range[1] - range[0]) / 1e6;
     }
 
     /** One thread of the output: a thread of the profile and one event (-1: every event). */

@@ -22,6 +22,14 @@ import java.util.function.IntPredicate;
 public final class FlameTree {
     /** A function as the tree merges frames: its name and the object it is in (null: none). */
     public record Function(String name, String object, boolean kernel, boolean inlined) {
+        /** The function a frame belongs to, by the rule the tree merges frames with. */
+        public static Function of(Frame f) {
+            Symbol sym = f.sym();
+            String object = f.dso() == null ? null : f.dso().shortName();
+            String name = sym != null ? sym.name()
+                    : object == null ? "[unknown]" : object.startsWith("[") ? object : "[" + object + "]";
+            return new Function(name, object, f.level() == 'k', sym != null && sym.inlined());
+        }
     }
 
     private final List<Function> functions = new ArrayList<>();
@@ -149,17 +157,12 @@ public final class FlameTree {
 
 
     private int function(Frame f, Map<String, Integer> ids) {
-        Symbol sym = f.sym();
-        String object = f.dso() == null ? null : f.dso().shortName();
-        String name = sym != null ? sym.name()
-                : object == null ? "[unknown]" : object.startsWith("[") ? object : "[" + object + "]";
-        boolean kernel = f.level() == 'k';
-        boolean inlined = sym != null && sym.inlined();
-        String key = name + '\0' + object + '\0' + kernel + inlined;
+        Function fn = Function.of(f);
+        String key = fn.name() + '\0' + fn.object() + '\0' + fn.kernel() + fn.inlined();
         Integer id = ids.get(key);
         if (id == null) {
             id = functions.size();
-            functions.add(new Function(name, object, kernel, inlined));
+            functions.add(fn);
             ids.put(key, id);
         }
         return id;
@@ -205,6 +208,21 @@ public final class FlameTree {
     /** The node's function (null for the root). */
     public Function function(int node) {
         return node == 0 ? null : functions.get(function[node]);
+    }
+
+    /** The index of the node's function among the tree's functions (-1 for the root). */
+    public int functionIndex(int node) {
+        return node == 0 ? -1 : function[node];
+    }
+
+    /** The tree's function with this {@link #functionIndex}. */
+    public Function functionAt(int index) {
+        return functions.get(index);
+    }
+
+    /** How many functions the tree's nodes name. */
+    public int functionCount() {
+        return functions.size();
     }
 
     /** Distance from the root (0 for the root). */

@@ -165,6 +165,20 @@ public final class Profile {
         return threadComm[thread];
     }
 
+    /** The earliest and the latest sample time (ns), or null when no sample has a time. */
+    public long[] timeRange() {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int i = 0; i < samples; i++) {
+            long t = time[i];
+            if (t >= 0) {
+                first = Math.min(first, t);
+                last = Math.max(last, t);
+            }
+        }
+        return first > last ? null : new long[] {first, last};
+    }
+
     public int sampleCount() {
         return samples;
     }

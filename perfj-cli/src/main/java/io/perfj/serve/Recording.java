@@ -1,0 +1,121 @@
+package io.perfj.serve;
+
+import io.perfj.profile.FlameTree;
+import io.perfj.profile.Profile;
+import io.perfj.report.Frame;
+import io.perfj.report.StackTable;
+import io.perfj.session.SessionOptions;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One recording the server was started with: its profile (read once), the options to open it
+ * again with (annotate reads the file itself), and the lookups every view needs, computed once:
+ * each frame's function (numbered stably for the whole run, so every view names a function by
+ * the same id), each sample's leaf frame, and the time of the first sample.
+ */
+public final class Recording {
+    private final String name;
+    private final Path path;
+    private final Profile profile;
+    private final SessionOptions options;
+    private final List<FlameTree.Function> functions = new ArrayList<>();
+    private final Map<FlameTree.Function, Integer> functionIds = new HashMap<>();
+    private final int[] frameFunction;
+    private final long firstTime;
+    private final long lastTime;
+
+    private final int defaultEvent;
+
+    /** A recording whose first event sampled is shown first. */
+    public Recording(String name, Path path, Profile profile, SessionOptions options) {
+        this(name, path, profile, options, -1);
+    }
+
+    /** A recording whose event {@code defaultEvent} (an index of the profile's events; -1: the first sampled) is shown first. */
+    public Recording(String name, Path path, Profile profile, SessionOptions options, int defaultEvent) {
+        this.defaultEvent = defaultEvent >= 0 && defaultEvent < profile.events().size() ? defaultEvent
+                : Math.max(0, profile.firstSampled(null));
+        this.name = name;
+        this.path = path;
+        this.profile = profile;
+        this.options = options;
+        frameFunction = new int[profile.frames().size()];
+        for (int f = 0; f < frameFunction.length; f++) {
+            frameFunction[f] = functionId(FlameTree.Function.of(profile.frames().get(f)));
+        }
+        long[] range = profile.timeRange();
+        firstTime = range == null ? 0 : range[0];
+        lastTime = range == null ? 0 : range[1];
+    }
+
+    /** The stable id of a function (added when first asked for). */
+    public int functionId(FlameTree.Function f) {
+        Integer id = functionIds.get(f);
+        if (id == null) {
+            id = functions.size();
+            functions.add(f);
+            functionIds.put(f, id);
+        }
+        return id;
+    }
+
+    public FlameTree.Function function(int id) {
+        return id >= 0 && id < functions.size() ? functions.get(id) : null;
+    }
+
+    public int functionCount() {
+        return functions.size();
+    }
+
+    /** The function of a frame of the profile. */
+    public int frameFunction(int frame) {
+        return frameFunction[frame];
+    }
+
+    /** The function of a stack's leaf frame (-1 for the empty stack). */
+    public int leafFunction(int stack) {
+        return stack == StackTable.EMPTY ? -1 : frameFunction[profile.stacks().frame(stack)];
+    }
+
+    /** The sample's own frame (null for a sample without one). */
+    public Frame leafFrame(int sample) {
+        int st = profile.stack(sample);
+        return st == StackTable.EMPTY ? null : profile.frames().get(profile.stacks().frame(st));
+    }
+
+    /** The event a selection without one shows. */
+    public int defaultEvent() {
+        return defaultEvent;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public Profile profile() {
+        return profile;
+    }
+
+    public SessionOptions options() {
+        return options;
+    }
+
+    /** The first sample's time (ns): the API's times are offsets from it. */
+    public long firstTime() {
+        return firstTime;
+    }
+
+    /** The last sample's time less the first's (ns). */
+    public long duration() {
+        return lastTime - firstTime;
+    }
+}

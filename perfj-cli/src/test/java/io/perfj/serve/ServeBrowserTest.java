@@ -1,0 +1,213 @@
+package io.perfj.serve;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The UI in a real Chromium: load, zoom, search, time range, annotate a BPF program, diff, hostile names. */
+class ServeBrowserTest {
+    private static ChromeDriver driver;
+    private static UiServer bpf;
+
+    @BeforeAll
+    static void start() throws Exception {
+        driver = Browser.start();
+        bpf = ServeFixtures.start("bpf-sys");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (bpf != null) {
+            bpf.close();
+        }
+    }
+
+    private static void open(UiServer s) {
+        driver.get(s.url());
+        Browser.settle(driver);
+    }
+
+    private static List<WebElement> frames(String container) {
+        return driver.findElements(By.cssSelector("#" + container + " .fr"));
+    }
+
+    private static WebElement frame(String container, String nameEnd) {
+        for (WebElement e : frames(container)) {
+            if (e.getText().endsWith(nameEnd) || e.getAttribute("textContent").endsWith(nameEnd)) {
+                return e;
+            }
+        }
+        throw new AssertionError("no frame " + nameEnd);
+    }
+
+    private static Object js(String script) {
+        return driver.executeScript(script);
+    }
+
+    @Test
+    void loadZoomSearchAndAnnotateABpfProgram() throws Exception {
+        open(bpf);
+        assertTrue(frames("flame").size() > 10, "frames drawn");
+        assertEquals("all", frames("flame").getFirst().getAttribute("textContent"));
+        Browser.screenshot(driver, "flame");
+        // zoom: click a frame, the breadcrumbs end with it, the graph's root is that node
+        WebElement mix = frame("flame", "_perfj_mix");
+        String name = mix.getAttribute("textContent");
+        mix.click();
+        Browser.settle(driver);
+        List<WebElement> crumbs = driver.findElements(By.cssSelector("#crumbs .crumb"));
+        assertEquals(name, crumbs.getLast().getText());
+        assertNotEquals(0L, js("return perfjUi.state.root"));
+        assertEquals(name, frames("flame").getFirst().getAttribute("textContent"), "zoomed root drawn first");
+        assertEquals(name, driver.findElement(By.id("sel-name")).getText(), "the frame's function is selected");
+        // annotate the BPF program from the selected frame: JIT instructions with BTF source lines
+        driver.findElement(By.id("annotate-open")).click();
+        Browser.settle(driver);
+        String annotation = driver.findElement(By.id("annotate-body")).getText();
+        assertTrue(annotation.contains("x = (x ^ (x >> 13)) * 0x9e3779b97f4a7c15ULL"), annotation);
+        assertTrue(annotation.contains("43.11%"), "the hottest instruction's share");
+        Browser.screenshot(driver, "annotate");
+        driver.findElement(By.id("annotate-close")).click();
+        // back to the top through the breadcrumbs
+        driver.findElements(By.cssSelector("#crumbs .crumb")).getFirst().click();
+        Browser.settle(driver);
+        assertEquals(0L, js("return perfjUi.state.root"));
+        // search: matching frames highlighted, the share of samples that match
+        driver.findElement(By.id("search")).sendKeys("perfj_");
+        Browser.until(() -> !driver.findElement(By.id("search-info")).getText().isEmpty());
+        Browser.settle(driver);
+        String info = driver.findElement(By.id("search-info")).getText();
+        assertTrue(info.matches("\\d+ functions; [0-9.]+% of samples match"), info);
+        assertTrue(driver.findElements(By.cssSelector("#flame .fr.match")).size() >= 2, "matches marked");
+        Browser.screenshot(driver, "search");
+        // linked: the selected function is selected in the top functions table too
+        driver.findElement(By.cssSelector("#tabs button[data-view=top]")).click();
+        Browser.settle(driver);
+        WebElement row = driver.findElement(By.cssSelector("#top tr.selected"));
+        assertTrue(row.getText().contains(name), row.getText());
+        Browser.screenshot(driver, "top");
+        driver.findElement(By.cssSelector("#tabs button[data-view=calltree]")).click();
+        Browser.settle(driver);
+        driver.findElements(By.cssSelector("#calltree tbody tr")).getFirst().click();
+        Browser.settle(driver);
+        assertTrue(driver.findElements(By.cssSelector("#calltree tbody tr")).size() > 1, "a row opens");
+        assertFalse(driver.findElement(By.id("callers")).getText().isEmpty() && driver.findElement(By.id("callees")).getText().isEmpty(),
+                "butterfly of the selected function");
+        Browser.screenshot(driver, "calltree");
+        driver.findElement(By.cssSelector("#tabs button[data-view=icicle]")).click();
+        Browser.settle(driver);
+        assertTrue(frames("icicle").size() > 10);
+        Browser.screenshot(driver, "icicle");
+    }
+
+    @Test
+    void aTimeRangeFiltersEveryView() throws Exception {
+        open(bpf);
+        long before = (Long) js("return perfjUi.flame.data.total");
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Number> r = (java.util.Map<String, Number>) js(
+                "const r = document.querySelector('#timeline canvas').getBoundingClientRect();"
+                        + "return {x: r.left, y: r.top + r.height / 2, w: r.width};");
+        int x = r.get("x").intValue() + 5;
+        int y = r.get("y").intValue();
+        int w = r.get("w").intValue();
+        new Actions(driver).moveToLocation(x, y).clickAndHold().moveToLocation(x + w / 3, y).release().perform();
+        Browser.settle(driver);
+        assertTrue(driver.findElement(By.id("range-info")).getText().startsWith("range "));
+        long after = (Long) js("return perfjUi.flame.data.total");
+        assertTrue(after > 0 && after < before, before + " -> " + after);
+        driver.findElement(By.cssSelector("#tabs button[data-view=top]")).click();
+        Browser.settle(driver);
+        assertEquals(after, (Long) js("return perfjUi.flame.data.total"));
+        Browser.screenshot(driver, "timeline-range");
+        driver.findElement(By.id("range-clear")).click();
+        Browser.settle(driver);
+        // a thread from the thread list filters by its tid
+        driver.findElement(By.cssSelector("#tabs button[data-view=threads]")).click();
+        Browser.settle(driver);
+        Browser.screenshot(driver, "threads");
+        driver.findElements(By.cssSelector("#threads tbody tr")).getFirst().click();
+        Browser.settle(driver);
+        assertFalse(((String) js("return perfjUi.state.filter.tid")).isEmpty());
+    }
+
+    @Test
+    void diffView() throws Exception {
+        try (UiServer two = ServeFixtures.start("c-fp", "two-events")) {
+            open(two);
+            WebElement tab = driver.findElement(By.id("tab-diff"));
+            assertTrue(tab.isDisplayed());
+            tab.click();
+            Browser.settle(driver);
+            assertTrue(frames("diffflame").size() > 3);
+            List<WebElement> rows = driver.findElements(By.cssSelector("#changed tbody tr"));
+            assertFalse(rows.isEmpty());
+            assertTrue(rows.getFirst().getText().matches("(?s).*[+-][0-9.]+%.*"), rows.getFirst().getText());
+            Browser.screenshot(driver, "diff");
+        }
+    }
+
+    @Test
+    void standaloneHtmlFlameGraph(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        io.perfj.profile.Profile p = ServeFixtures.recording("hostile").profile();
+        java.nio.file.Path html = tmp.resolve("hostile.html");
+        try (var o = java.nio.file.Files.newOutputStream(html)) {
+            new FlameHtml(io.perfj.profile.FlameTree.of(p, i -> true, true), "hostile <b>title</b>", "ns").write(o);
+        }
+        String text = java.nio.file.Files.readString(html);
+        assertFalse(text.contains("onerror=alert") && !text.contains("\\u003cimg src=x onerror=alert(1)\\u003e"),
+                "names only as escaped JSON");
+        assertFalse(text.contains("</script><img"));
+        assertFalse(text.matches("(?s).*(src|href)=\"(https?:)?//.*"), "nothing fetched");
+        driver.get(html.toUri().toString());
+        Browser.until(() -> !frames("flame").isEmpty());
+        assertEquals("hostile <b>title</b>", driver.findElement(By.id("title")).getText());
+        WebElement jit = frame("flame", "onerror=alert(1)>");
+        assertEquals("</script><img src=x onerror=alert(1)>", jit.getAttribute("textContent"));
+        frame("flame", "<svg/onload=1>").click();
+        assertEquals("<svg/onload=1>", frames("flame").getFirst().getAttribute("textContent"), "zoomed in the page");
+        driver.findElement(By.id("search")).sendKeys("script");
+        Browser.until(() -> !driver.findElement(By.id("search-info")).getText().isEmpty());
+        assertEquals("matched 100.00%", driver.findElement(By.id("search-info")).getText());
+        assertEquals(0L, js("return document.querySelectorAll('img, svg, b').length"));
+        assertThrows(NoAlertPresentException.class, () -> driver.switchTo().alert());
+        Browser.screenshot(driver, "flamegraph-html");
+    }
+
+    @Test
+    void hostileNamesAreText() throws Exception {
+        try (UiServer hostile = ServeFixtures.start("hostile")) {
+            driver.get(hostile.url());
+            Browser.settle(driver);
+            String jit = "</script><img src=x onerror=alert(1)>";
+            WebElement f = frame("flame", jit);
+            assertEquals(jit, f.getAttribute("textContent"));
+            f.click();
+            Browser.settle(driver);
+            driver.findElement(By.cssSelector("#tabs button[data-view=threads]")).click();
+            Browser.settle(driver);
+            assertTrue(driver.findElement(By.id("threads")).getText().contains("<svg/onload=1>"));
+            new Actions(driver).moveToElement(driver.findElement(By.id("f-comm"))).perform();
+            assertEquals(0L, js("return document.querySelectorAll('img, svg, script:not([src])').length"),
+                    "no element made from a name");
+            assertThrows(NoAlertPresentException.class, () -> driver.switchTo().alert());
+            Browser.screenshot(driver, "hostile");
+        }
+    }
+}
