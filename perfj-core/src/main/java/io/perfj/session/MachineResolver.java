@@ -66,6 +66,16 @@ public final class MachineResolver implements FrameResolver {
 
     @Override
     public Location resolve(int pid, int tid, int cpumode, long ip) {
+        return machine.resolve(thread(pid, tid), cpumode, ip);
+    }
+
+    /**
+     * {@link #resolve}, answered from {@link LocationCache} when the address was resolved before
+     * in the same address space: for readers that keep no cache of their own (whole stacks, as
+     * {@link Session#resolveStack} gives them). Report and script cache their frames themselves;
+     * a second cache under theirs only added work to their misses (-g none 16% slower).
+     */
+    Location resolveCached(int pid, int tid, int cpumode, long ip) {
         Thread t = thread(pid, tid); // made at this sample whether or not the address is cached
         Location loc = located.get(pid, cpumode, ip);
         if (loc == null) {

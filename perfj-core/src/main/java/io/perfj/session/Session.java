@@ -361,12 +361,12 @@ public final class Session implements AutoCloseable {
         long[] user = resolver.unwindUser(s);
         boolean chain = s.callchain() != null && s.callchain().size() > 0 || user != null;
         if (!chain) {
-            out.add(resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip()));
+            out.add(resolver.resolveCached(s.pid(), s.tid(), s.cpumode(), s.ip()));
             return false;
         }
         if (walk.walk(s, user, maxStack)) {
             for (int i = 0; i < walk.size(); i++) {
-                Location loc = resolver.resolve(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
+                Location loc = resolver.resolveCached(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
                 if (walk.unwound(i) && loc.dso() != null) {
                     out.addAll(resolver.withInlines(loc));
                 } else {
