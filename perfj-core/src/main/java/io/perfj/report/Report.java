@@ -339,7 +339,11 @@ public final class Report {
             return;
         }
         // emptied, not dropped: the process's next samples refill the same tables
-        frameCache.forEach(k -> pid == ALL || (int) k == pid, LongIntMap::clear);
+        if (pid == ALL) {
+            frameCache.forEach(LongIntMap::clear);
+        } else {
+            frameCache.forEachOfLow(pid, LongIntMap::clear);
+        }
     }
 
     /**

@@ -69,7 +69,11 @@ public final class LocationCache {
             return;
         }
         // emptied, not dropped: the process's next samples refill the same tables
-        tables.forEach(k -> pid == ALL || (int) k == pid, Table::clear);
+        if (pid == ALL) {
+            tables.forEach(Table::clear);
+        } else {
+            tables.forEachOfLow(pid, Table::clear);
+        }
     }
 
     /**

@@ -21,9 +21,12 @@ class KeyedTablesPropertyTest {
 
     @Provide
     Arbitrary<List<Long>> keys() {
-        // few distinct keys (repeats, runs of one key) including the extremes
+        // few distinct keys (repeats, runs of one key) including the extremes, and keys that share
+        // their low half (a process's tables of several modes)
+        Arbitrary<Long> sharedLow = Arbitraries.longs().between(0, 5).flatMap(hi -> Arbitraries.integers().between(-2, 3)
+                .map(lo -> (hi << 32) | (lo & 0xffff_ffffL)));
         return Arbitraries.oneOf(Arbitraries.longs().between(-3, 3), Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L),
-                Arbitraries.longs()).list().ofMaxSize(300);
+                Arbitraries.longs(), sharedLow).list().ofMaxSize(300);
     }
 
     @Property(tries = 300)
@@ -37,15 +40,23 @@ class KeyedTablesPropertyTest {
             assertSame(want, got);
             got.add(k);
             if (i < visits.size() && (visits.get(i) & 7) == 0) {
-                // forEach sees each table whose key passes, once
-                long low = visits.get(i);
+                // forEachOfLow sees each table whose key's low half is the one asked for, once
+                int low = (int) (visits.get(i) >> 3);
                 Set<Long> seen = new HashSet<>();
-                t.forEach(x -> x >= low, table -> {
+                t.forEachOfLow(low, table -> {
                     long key = table.getFirst();
-                    assertEquals(true, key >= low);
+                    assertEquals(low, (int) key);
                     assertEquals(true, seen.add(key));
                 });
-                assertEquals(model.keySet().stream().filter(x -> x >= low).count(), seen.size());
+                assertEquals(model.keySet().stream().filter(x -> (int) (long) x == low).count(), seen.size());
+                // and of a key in the recording, its own low half
+                int own = (int) k;
+                Set<Long> ownSeen = new HashSet<>();
+                t.forEachOfLow(own, table -> assertEquals(true, ownSeen.add(table.getFirst())));
+                assertEquals(model.keySet().stream().filter(x -> (int) (long) x == own).count(), ownSeen.size());
+                Set<Long> all = new HashSet<>();
+                t.forEach(table -> assertEquals(true, all.add(table.getFirst())));
+                assertEquals(model.keySet(), all);
             }
             i++;
         }
