@@ -32,7 +32,50 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
                        int badLines, String warning) {
 
     public static Kallsyms read(Path file) {
-        return parse(TextFiles.read(file), file.toString());
+        return read(file, KallsymsCache.forFile(file));
+    }
+
+    /** {@link #read(Path)} through the given cache entry (null: parse). */
+    static Kallsyms read(Path file, KallsymsCache cache) {
+        byte[] data = TextFiles.read(file);
+        Tables t = cache == null ? null : cache.load(data.length);
+        if (t == null) {
+            t = tables(data, file.toString(), data.length > SPLIT ? data.length / 2 : 0);
+            if (cache != null) {
+                cache.store(t);
+            }
+        }
+        return t.kallsyms(data);
+    }
+
+    /**
+     * What a parse of a kallsyms file makes, as columns over the file's bytes: the kernel's
+     * table first (module ""), then each module's, in perf's order; {@link KallsymsCache} keeps
+     * them for the next run over the same file.
+     */
+    record Tables(long textStart, long textEnd, int badLines, String warning, List<Table> tables) {
+        Kallsyms kallsyms(byte[] data) {
+            SymbolTable kernel = SymbolTable.EMPTY;
+            Map<String, SymbolTable> modules = new LinkedHashMap<>();
+            for (Table t : tables) {
+                if (t.module().isEmpty()) {
+                    kernel = t.symbols(data);
+                } else {
+                    modules.put(t.module(), t.symbols(data));
+                }
+            }
+            return new Kallsyms(kernel, Collections.unmodifiableMap(modules), textStart, textEnd, badLines, warning);
+        }
+    }
+
+    /** One table's columns: start, end, binding and the name's bytes in the file ({@code [from, to)}) of each symbol. */
+    record Table(String module, long[] starts, long[] ends, char[] bindings, int[] nameFrom, int[] nameTo) {
+        SymbolTable symbols(byte[] data) {
+            int[] from = nameFrom;
+            int[] to = nameTo;
+            return SymbolTable.ofNamed(starts, ends, bindings, false,
+                    k -> new String(data, from[k], to[k] - from[k], StandardCharsets.UTF_8));
+        }
     }
 
     /** perf's {@code symbol_type__filter}. */
@@ -53,6 +96,10 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
      * after {@code cut} on another thread (0 or the file's length: one scan).
      */
     static Kallsyms parse(byte[] data, String name, int cut) {
+        return tables(data, name, cut).kallsyms(data);
+    }
+
+    private static Tables tables(byte[] data, String name, int cut) {
         // Columns, not objects: this runs over 100k+ lines before the JIT has compiled much, at
         // the start of every report, script and annotate that meets a kernel sample (which
         // waits for it), and only a few hundred of the names are ever looked up. A large file
@@ -125,28 +172,27 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
         final char[] bindings = binding;
         final int[] at = nameAt;
         final int[] to = nameEnd;
-        SymbolTable kernel = table(data, members[0], starts, end, bindings, at, to);
+        List<Table> out = new ArrayList<>();
+        out.add(table("", members[0], starts, end, bindings, at, to));
         // modules in the order of their first symbol by address, as the symbol list gave them
         Integer[] mods = new Integer[tables - 1];
         for (int t = 1; t < tables; t++) {
             mods[t - 1] = t;
         }
         Arrays.sort(mods, (x, y) -> Integer.compare(firstSeen[x], firstSeen[y]));
-        Map<String, SymbolTable> modules = new LinkedHashMap<>();
         for (int t : mods) {
             if (count[t] > 0) {
-                modules.put(moduleNames.get(t - 1), table(data, members[t], starts, end, bindings, at, to));
+                out.add(table(moduleNames.get(t - 1), members[t], starts, end, bindings, at, to));
             }
         }
         String warning = bad == 0 ? null
                 : name + ": skipped " + bad + " malformed line" + (bad == 1 ? "" : "s") + " (first: line " + firstBad + ")";
-        return new Kallsyms(kernel, Collections.unmodifiableMap(modules),
-                stext != 0 ? stext : text, etext, bad, warning);
+        return new Tables(stext != 0 ? stext : text, etext, bad, warning, List.copyOf(out));
     }
 
     /** One table over the lines at {@code members}, named from the file's bytes on demand. */
-    private static SymbolTable table(byte[] data, int[] members, long[] addr, long[] end, char[] binding,
-                                     int[] nameAt, int[] nameEnd) {
+    private static Table table(String module, int[] members, long[] addr, long[] end, char[] binding,
+                               int[] nameAt, int[] nameEnd) {
         int c = members.length;
         long[] s = new long[c];
         long[] e = new long[c];
@@ -161,7 +207,7 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
             from[k] = nameAt[i];
             to[k] = nameEnd[i];
         }
-        return SymbolTable.ofNamed(s, e, b, false, k -> new String(data, from[k], to[k] - from[k], StandardCharsets.UTF_8));
+        return new Table(module, s, e, b, from, to);
     }
 
     /** The name from {@code at} to the end of its line. */
