@@ -136,13 +136,20 @@ public final class MachineResolver implements FrameResolver {
 
     @Override
     public long[] unwindUser(io.perfj.perfdata.record.Sample s) {
-        if (s == aheadSample) {
+        if (s == aheadSample && aheadFrames != DecodedRecords.NONE) {
             return (long[]) DecodedRecords.result(aheadFrames);
         }
         if (s.userStack() == null || s.userRegs() == null) {
             return null;
         }
-        return unwinding().unwind(s, thread(s.pid(), s.tid()));
+        Thread t = thread(s.pid(), s.tid());
+        long[] frames = unwinding().unwind(s, t);
+        if (s == aheadSample) {
+            // left to this thread by the stage ahead: ask for all the frames' inline chains at
+            // once rather than one by one as they are resolved
+            unwinding().prefetchInlines(frames, t);
+        }
+        return frames;
     }
 
     /** The addr2line processes that name inlined frames (shared with {@link UnwindAhead}). */

@@ -235,7 +235,7 @@ public final class Session implements AutoCloseable {
                 recordWarnings.addAll(in.warnings());
             }
         } else {
-            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver.inlineNames()) : null;
+            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames) : null;
             DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT);
             try {
                 for (PerfRecord r; (r = in.next()) != null; ) {

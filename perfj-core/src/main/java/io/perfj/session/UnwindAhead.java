@@ -37,12 +37,14 @@ final class UnwindAhead implements SampleStage {
      *
      * @param names the consumer's addr2line processes: the stage asks them for the inline chains
      *              of the frames it unwinds, so that the answers are in when the consumer needs them
+     *              (asked for only when there is a stage: making them sets up the consumer's
+     *              unwinding state, which a recording without stacks never needs)
      */
-    static UnwindAhead forRecording(PerfData data, SessionOptions options, Addr2Line names) {
+    static UnwindAhead forRecording(PerfData data, SessionOptions options, java.util.function.Supplier<Addr2Line> names) {
         for (Evsel e : data.evlist().evsels()) {
             long st = e.attr().sampleType();
             if ((st & SampleFormat.STACK_USER) != 0 && (st & SampleFormat.REGS_USER) != 0) {
-                return new UnwindAhead(data, options, names);
+                return new UnwindAhead(data, options, names.get());
             }
         }
         return null;
