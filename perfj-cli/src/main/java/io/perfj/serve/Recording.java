@@ -161,6 +161,13 @@ public final class Recording {
         return b;
     }
 
+    /** Function {@code fn}'s source position as {@code file:line}, or null when it is not known. */
+    public String sourceText(int fn) {
+        Frame f = frameOf(fn);
+        SourceLocator.Place p = f == null ? null : sources().find(f.dso(), f.sym()).place();
+        return p == null ? null : p.file() + ":" + p.line();
+    }
+
     /** Source positions of the recording's functions, looked up when asked. */
     public SourceLocator sources() {
         SourceLocator s = sources;

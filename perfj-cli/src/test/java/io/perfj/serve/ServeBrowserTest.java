@@ -231,6 +231,17 @@ class ServeBrowserTest {
         assertEquals(0L, js("return document.querySelectorAll('img, svg, b').length"));
         assertThrows(NoAlertPresentException.class, () -> driver.switchTo().alert());
         Browser.screenshot(driver, "flamegraph-html");
+        // with its recording's source positions, the page's hover names them
+        Recording cfp = ServeFixtures.recording("c-fp");
+        java.nio.file.Path withSources = tmp.resolve("c-fp.html");
+        try (var o = java.nio.file.Files.newOutputStream(withSources)) {
+            new FlameHtml(io.perfj.profile.FlameTree.of(cfp.profile(), i -> true, true), "c-fp", "ns", cfp).write(o);
+        }
+        driver.get(withSources.toUri().toString());
+        Browser.until(() -> !frames("flame").isEmpty());
+        new Actions(driver).moveToElement(frame("flame", "compute_a")).perform();
+        Browser.until(() -> !tip().isEmpty());
+        assertTrue(tip().contains("source: ./src/hot.c:18"), tip());
     }
 
     @Test
