@@ -48,6 +48,12 @@ class ServeSourceTest {
         throw new AssertionError(name + " is not in the top table");
     }
 
+    /** The source answer for the function named {@code name} in a fixture recording. */
+    private static JsonNode source(String recording, String name) throws Exception {
+        Api api = new Api(ServeFixtures.recording(recording));
+        return answer(api, "source", Map.of("fn", String.valueOf(fn(api, name))));
+    }
+
     /** {@code perfj annotate --json} with the symbol sources the server's fixtures use. */
     private static JsonNode annotate(String recording, String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("annotate", "-i", Fixtures.recording(recording).toString(),
@@ -90,10 +96,7 @@ class ServeSourceTest {
 
     @Test
     void aBpfProgramStartsAtItsFirstBtfLine() throws Exception {
-        Recording rec = ServeFixtures.recording("bpf-sys");
-        Api api = new Api(rec);
-        int fn = fn(api, MIX);
-        JsonNode s = answer(api, "source", Map.of("fn", String.valueOf(fn)));
+        JsonNode s = source("bpf-sys", MIX);
         assertEquals("btf", s.get("from").asText(), s.toString());
         // the bytecode view's first line record (bpftool's linum) names the same place
         JsonNode x = annotate("bpf-sys", "--bpf-view", "xlated", "--xlated-file", xlatedFile().toString(), MIX);
@@ -112,13 +115,11 @@ class ServeSourceTest {
 
     @Test
     void whatHasNoSourceSaysWhy() throws Exception {
-        Recording rec = ServeFixtures.recording("c-fp");
-        Api api = new Api(rec);
         // the kernel's symbols come from kallsyms only: no vmlinux, so no line table
-        JsonNode s = answer(api, "source", Map.of("fn", String.valueOf(fn(api, "asm_exc_page_fault"))));
+        JsonNode s = source("c-fp", "asm_exc_page_fault");
         assertTrue(s.get("file").isNull(), s.toString());
         assertFalse(s.get("reason").asText().isEmpty());
-        assertThrows(BadRequest.class, () -> api.answer("source", Map.of("fn", "999999")));
+        assertThrows(BadRequest.class, () -> new Api(ServeFixtures.recording("c-fp")).answer("source", Map.of("fn", "999999")));
     }
 
     private static Path xlatedFile() {
