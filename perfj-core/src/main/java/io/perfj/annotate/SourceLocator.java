@@ -77,8 +77,12 @@ public final class SourceLocator {
         return new Answer(new Place(row.file(), row.line(), row.column(), "dwarf"), null);
     }
 
-    /** The first candidate file's line table that has one, or the reason there is none. */
+    /**
+     * The line table of the first candidate file that has one, or the reason there is none (a
+     * file that cannot be read is passed over, as annotate does, and named if nothing else has one).
+     */
     private Object lineTable(Dso dso) {
+        String damaged = null;
         for (Path p : finder.elfCandidates(dso)) {
             if (!Files.isRegularFile(p)) {
                 continue;
@@ -88,10 +92,12 @@ public final class SourceLocator {
                     return LineTable.of(f);
                 }
             } catch (RuntimeException e) {
-                return "cannot read the line table of " + p.getFileName() + ": " + e.getMessage();
+                if (damaged == null) {
+                    damaged = "cannot read the line table of " + p.getFileName() + ": " + e.getMessage();
+                }
             }
         }
-        return "no DWARF line table found for " + dso.shortName();
+        return damaged != null ? damaged : "no DWARF line table found for " + dso.shortName();
     }
 
     private Answer bpf(long addr) {
