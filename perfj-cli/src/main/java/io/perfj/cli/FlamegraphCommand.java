@@ -4,6 +4,7 @@ import io.perfj.export.FlameGraphSvg;
 import io.perfj.profile.FlameTree;
 import io.perfj.profile.Profile;
 import io.perfj.serve.FlameHtml;
+import io.perfj.serve.Recording;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.BufferedOutputStream;
@@ -49,6 +50,7 @@ public final class FlamegraphCommand implements Callable<Integer> {
         String name = first.events().get(ev);
         FlameTree tree;
         String title;
+        Recording sources = null;
         if (profile.in.inputs.size() == 2) {
             Profile second = profile.read(profile.in.inputs.get(1), err);
             // the same event in the second recording, whatever modifiers it was recorded with
@@ -57,6 +59,10 @@ public final class FlamegraphCommand implements Callable<Integer> {
             title = "Differential flame graph: " + profile.in.inputs.get(0) + " -> " + profile.in.inputs.get(1) + " (" + name + ")";
         } else {
             tree = FlameTree.of(first, i -> first.event(i) == ev, true);
+            // the page's hover names source lines of the functions drawn (looked up for those only)
+            Path in = profile.in.inputs.getFirst();
+            sources = html && !in.toString().equals("-")
+                    ? new Recording(in.toString(), in, first, profile.sym.sessionOptions()) : null;
             title = "Flame graph: " + profile.in.inputs.getFirst() + " (" + name + ")";
         }
         String unit = Profile.inNanoseconds(name) ? "ns" : first.hasPeriod(ev) ? "events" : "samples";
@@ -68,7 +74,7 @@ public final class FlamegraphCommand implements Callable<Integer> {
         } else {
             try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
                 if (html) {
-                    new FlameHtml(tree, title, unit).write(o);
+                    new FlameHtml(tree, title, unit, sources).write(o);
                 } else {
                     new FlameGraphSvg(tree, title, unit).write(o);
                 }

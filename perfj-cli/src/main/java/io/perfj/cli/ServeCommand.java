@@ -24,6 +24,7 @@ public final class ServeCommand implements Callable<Integer> {
     int port;
     String bind = "127.0.0.1";
     boolean exitAfterStart;
+    Path xlatedFile;
     final CommandSpec spec;
 
     ServeCommand() {
@@ -38,6 +39,9 @@ public final class ServeCommand implements Callable<Integer> {
         m.option("--bind").label("ADDR").defaultValue("127.0.0.1")
                 .describe("Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
                 .value(String.class, v -> bind = v);
+        m.option("--xlated-file").label("FILE")
+                .describe("A BPF program's translated instructions from 'bpftool prog dump xlated id N file FILE' for annotate's bytecode view (perf does not record them).")
+                .value(Path.class, v -> xlatedFile = v);
         m.option("--exit-after-start").hidden().describe("Start, answer the first page's calls, and exit (for AOT training).")
                 .flag(v -> exitAfterStart = v);
         spec = m.spec();
@@ -51,6 +55,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (inputs.size() > 2) {
             throw new CliError("serve takes one recording, or two to compare (-i BEFORE -i AFTER)");
         }
+        byte[] xlated = xlatedFile == null ? null : java.nio.file.Files.readAllBytes(xlatedFile);
         Recording[] recs = new Recording[inputs.size()];
         for (int k = 0; k < recs.length; k++) {
             Path file = inputs.get(k);
@@ -66,7 +71,7 @@ public final class ServeCommand implements Callable<Integer> {
             err.flush();
             // --event picks the first recording's event; the diff finds it in the second by name
             int event = k == 0 && profile.event != null ? ProfileCliOptions.event(p, file, profile.event) : -1;
-            recs[k] = new Recording(file.toString(), file, p, profile.sym.sessionOptions(), event);
+            recs[k] = new Recording(file.toString(), file, p, profile.sym.sessionOptions(), event, xlated);
         }
         Api api = new Api(recs);
         long t0 = System.nanoTime();

@@ -20,6 +20,7 @@ public final class Api {
     private final Map<Selection, FunctionViews> functionViews = lru();
     private final Map<Selection, FlameIndex> diffs = lru();
     private final Map<String, String> annotations = lru();
+    private final Map<Integer, String> sources = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The meta answer (it takes no parameters), made once. */
     private String meta;
@@ -42,7 +43,7 @@ public final class Api {
 
     /** The names answered; anything else is not found. */
     static final java.util.Set<String> NAMES = java.util.Set.of("meta", "flame", "search", "calltree", "top",
-            "butterfly", "timeline", "annotate", "diff", "diffchanged");
+            "butterfly", "timeline", "annotate", "source", "diff", "diffchanged");
 
     /** The JSON answer to API call {@code name} (one of {@link #NAMES}) with these parameters. */
     public String answer(String name, Map<String, String> q) {
@@ -67,7 +68,10 @@ public final class Api {
             case "timeline" -> TimelineView.write(out, r, Selection.parse(q, r).anyTime().samples(r),
                     "cpu".equals(q.get("by")), (int) number(q, "buckets", 200));
             case "annotate" -> {
-                return annotate(r, (int) number(q, "fn", -1));
+                return annotate(r, (int) number(q, "fn", -1), "xlated".equals(q.get("view")));
+            }
+            case "source" -> {
+                return source(r, (int) number(q, "fn", -1));
             }
             case "diff" -> {
                 FlameIndex d = diff(q);
@@ -167,22 +171,34 @@ public final class Api {
         }
     }
 
-    private String annotate(Recording r, int fn) {
+    private String annotate(Recording r, int fn, boolean xlated) {
         FlameTree.Function f = r.function(fn);
         if (f == null) {
             throw new BadRequest("fn: no such function");
         }
-        String key = f.name();
+        String key = (xlated ? "x:" : "j:") + f.name();
         synchronized (annotations) {
             String a = annotations.get(key);
             if (a == null) {
                 JsonOut out = new JsonOut();
-                AnnotateView.write(out, r, f.name());
+                AnnotateView.write(out, r, fn, f.name(), xlated);
                 a = out.toString();
                 annotations.put(key, a);
             }
             return a;
         }
+    }
+
+    /** A function's source position, looked up on the first question and kept (a few bytes each). */
+    private String source(Recording r, int fn) {
+        String a = sources.get(fn);
+        if (a == null) {
+            JsonOut out = new JsonOut();
+            SourceView.write(out, r, fn);
+            a = out.toString();
+            sources.put(fn, a);
+        }
+        return a;
     }
 
     /** The first recording's profile (for tests and the launcher's messages). */

@@ -19,18 +19,43 @@ public final class FlameHtml {
     private final FlameTree tree;
     private final String title;
     private final String unit;
+    private final Recording sources;
 
     public FlameHtml(FlameTree tree, String title, String unit) {
+        this(tree, title, unit, null);
+    }
+
+    /**
+     * A page whose hover details also name each drawn function's source position, looked up in
+     * {@code sources} (the recording the tree was made from; null: none).
+     */
+    public FlameHtml(FlameTree tree, String title, String unit, Recording sources) {
         this.tree = tree;
         this.title = title;
         this.unit = unit;
+        this.sources = sources;
     }
 
     public void write(OutputStream out) throws IOException {
         JsonOut data = new JsonOut();
         data.object().field("title", title).field("unit", unit).name("graph");
         FlameIndex index = new FlameIndex(tree, null);
-        new FlameView(index, tree::functionAt).flame(data, 0, MIN_SHARE);
+        new FlameView(index, new FlameView.Names() {
+            @Override
+            public FlameTree.Function function(int id) {
+                return tree.functionAt(id);
+            }
+
+            @Override
+            public String source(int id) {
+                return sources.sourceText(sources.functionId(tree.functionAt(id)));
+            }
+
+            @Override
+            public boolean sources() {
+                return sources != null;
+            }
+        }).flame(data, 0, MIN_SHARE);
         data.endObject();
         String js = new String(Assets.resource("flame.js"), StandardCharsets.UTF_8);
         String css = new String(Assets.resource("style.css"), StandardCharsets.UTF_8);

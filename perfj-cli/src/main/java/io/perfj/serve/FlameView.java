@@ -20,6 +20,16 @@ final class FlameView {
     /** How a view names a function id (the recording's stable ids, or a tree of two's own). */
     interface Names {
         FlameTree.Function function(int id);
+
+        /** The function's source position as {@code file:line}, or null; asked only when {@link #sources}. */
+        default String source(int id) {
+            return null;
+        }
+
+        /** Whether the {@code fns} table carries each function's source position (a fifth column). */
+        default boolean sources() {
+            return false;
+        }
     }
 
     FlameView(FlameIndex index, Names names) {
@@ -133,13 +143,20 @@ final class FlameView {
         out.endArray();
     }
 
-    /** The {@code fns} table: id, name, object and kind (k kernel, i inlined, u other) of each used id. */
+    /**
+     * The {@code fns} table: id, name, object and kind (k kernel, i inlined, u other) of each used
+     * id, and its source position when the names carry them.
+     */
     static void functions(JsonOut out, BitSet used, Names names) {
         out.name("fns").array();
         for (int id = used.nextSetBit(0); id >= 0; id = used.nextSetBit(id + 1)) {
             FlameTree.Function f = names.function(id);
             out.array().value(id).value(f.name()).value(f.object())
-                    .value(f.kernel() ? "k" : f.inlined() ? "i" : "u").endArray();
+                    .value(f.kernel() ? "k" : f.inlined() ? "i" : "u");
+            if (names.sources()) {
+                out.value(names.source(id));
+            }
+            out.endArray();
         }
         out.endArray();
     }

@@ -1,10 +1,15 @@
 package io.perfj.serve;
 
+import io.perfj.annotate.SourceLocator;
+import io.perfj.bpf.RecordedBpf;
+import io.perfj.perfdata.PerfData;
 import io.perfj.profile.FlameTree;
 import io.perfj.profile.Profile;
 import io.perfj.report.Frame;
 import io.perfj.report.StackTable;
 import io.perfj.session.SessionOptions;
+import io.perfj.symbols.DefaultSymbolLoader;
+import io.perfj.symbols.DsoFinder;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +35,12 @@ public final class Recording {
     private final long lastTime;
 
     private final int defaultEvent;
+    /** A BPF program's translated instructions from bpftool (perf does not record them), or null. */
+    private final byte[] xlatedInsns;
+    /** The first frame of each function id (made on the first source question). */
+    private volatile int[] functionFrame;
+    private volatile SourceLocator sources;
+    private volatile RecordedBpf bpf;
 
     /** A recording whose first event sampled is shown first. */
     public Recording(String name, Path path, Profile profile, SessionOptions options) {
@@ -38,6 +49,16 @@ public final class Recording {
 
     /** A recording whose event {@code defaultEvent} (an index of the profile's events; -1: the first sampled) is shown first. */
     public Recording(String name, Path path, Profile profile, SessionOptions options, int defaultEvent) {
+        this(name, path, profile, options, defaultEvent, null);
+    }
+
+    /**
+     * A recording, and the translated instructions of one of its BPF programs ({@code bpftool
+     * prog dump xlated id N file FILE}; null: none) for annotate's bytecode view.
+     */
+    public Recording(String name, Path path, Profile profile, SessionOptions options, int defaultEvent,
+            byte[] xlatedInsns) {
+        this.xlatedInsns = xlatedInsns == null ? null : xlatedInsns.clone();
         this.defaultEvent = defaultEvent >= 0 && defaultEvent < profile.events().size() ? defaultEvent
                 : Math.max(0, profile.firstSampled(null));
         this.name = name;
@@ -107,6 +128,55 @@ public final class Recording {
 
     public SessionOptions options() {
         return options;
+    }
+
+    /** The translated BPF instructions given at start, or null. */
+    byte[] xlatedInsns() {
+        return xlatedInsns;
+    }
+
+    /** A frame of function {@code fn} (the first in the profile's frame table), or null. */
+    public Frame frameOf(int fn) {
+        int[] ff = functionFrame;
+        if (ff == null) {
+            ff = new int[functions.size()];
+            java.util.Arrays.fill(ff, -1);
+            for (int f = frameFunction.length - 1; f >= 0; f--) {
+                ff[frameFunction[f]] = f;
+            }
+            functionFrame = ff;
+        }
+        return fn >= 0 && fn < ff.length && ff[fn] >= 0 ? profile.frames().get(ff[fn]) : null;
+    }
+
+    /** The recording's BPF programs and their BTF (read from the file on first use). */
+    public RecordedBpf bpf() {
+        RecordedBpf b = bpf;
+        if (b == null) {
+            try (PerfData data = PerfData.open(path)) {
+                b = RecordedBpf.read(data);
+            }
+            bpf = b;
+        }
+        return b;
+    }
+
+    /** Function {@code fn}'s source position as {@code file:line}, or null when it is not known. */
+    public String sourceText(int fn) {
+        Frame f = frameOf(fn);
+        SourceLocator.Place p = f == null ? null : sources().find(f.dso(), f.sym()).place();
+        return p == null ? null : p.file() + ":" + p.line();
+    }
+
+    /** Source positions of the recording's functions, looked up when asked. */
+    public SourceLocator sources() {
+        SourceLocator s = sources;
+        if (s == null) {
+            var symbols = options.symbols();
+            s = new SourceLocator(new DsoFinder(symbols, new DefaultSymbolLoader(symbols.useSystem())), this::bpf);
+            sources = s;
+        }
+        return s;
     }
 
     /** The first sample's time (ns): the API's times are offsets from it. */

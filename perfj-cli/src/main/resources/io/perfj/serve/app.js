@@ -97,9 +97,37 @@
     refresh();
   }
 
+  // ---- source positions: asked for once per function, when first hovered or selected ----
+  const sources = new Map();
+
+  function sourceText(r) {
+    return r.file === null ? null : r.file + ':' + r.line;
+  }
+
+  function sourceOf(fn, onKnown) {
+    if (fn < 0) return null;
+    const known = sources.get(fn);
+    if (typeof known === 'string' || known === null) return known;
+    if (known === undefined) {
+      const waiting = [];
+      sources.set(fn, waiting);
+      api('source', { fn: fn }).then((r) => {
+        sources.set(fn, sourceText(r));
+        for (const w of waiting) w();
+      }, () => sources.set(fn, null));
+    }
+    if (onKnown) sources.get(fn).push(onKnown);
+    return null;
+  }
+
+  function showSource(fn) {
+    const t = sourceOf(fn, () => { if (state.selected === fn) showSource(fn); });
+    $('sel-source').textContent = t ? 'source: ' + t : '';
+  }
+
   // ---- flame graph and icicle ----
-  const flame = new F.FlameGraph($('flame'), { inverted: false, onClick: (i) => zoomTo(flame, i) });
-  const icicle = new F.FlameGraph($('icicle'), { inverted: true, onClick: (i) => zoomTo(icicle, i) });
+  const flame = new F.FlameGraph($('flame'), { inverted: false, onClick: (i) => zoomTo(flame, i), source: sourceOf });
+  const icicle = new F.FlameGraph($('icicle'), { inverted: true, onClick: (i) => zoomTo(icicle, i), source: sourceOf });
   const diffFlame = new F.FlameGraph($('diffflame'), { inverted: false, onClick: (i) => zoomDiff(i) });
 
   // the last zoom's and search's time from the click or key to the graph drawn (ms)
@@ -180,6 +208,7 @@
     $('sel').hidden = false;
     $('sel-name').textContent = fnName(fn);
     $('sel-object').textContent = fnObject(fn);
+    showSource(fn);
     const b = await api('butterfly', { fn: fn });
     if (state.selected !== fn) return;
     const u = unit();
@@ -394,15 +423,27 @@
   // ---- annotate ----
   $('annotate-open').addEventListener('click', () => openAnnotate(state.selected));
   $('annotate-close').addEventListener('click', () => { $('annotate-panel').hidden = true; });
+  for (const b of $('annotate-views').querySelectorAll('button')) {
+    b.addEventListener('click', () => openAnnotate(Number($('annotate-views').dataset.fn), b.dataset.view));
+  }
 
-  async function openAnnotate(fn) {
+  // view: 'jited' (a BPF program's JIT image, or any other function's code) or 'xlated' (eBPF bytecode)
+  async function openAnnotate(fn, view) {
     if (fn < 0) return;
     $('annotate-panel').hidden = false;
     $('annotate-title').textContent = fnName(fn);
     const body = $('annotate-body');
     body.replaceChildren(el('div', 'annotating\u2026', 'note'));
-    const r = await api('annotate', { fn: fn });
+    const r = await api('annotate', view === 'xlated' ? { fn: fn, view: 'xlated' } : { fn: fn });
     body.replaceChildren();
+    const views = $('annotate-views');
+    views.hidden = !r.bpf;
+    for (const b of views.querySelectorAll('button')) {
+      b.classList.toggle('active', b.dataset.view === r.view);
+      b.disabled = b.dataset.view === 'xlated' && !r.xlated;
+      b.title = b.disabled ? 'the recording has no bytecode for it (serve --xlated-file FILE gives it)' : '';
+    }
+    views.dataset.fn = String(fn);
     if (r.annotations.length === 0) {
       body.appendChild(el('div', 'Nothing to annotate for ' + r.symbol + ' (no symbol, or no code found for it).', 'note'));
     }

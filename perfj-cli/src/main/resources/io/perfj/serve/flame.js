@@ -39,7 +39,9 @@
   }
 
   class FlameGraph {
-    // opts: inverted (icicle: root at the top), onClick(index), onHover(index|-1), unit
+    // opts: inverted (icicle: root at the top), onClick(index), onHover(index|-1), unit,
+    // source(fnId, onKnown): the function's "file:line" if known now (else null; onKnown is
+    // called once the answer is in)
     constructor(container, opts) {
       this.el = container;
       this.opts = opts || {};
@@ -219,6 +221,9 @@
       const unit = this.opts.unit ? ' ' + this.opts.unit : '';
       const lines = [this.name(i)];
       if (f[2]) lines.push('object: ' + f[2] + (f[3] === 'k' ? ' (kernel)' : f[3] === 'i' ? ' (inlined)' : ''));
+      // the source position: in the standalone file's table, or from the server (asked once per function)
+      const src = f[4] || (this.opts.source ? this.opts.source(f[0], () => { if (this.hovered === i) this.hover(i); }) : null);
+      if (src) lines.push('source: ' + src);
       if (this.diff()) {
         const total2 = this.data.total2;
         lines.push('before: total ' + nodes.total[i] + unit + ' (' + percent(nodes.total[i], total) + '), self '
@@ -233,6 +238,7 @@
     }
 
     hover(i, e) {
+      this.hovered = i;
       if (this.opts.onHover) this.opts.onHover(i);
       if (i < 0) {
         this.tip.hidden = true;

@@ -66,6 +66,8 @@ class FlamegraphCommandTest {
         assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, 20));
         assertTrue(text.contains("<script type=\"application/json\" id=\"perfj-flame-data\">{\"title\":\"Flame graph: "));
         assertTrue(text.contains("\"compute_a\""), "frames by function");
+        // the hover's source positions, from the DWARF line table (where annotate's listing starts compute_a)
+        assertTrue(text.contains("\"compute_a\",\"hot\",\"u\",\"./src/hot.c:18\"]"), "compute_a's source line");
         assertTrue(text.contains("class FlameGraph"), "the served UI's renderer, inlined");
         assertFalse(text.contains("src=\"") || text.contains("href=\""), "nothing fetched");
         Path diff = tmp.resolve("diff.html");

@@ -76,12 +76,20 @@ class ServeBrowserTest {
         assertNotEquals(0L, js("return perfjUi.state.root"));
         assertEquals(name, frames("flame").getFirst().getAttribute("textContent"), "zoomed root drawn first");
         assertEquals(name, driver.findElement(By.id("sel-name")).getText(), "the frame's function is selected");
+        // hover: the details name the program's source position from its BTF line info
+        new Actions(driver).moveToElement(frame("flame", "_perfj_mix")).perform();
+        Browser.until(() -> tip().contains("source: "));
+        assertTrue(tip().contains("source: ./src/prog.bpf.c:11"), tip());
+        assertEquals("source: ./src/prog.bpf.c:11", driver.findElement(By.id("sel-source")).getText());
+        Browser.screenshot(driver, "hover-source");
         // annotate the BPF program from the selected frame: JIT instructions with BTF source lines
         driver.findElement(By.id("annotate-open")).click();
         Browser.settle(driver);
         String annotation = driver.findElement(By.id("annotate-body")).getText();
         assertTrue(annotation.contains("x = (x ^ (x >> 13)) * 0x9e3779b97f4a7c15ULL"), annotation);
         assertTrue(annotation.contains("43.11%"), "the hottest instruction's share");
+        assertTrue(driver.findElement(By.id("annotate-views")).isDisplayed(), "a BPF program's views");
+        assertFalse(driver.findElement(By.id("annotate-xlated")).isEnabled(), "no bytecode in this recording");
         Browser.screenshot(driver, "annotate");
         driver.findElement(By.id("annotate-close")).click();
         // back to the top through the breadcrumbs
@@ -114,6 +122,41 @@ class ServeBrowserTest {
         Browser.settle(driver);
         assertTrue(frames("icicle").size() > 10);
         Browser.screenshot(driver, "icicle");
+    }
+
+    /** The text of the flame graph's tooltip shown now (empty when none is). */
+    private static String tip() {
+        return (String) js("return [...document.querySelectorAll('.flame-tip')].filter((t) => !t.hidden)"
+                + ".map((t) => [...t.children].map((d) => d.textContent).join('\\n')).join('\\n')");
+    }
+
+    @Test
+    void annotateSwitchesABpfProgramToItsBytecode() throws Exception {
+        Recording plain = ServeFixtures.recording("bpf-sys");
+        byte[] insns = java.nio.file.Files.readAllBytes(
+                io.perfj.testing.Fixtures.file("bpf-xlated/golden/bpf-sys.xlated.bin"));
+        Recording rec = new Recording("bpf-sys.data", plain.path(), plain.profile(), plain.options(), -1, insns);
+        try (UiServer s = UiServer.start(new Api(rec), "127.0.0.1", 0)) {
+            open(s);
+            frame("flame", "_perfj_mix").click();
+            Browser.settle(driver);
+            driver.findElement(By.id("annotate-open")).click();
+            Browser.settle(driver);
+            WebElement xlated = driver.findElement(By.id("annotate-xlated"));
+            assertTrue(xlated.isEnabled());
+            xlated.click();
+            Browser.settle(driver);
+            String body = driver.findElement(By.id("annotate-body")).getText();
+            assertTrue(body.contains("(b7) r2 = -1"), body);
+            assertTrue(body.contains("[file:./src/prog.bpf.c line_num:16 line_col:21]"), "BTF lines in the bytecode");
+            assertTrue(body.contains("73.68%"), "samples moved to the bytecode's instructions");
+            assertTrue(xlated.getAttribute("class").contains("active"));
+            Browser.screenshot(driver, "annotate-xlated");
+            driver.findElement(By.id("annotate-jited")).click();
+            Browser.settle(driver);
+            assertTrue(driver.findElement(By.id("annotate-body")).getText().contains("43.11%"), "back to the JIT image");
+            driver.findElement(By.id("annotate-close")).click();
+        }
     }
 
     @Test
@@ -188,6 +231,17 @@ class ServeBrowserTest {
         assertEquals(0L, js("return document.querySelectorAll('img, svg, b').length"));
         assertThrows(NoAlertPresentException.class, () -> driver.switchTo().alert());
         Browser.screenshot(driver, "flamegraph-html");
+        // with its recording's source positions, the page's hover names them
+        Recording cfp = ServeFixtures.recording("c-fp");
+        java.nio.file.Path withSources = tmp.resolve("c-fp.html");
+        try (var o = java.nio.file.Files.newOutputStream(withSources)) {
+            new FlameHtml(io.perfj.profile.FlameTree.of(cfp.profile(), i -> true, true), "c-fp", "ns", cfp).write(o);
+        }
+        driver.get(withSources.toUri().toString());
+        Browser.until(() -> !frames("flame").isEmpty());
+        new Actions(driver).moveToElement(frame("flame", "compute_a")).perform();
+        Browser.until(() -> !tip().isEmpty());
+        assertTrue(tip().contains("source: ./src/hot.c:18"), tip());
     }
 
     @Test

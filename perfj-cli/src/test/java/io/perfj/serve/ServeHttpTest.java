@@ -385,6 +385,9 @@ class ServeHttpTest {
                 if (top.get("rows").size() > 0) {
                     String fn = top.get("rows").get(0).get("fn").asText();
                     assertTrue(JSON.readTree(api.answer("butterfly", Map.of("fn", fn))).get("total").asLong() > 0, name);
+                    // a position, or the reason there is none
+                    JsonNode src = JSON.readTree(api.answer("source", Map.of("fn", fn)));
+                    assertTrue(src.get("file").isTextual() || !src.get("reason").asText().isEmpty(), name + " " + src);
                 }
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);

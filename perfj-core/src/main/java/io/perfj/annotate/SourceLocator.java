@@ -1,0 +1,129 @@
+package io.perfj.annotate;
+
+import io.perfj.bpf.JitedLines;
+import io.perfj.bpf.RecordedBpf;
+import io.perfj.dwarf.LineTable;
+import io.perfj.elf.ElfFile;
+import io.perfj.perfdata.feature.BpfProg;
+import io.perfj.symbols.Dso;
+import io.perfj.symbols.DsoFinder;
+import io.perfj.symbols.Symbol;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Where a function's code comes from in the source, looked up when asked (never while a
+ * recording is read): the source position of the function's first instruction, from the same
+ * tables annotate interleaves — an object's DWARF line table (found the way annotate finds it,
+ * read once per object and kept) or a BPF program's BTF line info (the record of the
+ * sub-program's entry in its jited line info).
+ */
+public final class SourceLocator {
+    /** A source position and what it was read from ({@code "dwarf"} or {@code "btf"}). */
+    public record Place(String file, long line, long column, String from) {
+    }
+
+    /** The answer for one function: a place, or why there is none. */
+    public record Answer(Place place, String reason) {
+        static Answer none(String why) {
+            return new Answer(null, why);
+        }
+    }
+
+    private final DsoFinder finder;
+    private final Supplier<RecordedBpf> bpf;
+    private final Map<Dso, Object> tables = new ConcurrentHashMap<>();
+    private volatile RecordedBpf programs;
+
+    /**
+     * @param finder where an object's files are looked for
+     * @param bpf    the recording's BPF programs and BTF, read on the first BPF question
+     */
+    public SourceLocator(DsoFinder finder, Supplier<RecordedBpf> bpf) {
+        this.finder = finder;
+        this.bpf = bpf;
+    }
+
+    /** The source position of the start of {@code sym} in {@code dso}. */
+    public Answer find(Dso dso, Symbol sym) {
+        if (dso == null || sym == null) {
+            return Answer.none("no symbol");
+        }
+        if (sym.inlined()) {
+            // an inlined function's symbol spans its caller's code: the caller's start says nothing of it
+            return Answer.none("inlined function");
+        }
+        return switch (dso.kind()) {
+            case BPF -> bpf(sym.start());
+            case USER, KERNEL, KERNEL_MODULE, VDSO -> elf(dso, sym.start());
+            default -> Answer.none("no code on disk for " + dso.shortName());
+        };
+    }
+
+    private Answer elf(Dso dso, long addr) {
+        Object t = tables.computeIfAbsent(dso, this::lineTable);
+        if (t instanceof String why) {
+            return Answer.none(why);
+        }
+        LineTable.Row row = ((LineTable) t).find(addr);
+        if (row == null || row.line() == 0) {
+            return Answer.none("no line table row for the function's start");
+        }
+        return new Answer(new Place(row.file(), row.line(), row.column(), "dwarf"), null);
+    }
+
+    /**
+     * The line table of the first candidate file that has one, or the reason there is none (a
+     * file that cannot be read is passed over, as annotate does, and named if nothing else has one).
+     */
+    private Object lineTable(Dso dso) {
+        String damaged = null;
+        for (Path p : finder.elfCandidates(dso)) {
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            try (ElfFile f = ElfFile.open(p)) {
+                if (f.section(".debug_line").isPresent()) {
+                    return LineTable.of(f);
+                }
+            } catch (RuntimeException e) {
+                if (damaged == null) {
+                    damaged = "cannot read the line table of " + p.getFileName() + ": " + e.getMessage();
+                }
+            }
+        }
+        return damaged != null ? damaged : "no DWARF line table found for " + dso.shortName();
+    }
+
+    private Answer bpf(long addr) {
+        RecordedBpf rb = programs;
+        if (rb == null) {
+            rb = bpf.get();
+            programs = rb;
+        }
+        for (BpfProg p : rb.programs()) {
+            int func = BpfSource.subprogram(p, addr);
+            if (func < 0) {
+                continue;
+            }
+            OptionalInt rec = JitedLines.of(p).lineRecordAt(addr);
+            if (rec.isEmpty()) {
+                return Answer.none("the program has no jited line info");
+            }
+            BpfSource.Strings strings = BpfSource.Strings.of(rb.btf(p.info().btfId()).orElse(null));
+            if (strings == null) {
+                return Answer.none("BTF id " + p.info().btfId() + " is not in the recording");
+            }
+            BpfProg.LineInfo li = p.lineInfo().get(rec.getAsInt());
+            String file = strings.at(li.fileNameOff());
+            return file == null ? Answer.none("line info names no file")
+                    : new Answer(new Place(file, li.line(), li.column(), "btf"), null);
+        }
+        return Answer.none("the recording has no BPF program info for it");
+    }
+}

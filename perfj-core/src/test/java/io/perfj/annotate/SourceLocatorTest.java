@@ -1,0 +1,74 @@
+package io.perfj.annotate;
+
+import io.perfj.bpf.RecordedBpf;
+import io.perfj.symbols.DefaultSymbolLoader;
+import io.perfj.symbols.Dso;
+import io.perfj.symbols.DsoFinder;
+import io.perfj.symbols.DsoKind;
+import io.perfj.symbols.Symbol;
+import io.perfj.symbols.SymbolOptions;
+import io.perfj.symbols.SymbolTable;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Functions' source positions from a build-id cache's files, and the reasons when there are none. */
+class SourceLocatorTest {
+    private static final String BUILD_ID = "e2db302c322df9b8b21885b46c9d468e43446773";
+    /** compute_a in fixtures/bin/hot ({@code nm}). */
+    private static final Symbol COMPUTE_A = new Symbol(0x1182, 0x1182 + 45, "compute_a", 'G');
+
+    @TempDir
+    Path cache;
+
+    private SourceLocator locator(byte[] file) throws Exception {
+        Path link = DsoFinder.linkName(cache, BUILD_ID);
+        Files.createDirectories(link.getParent());
+        Files.write(link, file);
+        SymbolOptions opts = new SymbolOptions(null, cache, null, null, false);
+        return new SourceLocator(new DsoFinder(opts, new DefaultSymbolLoader(false)),
+                () -> RecordedBpf.of(List.of(), Map.of(), ByteOrder.LITTLE_ENDIAN));
+    }
+
+    private static Dso hot() {
+        return new Dso("/build/hot", DsoKind.USER, HexFormat.of().parseHex(BUILD_ID), d -> SymbolTable.ofSorted(List.of(COMPUTE_A)));
+    }
+
+    @Test
+    void aFunctionStartsAtItsLineTableRow() throws Exception {
+        SourceLocator.Answer a = locator(Files.readAllBytes(Fixtures.file("bin/hot"))).find(hot(), COMPUTE_A);
+        assertEquals(new SourceLocator.Place("./src/hot.c", 18, a.place().column(), "dwarf"), a.place());
+        assertNull(a.reason());
+    }
+
+    @Test
+    void aDamagedFileIsAReasonNamingIt() throws Exception {
+        byte[] whole = Files.readAllBytes(Fixtures.file("bin/hot"));
+        byte[] cut = java.util.Arrays.copyOf(whole, 200);
+        SourceLocator.Answer a = locator(cut).find(hot(), COMPUTE_A);
+        assertNull(a.place());
+        assertTrue(a.reason().startsWith("cannot read the line table of "), a.reason());
+    }
+
+    @Test
+    void noPositionForWhatHasNone() throws Exception {
+        SourceLocator l = locator(Files.readAllBytes(Fixtures.file("bin/hot")));
+        Symbol inlined = new Symbol(0x1182, 0x1182 + 45, "inner", Symbol.INLINED);
+        assertEquals("inlined function", l.find(hot(), inlined).reason());
+        assertEquals("no symbol", l.find(hot(), null).reason());
+        Dso bpf = new Dso("bpf_prog_x", DsoKind.BPF, null, d -> SymbolTable.ofSorted(List.of()));
+        assertTrue(l.find(bpf, new Symbol(0xffffffffc0000000L, 0xffffffffc0000010L, "bpf_prog_x", 'G')).reason()
+                .contains("no BPF program info"));
+    }
+}
