@@ -30,6 +30,17 @@ public final class ReportCommand implements Callable<Integer> {
     int maxStack;
     final FilterCliOptions filters = new FilterCliOptions();
     boolean json;
+    boolean nrSamples;
+    boolean totalPeriod;
+    boolean quiet;
+    String percentage;
+    boolean hideUnresolved;
+    boolean header;
+    boolean headerOnly;
+    boolean showInfo;
+    boolean dump;
+    boolean stats;
+    final Refused refused = new Refused();
     final CommandSpec spec;
 
     ReportCommand() {
@@ -56,21 +67,52 @@ public final class ReportCommand implements Callable<Integer> {
                 .value(int.class, v -> maxStack = v);
         filters.declare(m);
         m.option("--json").describe("Print the report as JSON.").flag(v -> json = v);
+        m.option("-n", "--show-nr-samples").describe("Add a column of each entry's own number of samples.")
+                .flag(v -> nrSamples = v);
+        m.option("--show-total-period").describe("Add a column of each entry's own period.")
+                .flag(v -> totalPeriod = v);
+        m.option("-q", "--quiet").describe("Print the rows only, without the comment lines.").flag(v -> quiet = v);
+        m.option("--percentage").label("relative|absolute")
+                .describe("Percentages of all samples (absolute, the default) or of those the filters keep (relative).")
+                .value(String.class, v -> percentage = v);
+        m.option("--hide-unresolved").describe("Leave out samples and callchain frames without a symbol.")
+                .flag(v -> hideUnresolved = v);
+        m.option("--header").describe("Print the recording's header (as 'perfj header') before the report.")
+                .flag(v -> header = v);
+        m.option("--header-only").describe("Print only the recording's header (as 'perfj header').")
+                .flag(v -> headerOnly = v);
+        m.option("-I", "--show-info").describe("With --header/--header-only: the detailed header information too.")
+                .flag(v -> showInfo = v);
+        m.option("-D", "--dump-raw-trace").describe("Print every record instead (as 'perfj dump').")
+                .flag(v -> dump = v);
+        m.option("--stats").describe("Print record counts per type instead (as 'perfj dump --stats').")
+                .flag(v -> stats = v);
+        refused.declare(m, Refused.REPORT);
         spec = m.spec();
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
+        refused.check();
+        if (stats || dump) {
+            return DumpCommand.print(in, sym, stats, spec);
+        }
         try (PerfData data = PerfData.open(in.input)) {
+            if (headerOnly || header) {
+                HeaderCommand.print(data, showInfo, out, err);
+                if (headerOnly) {
+                    return 0;
+                }
+            }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
             Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();
             } else {
-                new StdioReport(r, out).print();
+                new StdioReport(r, out).print(!header);
             }
             InputOptions.warn(out, err, session.warnings());
         }
@@ -83,6 +125,18 @@ public final class ReportCommand implements Callable<Integer> {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
         }
         io.perfj.report.SampleFilter f = filters.filter(data);
+        io.perfj.report.SampleSelection select = filters.selection(data);
+        boolean relative = false;
+        if (percentage != null) {
+            switch (percentage.toLowerCase(Locale.ROOT)) {
+                case "relative" -> relative = true;
+                case "absolute" -> relative = false;
+                default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--percentage: '" + percentage + "' is neither relative nor absolute");
+            }
+        }
+        io.perfj.report.ReportView view = new io.perfj.report.ReportView(nrSamples, totalPeriod, quiet, relative,
+                hideUnresolved);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds.
         boolean child = !data.isPipe() && (children != null ? children : callchains);
@@ -128,6 +182,6 @@ public final class ReportCommand implements Callable<Integer> {
         }
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
-                f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), f.cpus());
+                f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), null, select, view);
     }
 }

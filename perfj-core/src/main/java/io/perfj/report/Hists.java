@@ -67,6 +67,9 @@ public final class Hists {
     private List<HistEntry> sorted = List.of();
     private long totalPeriod;
     private long totalSamples;
+    /** The period and number of the samples the filters keep (--percentage relative). */
+    private long keptPeriod;
+    private long keptSamples;
     private long callchainPeriod;
 
     /** Whether entries are found, merged and ordered as perf 6.1 does (see the class comment). */
@@ -315,6 +318,10 @@ public final class Hists {
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
         totalPeriod += period;
         totalSamples += samples;
+        if (pass) {
+            keptPeriod += period;
+            keptSamples += samples;
+        }
         if (!pass && !opts.children()) {
             return;
         }
@@ -445,6 +452,10 @@ public final class Hists {
         totalPeriod += period;
         totalSamples++;
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
+        if (pass) {
+            keptPeriod += period;
+            keptSamples++;
+        }
         if (!pass && !opts.children()) {
             return;
         }
@@ -695,6 +706,16 @@ public final class Hists {
 
     public long totalSamples() {
         return totalSamples;
+    }
+
+    /** The period of the samples the filters keep: all of them without filters. */
+    public long keptPeriod() {
+        return keptPeriod;
+    }
+
+    /** How many samples the filters keep. */
+    public long keptSamples() {
+        return keptSamples;
     }
 
     public long callchainPeriod() {

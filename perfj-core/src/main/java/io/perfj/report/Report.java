@@ -139,6 +139,8 @@ public final class Report {
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
+        hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
+        SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         // stacks and rows are made on a second thread when there are callchains to intern;
         // perf's sample-by-sample order (inOrder) needs each stack at once
@@ -148,10 +150,18 @@ public final class Report {
             session.run(new RecordHandler() {
                 @Override
                 public void sample(SampleRef s) {
-                    totalSamples++;
+                    if (select != null && !select.keeps(s.cpu(), s.time())) {
+                        return;
+                    }
                     int ev = s.event();
                     String comm = resolver.comm(s.pid(), s.tid());
                     int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
+                    // --hide-unresolved: perf drops a sample whose own address has no symbol
+                    // before counting it
+                    if (hideUnresolved && frames.get(self).sym() == null) {
+                        return;
+                    }
+                    totalSamples++;
                     int n = wantStacks ? chainOf(s.sample(), resolver, frames.get(self).level()) : 0;
                     if (inOrder != null) {
                         int stack = StackTable.EMPTY;
@@ -213,6 +223,9 @@ public final class Report {
             hists.add(h);
         }
     }
+
+    /** {@code --hide-unresolved}: samples and callchain frames without a symbol are left out. */
+    private boolean hideUnresolved;
 
     private int[] chainFrames = new int[256];
     private long[] chainIps = new long[256];
@@ -281,7 +294,21 @@ public final class Report {
                 level = frames.get(chainFrames[i]).level();
             }
         }
-        return n;
+        return hideUnresolved ? resolvedOnly(n) : n;
+    }
+
+    /** Keeps the first {@code n} chain frames that have a symbol, in order; returns how many. */
+    private int resolvedOnly(int n) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (frames.get(chainFrames[i]).sym() != null) {
+                chainFrames[k] = chainFrames[i];
+                chainIps[k] = chainIps[i];
+                chainMaps[k] = chainMaps[i];
+                k++;
+            }
+        }
+        return k;
     }
 
     /**
