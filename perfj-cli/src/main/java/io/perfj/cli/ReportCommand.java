@@ -27,6 +27,8 @@ public final class ReportCommand implements Callable<Integer> {
     String callGraph;
     boolean inverted;
     double percentLimit;
+    /** perf's options act in command-line order: which of -g and --percent-limit came last (1: -g, 2: the limit). */
+    int lastOfThresholds;
     int maxStack;
     final FilterCliOptions filters = new FilterCliOptions();
     boolean json;
@@ -58,11 +60,19 @@ public final class ReportCommand implements Callable<Integer> {
                 .value(Boolean.class, v -> children = v);
         m.option("-g", "--call-graph").label("MODE[,THRESHOLD[,ORDER]]")
                 .describe("Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
-                .value(String.class, v -> callGraph = v);
-        m.option("-G", "--inverted").describe("Callchains callee first (same as -g ...,callee; the default is caller).")
+                .value(String.class, v -> {
+                    callGraph = v;
+                    lastOfThresholds = 1;
+                });
+        m.option("-G", "--inverted").describe("Callchains caller first, as perf's inverted caller-based graph (same as -g caller).")
                 .flag(v -> inverted = v);
-        m.option("--percent-limit").label("PCT").defaultValue("0").describe("Hide entries below PCT percent.")
-                .value(double.class, v -> percentLimit = v);
+        m.option("--percent-limit").label("PCT")
+                .describe("Hide entries below PCT percent, and callchain branches below it (as -g's threshold "
+                        + "when it comes after -g).")
+                .value(double.class, v -> {
+                    percentLimit = v;
+                    lastOfThresholds = 2;
+                });
         m.option("--max-stack").label("N").defaultValue("127").describe("Use at most N callchain frames.")
                 .value(int.class, v -> maxStack = v);
         filters.declare(m);
@@ -119,6 +129,11 @@ public final class ReportCommand implements Callable<Integer> {
         return 0;
     }
 
+    private boolean percentLimitGiven() {
+        return spec.findOption("--percent-limit") != null
+                && spec.commandLine().getParseResult().hasMatchedOption("--percent-limit");
+    }
+
     private ReportOptions options(PerfData data) {
         boolean callchains = false;
         for (Evsel e : data.evlist().evsels()) {
@@ -142,6 +157,7 @@ public final class ReportCommand implements Callable<Integer> {
         boolean child = !data.isPipe() && (children != null ? children : callchains);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         double threshold = 0.5;
+        boolean thresholdGiven = false;
         Boolean caller = null;
         if (callGraph != null) {
             String[] parts = callGraph.split(",");
@@ -158,6 +174,7 @@ public final class ReportCommand implements Callable<Integer> {
                     default -> {
                         try {
                             threshold = Double.parseDouble(p);
+                            thresholdGiven = true;
                         } catch (NumberFormatException e) {
                             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                                     "-g: '" + parts[i] + "' is not a mode, threshold or order");
@@ -166,8 +183,13 @@ public final class ReportCommand implements Callable<Integer> {
                 }
             }
         }
+        // perf 6.1's -G/--inverted is the caller-based graph (as -g caller), whatever the help says
+        // perf's --percent-limit sets the callchain threshold too, unless a -g after it sets one
+        if (lastOfThresholds == 2 || lastOfThresholds == 1 && !thresholdGiven && percentLimitGiven()) {
+            threshold = percentLimit;
+        }
         if (inverted) {
-            caller = false;
+            caller = true;
         }
         // perf's callchain order is callee unless one is chosen; --children (on unless
         // --no-children, decided before perf sees whether there are callchains or it is a pipe)

@@ -65,7 +65,25 @@ class OptionsGoldenTest {
                     "compute_a"),
             new Case("fixed-period", "script-hide-call-graph", true, "script", "-G"),
             new Case("fixed-period", "script-fields-plus-minus", true, "script", "-F", "+pid,-time,-period"),
-            new Case("bpf-sys", "script-cpu0-hide-call-graph", true, "script", "-C", "0", "-G"));
+            new Case("bpf-sys", "script-cpu0-hide-call-graph", true, "script", "-C", "0", "-G"),
+            // --percent-limit is also the callchain threshold unless a -g after it sets one
+            new Case("bpf-sys", "report-percent-limit2", true, "report", "--stdio", "--percent-limit", "2"),
+            new Case("bpf-sys", "report-percent-limit2-nochildren", true, "report", "--stdio", "--no-children",
+                    "--percent-limit", "2"),
+            new Case("bpf-sys", "report-percent-limit2-then-g", true, "report", "--stdio", "--no-children",
+                    "--percent-limit", "2", "-g", "graph,0.1"),
+            new Case("bpf-sys", "report-g-then-percent-limit2", true, "report", "--stdio", "--no-children",
+                    "-g", "graph,0.5", "--percent-limit", "2"),
+            // perf 6.1's -G is the caller-based graph
+            new Case("c-fp", "report-inverted", true, "report", "--stdio", "--no-children", "-G"),
+            // the callchain threshold is a share of all samples' period, the filtered ones too
+            new Case("bpf-sys", "report-nochildren-symbols", true, "report", "--stdio", "--no-children",
+                    "--symbols", "pvm_irq_enable"),
+            new Case("bpf-sys", "report-nochildren-comms", true, "report", "--stdio", "--no-children",
+                    "--comms", "perf"),
+            new Case("bpf-sys", "report-nochildren-dsos", true, "report", "--stdio", "--no-children",
+                    "--dsos", "bash"),
+            new Case("bpf-sys", "report-callee", true, "report", "--stdio", "--no-children", "-g", "callee"));
 
     static CliFixtures.Run run(String name, String... args) {
         List<String> all = new ArrayList<>(List.of(args));

@@ -224,7 +224,8 @@ public final class Hists {
      */
     void addChains(AggTable t, List<String> comms) {
         if (chainFloor == 0) {
-            chainFloor = Math.max(1, (long) (callchainPeriod * (opts.threshold() / 100.0)));
+            // the printed threshold is a share of all or of the kept samples' period, never below this
+            chainFloor = Math.max(1, (long) (Math.min(callchainPeriod, keptPeriod) * (opts.threshold() / 100.0)));
         }
         int base = row;
         int parts = Math.max(1, Math.min(threads, 4));

@@ -231,14 +231,19 @@ public final class Report {
     private long[] chainIps = new long[256];
     private final ChainWalk walk = new ChainWalk();
 
-    private int addChainFrame(int n, int frame, long ip) {
+    /** The cpumode of each chain frame (from the chain's context markers; user for unwound frames). */
+    private int[] chainModes = new int[256];
+
+    private int addChainFrame(int n, int frame, long ip, int mode) {
         if (n == chainFrames.length) {
             chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
             chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
             chainMaps = java.util.Arrays.copyOf(chainMaps, n * 2);
+            chainModes = java.util.Arrays.copyOf(chainModes, n * 2);
         }
         chainFrames[n] = frame;
         chainIps[n] = ip;
+        chainModes[n] = mode;
         return n + 1;
     }
 
@@ -277,21 +282,33 @@ public final class Report {
                     if (inOrder != null && l != loc && l.symbol() != null && l.symbol().inlined()) {
                         frames.setBase(f, frames.internChain(loc, levelOf(s.cpumode())));
                     }
-                    n = addChainFrame(n, f, ip);
+                    n = addChainFrame(n, f, ip, 2);
                     chainMaps[n - 1] = map;
                 }
             } else {
-                n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip);
+                n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip,
+                        walk.mode(i));
             }
         }
-        // perf walks the chain from the root and gives an address in no map the level of the
-        // last mapped frame before it (or the sample's own level when there is none yet).
-        char level = sampleLevel;
-        for (int i = n - 1; i >= 0; i--) {
-            if (chainFrames[i] == UNMAPPED) {
-                chainFrames[i] = frames.internUnmapped(chainIps[i], level);
-            } else {
-                level = frames.get(chainFrames[i]).level();
+        if (opts.callerOrder()) {
+            // In caller order perf walks the chain from the root and gives an address in no map
+            // the level of the last mapped frame before it (or the sample's own level when
+            // there is none yet).
+            char level = sampleLevel;
+            for (int i = n - 1; i >= 0; i--) {
+                if (chainFrames[i] == UNMAPPED) {
+                    chainFrames[i] = frames.internUnmapped(chainIps[i], level);
+                } else {
+                    level = frames.get(chainFrames[i]).level();
+                }
+            }
+        } else {
+            // In callee order it walks from the leaf, past the chain's context markers first:
+            // an address in no map has the level of the part of the chain it is in.
+            for (int i = 0; i < n; i++) {
+                if (chainFrames[i] == UNMAPPED) {
+                    chainFrames[i] = frames.internUnmapped(chainIps[i], levelOf(chainModes[i]));
+                }
             }
         }
         return hideUnresolved ? resolvedOnly(n) : n;
@@ -305,6 +322,7 @@ public final class Report {
                 chainFrames[k] = chainFrames[i];
                 chainIps[k] = chainIps[i];
                 chainMaps[k] = chainMaps[i];
+                chainModes[k] = chainModes[i];
                 k++;
             }
         }

@@ -294,7 +294,9 @@ public final class StdioReport {
     private void printChains(Hists h, HistEntry e, ReportOptions o) {
         long total = total(h);
         long parent = o.children() ? e.accPeriod() : e.selfPeriod();
-        long minHit = (long) (h.callchainPeriod() * (o.threshold() / 100.0));
+        // perf's threshold is a share of the period percentages are of, including the samples
+        // the filters hide (absolute): an entry below it prints no callchain at all
+        long minHit = (long) (total * (o.threshold() / 100.0));
         CallchainGraph g = new CallchainGraph(h.frames(), o, minHit, out);
         switch (o.mode()) {
             case GRAPH -> g.graph(e.chains(), total, parent, false, skipFirst(o));
