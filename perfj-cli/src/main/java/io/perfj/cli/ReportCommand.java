@@ -42,6 +42,7 @@ public final class ReportCommand implements Callable<Integer> {
     boolean showInfo;
     boolean dump;
     boolean stats;
+    boolean inline = true;
     final Refused refused = new Refused();
     final CommandSpec spec;
 
@@ -97,6 +98,9 @@ public final class ReportCommand implements Callable<Integer> {
                 .flag(v -> dump = v);
         m.option("--stats").describe("Print record counts per type instead (as 'perfj dump --stats').")
                 .flag(v -> stats = v);
+        m.option("--inline").negatable()
+                .describe("Show functions inlined at unwound addresses as callchain frames of their own (default: on).")
+                .value(Boolean.class, v -> inline = v);
         refused.declare(m, Refused.REPORT);
         spec = m.spec();
     }
@@ -151,7 +155,7 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         io.perfj.report.ReportView view = new io.perfj.report.ReportView(nrSamples, totalPeriod, quiet, relative,
-                hideUnresolved);
+                hideUnresolved, !inline);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds.
         boolean child = !data.isPipe() && (children != null ? children : callchains);
@@ -199,6 +203,8 @@ public final class ReportCommand implements Callable<Integer> {
         List<SortKey> keys;
         try {
             keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);
+        } catch (UnsupportedOperationException e) {
+            throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }

@@ -21,6 +21,7 @@ public final class ScriptCommand implements Callable<Integer> {
     boolean reltime;
     boolean hideCallGraph;
     boolean header;
+    boolean inline = true;
     final CommandSpec spec;
 
     ScriptCommand() {
@@ -39,6 +40,9 @@ public final class ScriptCommand implements Callable<Integer> {
         m.option("-G", "--hide-call-graph").describe("Print no callchains: one line per sample.")
                 .flag(v -> hideCallGraph = v);
         m.option("--header").describe("Print the recording's header (as 'perfj header') first.").flag(v -> header = v);
+        m.option("--inline").negatable()
+                .describe("Show functions inlined at unwound addresses as frames of their own (default: on).")
+                .value(Boolean.class, v -> inline = v);
         refused.declare(m, Refused.SCRIPT);
         spec = m.spec();
     }
@@ -52,11 +56,13 @@ public final class ScriptCommand implements Callable<Integer> {
             ScriptOptions base;
             try {
                 base = fields == null ? ScriptOptions.of(null, maxStack) : ScriptPrinter.Field.choice(fields, maxStack);
+            } catch (UnsupportedOperationException e) {
+                throw new CliError("script -F: " + e.getMessage());
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
             ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
-                    filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph);
+                    filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline);
             Session session = sym.session(data);
             ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
             try {

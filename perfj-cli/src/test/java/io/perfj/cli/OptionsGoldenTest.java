@@ -167,11 +167,20 @@ class OptionsGoldenTest {
     /** Options perf has and perfj cannot honour: one line naming the reason, a failure. */
     @Test
     void refusedOptionsSayWhy() {
-        for (String[] args : new String[][] {{"report", "-T"}, {"report", "-p", "main"}, {"report", "-F", "overhead,sym"}}) {
+        for (String[] args : new String[][] {{"report", "-T"}, {"report", "-p", "main"}, {"report", "-F", "overhead,sym"},
+            {"script", "--show-task-events"}, {"script", "--show-mmap-events"}}) {
             CliFixtures.Run r = run("c-fp", args);
             assertNotEquals(0, r.rc(), String.join(" ", args));
             assertEquals("", r.out());
-            assertTrue(r.err().startsWith("perfj: report " + args[1]) && r.err().strip().lines().count() == 1, r.err());
+            assertTrue(r.err().startsWith("perfj: " + args[0] + " " + args[1]) && r.err().strip().lines().count() == 1,
+                    r.err());
+        }
+        for (String[] args : new String[][] {{"report", "--stdio", "-s", "srcline"}, {"report", "--stdio", "-s", "sym,srcline"},
+            {"report", "--stdio", "-s", "srcfile"}, {"script", "-F", "ip,sym,srcline"}}) {
+            CliFixtures.Run r = run("c-fp", args);
+            assertNotEquals(0, r.rc(), String.join(" ", args));
+            assertTrue(r.err().startsWith("perfj: " + args[0]) && r.err().contains("is not supported")
+                    && r.err().strip().lines().count() == 1, r.err());
         }
     }
 

@@ -140,6 +140,7 @@ public final class Report {
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
+        noInline = opts.view() != null && opts.view().noInline();
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         // stacks and rows are made on a second thread when there are callchains to intern;
@@ -226,6 +227,8 @@ public final class Report {
 
     /** {@code --hide-unresolved}: samples and callchain frames without a symbol are left out. */
     private boolean hideUnresolved;
+    /** {@code --no-inline}: unwound addresses are not expanded into the functions inlined there. */
+    private boolean noInline;
 
     private int[] chainFrames = new int[256];
     private long[] chainIps = new long[256];
@@ -277,7 +280,8 @@ public final class Report {
                 io.perfj.symbols.Location loc = resolver.resolve(s.pid(), s.tid(), 2, ip);
                 int map = inOrder == null || loc.map() == null ? 0
                         : mapIds.computeIfAbsent(loc.map(), m -> mapIds.size() + 1);
-                for (io.perfj.symbols.Location l : loc.dso() == null ? java.util.List.of(loc) : resolver.withInlines(loc)) {
+                for (io.perfj.symbols.Location l : loc.dso() == null || noInline ? java.util.List.of(loc)
+                        : resolver.withInlines(loc)) {
                     int f = l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode()));
                     if (inOrder != null && l != loc && l.symbol() != null && l.symbol().inlined()) {
                         frames.setBase(f, frames.internChain(loc, levelOf(s.cpumode())));

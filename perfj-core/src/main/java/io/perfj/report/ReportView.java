@@ -10,8 +10,10 @@ package io.perfj.report;
  *                       keep, not of all samples ({@code absolute}, the default)
  * @param hideUnresolved {@code --hide-unresolved}: no rows (nor callchain lines) of addresses
  *                       without a symbol
+ * @param noInline       {@code --no-inline}: callchains without the functions inlined at an address
  */
-public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved) {
+public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
+                         boolean noInline) {
     /** perf's default columns. */
-    public static final ReportView DEFAULT = new ReportView(false, false, false, false, false);
+    public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false);
 }

@@ -15,13 +15,15 @@ import java.util.Set;
  * @param nanoseconds   {@code --ns}: times with nine decimals
  * @param relativeTime  {@code --reltime}: times since the first printed sample
  * @param hideCallGraph {@code -G}: no callchains, one line per sample
+ * @param noInline      {@code --no-inline}: no frames of functions inlined at an address
  */
 public record ScriptOptions(Set<ScriptPrinter.Field> fields, Set<ScriptPrinter.Field> add,
                             Set<ScriptPrinter.Field> remove, int maxStack, SampleSelection select,
-                            SampleFilter filter, boolean nanoseconds, boolean relativeTime, boolean hideCallGraph) {
+                            SampleFilter filter, boolean nanoseconds, boolean relativeTime, boolean hideCallGraph,
+                            boolean noInline) {
     /** perf script's defaults with {@code fields} (null: the default fields). */
     public static ScriptOptions of(Set<ScriptPrinter.Field> fields, int maxStack) {
         return new ScriptOptions(fields, Set.of(), Set.of(), maxStack, SampleSelection.ALL, SampleFilter.ALL,
-                false, false, false);
+                false, false, false, false);
     }
 }

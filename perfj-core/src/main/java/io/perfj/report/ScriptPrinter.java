@@ -41,6 +41,9 @@ public final class ScriptPrinter {
 
         /** One field by its perf name. */
         static Field of(String name) {
+            if (name.equals("srcline")) {
+                throw new UnsupportedOperationException("the srcline field is not supported (source lines: perfj annotate)");
+            }
             try {
                 return Field.valueOf(name.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
@@ -75,7 +78,7 @@ public final class ScriptPrinter {
                 throw new IllegalArgumentException("cannot mix +-field with overridden fields");
             }
             return new ScriptOptions(add.isEmpty() && remove.isEmpty() ? set : null, add, remove, maxStack,
-                    SampleSelection.ALL, SampleFilter.ALL, false, false, false);
+                    SampleSelection.ALL, SampleFilter.ALL, false, false, false, false);
         }
     }
 
@@ -266,7 +269,7 @@ public final class ScriptPrinter {
                 walk.walk(s, null, maxStack); // an invalid context marker leaves no frames
             }
         } else {
-            chain = f.ip && session.resolveStack(s, maxStack, walk, stack);
+            chain = f.ip && session.resolveStack(s, maxStack, walk, stack, !opts.noInline());
         }
         if (f.comm) {
             String comm = resolver.comm(s.pid(), s.tid());
