@@ -29,6 +29,11 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws java.io.IOException {
+        return print(in, sym, stats, spec);
+    }
+
+    /** The dump or (stats) the record counts of {@code in}'s recording (also report's -D and --stats). */
+    static int print(InputOptions in, SymbolCliOptions sym, boolean stats, CommandSpec spec) throws java.io.IOException {
         PrintWriter err = spec.commandLine().getErr();
         // The dump is written as bytes straight to standard output, buffered by the printer:
         // going through a Writer costs a char-to-byte encoding of every line.

@@ -28,18 +28,23 @@ public final class HeaderCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (PerfData data = PerfData.open(in.input)) {
-            for (String w : data.warnings()) {
-                err.println(w);
-            }
-            err.flush();
-            HeaderPrinter printer = HeaderPrinter.forFile(data, showInfo);
-            printer.print(out);
-            out.flush();
-            for (String w : printer.warnings()) {
-                err.println(w);
-            }
-            err.flush();
+            print(data, showInfo, out, err);
         }
         return 0;
+    }
+
+    /** Prints the header of an open recording, warnings to {@code err} (also report's --header). */
+    static void print(PerfData data, boolean showInfo, PrintWriter out, PrintWriter err) {
+        for (String w : data.warnings()) {
+            err.println(w);
+        }
+        err.flush();
+        HeaderPrinter printer = HeaderPrinter.forFile(data, showInfo);
+        printer.print(out);
+        out.flush();
+        for (String w : printer.warnings()) {
+            err.println(w);
+        }
+        err.flush();
     }
 }

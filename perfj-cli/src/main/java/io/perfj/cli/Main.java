@@ -124,6 +124,9 @@ public final class Main implements Runnable {
         addSubcommands(cl, args);
         // as perf's option parser: an option given again overrides the earlier one
         cl.setOverwrittenOptionsAllowed(true);
+        // as perf's getopt: an option that needs a value takes the next word whatever it looks
+        // like (script -F -ip, a field taken from the defaults)
+        cl.setAllowOptionsAsOptionParameters(true);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

@@ -27,9 +27,23 @@ public final class ReportCommand implements Callable<Integer> {
     String callGraph;
     boolean inverted;
     double percentLimit;
+    /** perf's options act in command-line order: which of -g and --percent-limit came last (1: -g, 2: the limit). */
+    int lastOfThresholds;
     int maxStack;
     final FilterCliOptions filters = new FilterCliOptions();
     boolean json;
+    boolean nrSamples;
+    boolean totalPeriod;
+    boolean quiet;
+    String percentage;
+    boolean hideUnresolved;
+    boolean header;
+    boolean headerOnly;
+    boolean showInfo;
+    boolean dump;
+    boolean stats;
+    boolean inline = true;
+    final Refused refused = new Refused();
     final CommandSpec spec;
 
     ReportCommand() {
@@ -47,34 +61,81 @@ public final class ReportCommand implements Callable<Integer> {
                 .value(Boolean.class, v -> children = v);
         m.option("-g", "--call-graph").label("MODE[,THRESHOLD[,ORDER]]")
                 .describe("Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
-                .value(String.class, v -> callGraph = v);
-        m.option("-G", "--inverted").describe("Callchains callee first (same as -g ...,callee; the default is caller).")
+                .value(String.class, v -> {
+                    callGraph = v;
+                    lastOfThresholds = 1;
+                });
+        m.option("-G", "--inverted").describe("Callchains caller first, as perf's inverted caller-based graph (same as -g caller).")
                 .flag(v -> inverted = v);
-        m.option("--percent-limit").label("PCT").defaultValue("0").describe("Hide entries below PCT percent.")
-                .value(double.class, v -> percentLimit = v);
+        m.option("--percent-limit").label("PCT")
+                .describe("Hide entries below PCT percent, and callchain branches below it (as -g's threshold "
+                        + "when it comes after -g).")
+                .value(double.class, v -> {
+                    percentLimit = v;
+                    lastOfThresholds = 2;
+                });
         m.option("--max-stack").label("N").defaultValue("127").describe("Use at most N callchain frames.")
                 .value(int.class, v -> maxStack = v);
         filters.declare(m);
         m.option("--json").describe("Print the report as JSON.").flag(v -> json = v);
+        m.option("-n", "--show-nr-samples").describe("Add a column of each entry's own number of samples.")
+                .flag(v -> nrSamples = v);
+        m.option("--show-total-period").describe("Add a column of each entry's own period.")
+                .flag(v -> totalPeriod = v);
+        m.option("-q", "--quiet").describe("Print the rows only, without the comment lines.").flag(v -> quiet = v);
+        m.option("--percentage").label("relative|absolute")
+                .describe("Percentages of all samples (absolute, the default) or of those the filters keep (relative).")
+                .value(String.class, v -> percentage = v);
+        m.option("--hide-unresolved").describe("Leave out samples and callchain frames without a symbol.")
+                .flag(v -> hideUnresolved = v);
+        m.option("--header").describe("Print the recording's header (as 'perfj header') before the report.")
+                .flag(v -> header = v);
+        m.option("--header-only").describe("Print only the recording's header (as 'perfj header').")
+                .flag(v -> headerOnly = v);
+        m.option("-I", "--show-info").describe("With --header/--header-only: the detailed header information too.")
+                .flag(v -> showInfo = v);
+        m.option("-D", "--dump-raw-trace").describe("Print every record instead (as 'perfj dump').")
+                .flag(v -> dump = v);
+        m.option("--stats").describe("Print record counts per type instead (as 'perfj dump --stats').")
+                .flag(v -> stats = v);
+        m.option("--inline").negatable()
+                .describe("Show functions inlined at unwound addresses as callchain frames of their own (default: on).")
+                .value(Boolean.class, v -> inline = v);
+        refused.declare(m, Refused.REPORT);
         spec = m.spec();
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
+        refused.check();
+        if (stats || dump) {
+            return DumpCommand.print(in, sym, stats, spec);
+        }
         try (PerfData data = PerfData.open(in.input)) {
+            if (headerOnly || header) {
+                HeaderCommand.print(data, showInfo, out, err);
+                if (headerOnly) {
+                    return 0;
+                }
+            }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
             Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();
             } else {
-                new StdioReport(r, out).print();
+                new StdioReport(r, out).print(!header);
             }
             InputOptions.warn(out, err, session.warnings());
         }
         return 0;
+    }
+
+    private boolean percentLimitGiven() {
+        return spec.findOption("--percent-limit") != null
+                && spec.commandLine().getParseResult().hasMatchedOption("--percent-limit");
     }
 
     private ReportOptions options(PerfData data) {
@@ -83,11 +144,24 @@ public final class ReportCommand implements Callable<Integer> {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
         }
         io.perfj.report.SampleFilter f = filters.filter(data);
+        io.perfj.report.SampleSelection select = filters.selection(data);
+        boolean relative = false;
+        if (percentage != null) {
+            switch (percentage.toLowerCase(Locale.ROOT)) {
+                case "relative" -> relative = true;
+                case "absolute" -> relative = false;
+                default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--percentage: '" + percentage + "' is neither relative nor absolute");
+            }
+        }
+        io.perfj.report.ReportView view = new io.perfj.report.ReportView(nrSamples, totalPeriod, quiet, relative,
+                hideUnresolved, !inline);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds.
         boolean child = !data.isPipe() && (children != null ? children : callchains);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         double threshold = 0.5;
+        boolean thresholdGiven = false;
         Boolean caller = null;
         if (callGraph != null) {
             String[] parts = callGraph.split(",");
@@ -104,6 +178,7 @@ public final class ReportCommand implements Callable<Integer> {
                     default -> {
                         try {
                             threshold = Double.parseDouble(p);
+                            thresholdGiven = true;
                         } catch (NumberFormatException e) {
                             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                                     "-g: '" + parts[i] + "' is not a mode, threshold or order");
@@ -112,8 +187,13 @@ public final class ReportCommand implements Callable<Integer> {
                 }
             }
         }
+        // perf 6.1's -G/--inverted is the caller-based graph (as -g caller), whatever the help says
+        // perf's --percent-limit sets the callchain threshold too, unless a -g after it sets one
+        if (lastOfThresholds == 2 || lastOfThresholds == 1 && !thresholdGiven && percentLimitGiven()) {
+            threshold = percentLimit;
+        }
         if (inverted) {
-            caller = false;
+            caller = true;
         }
         // perf's callchain order is callee unless one is chosen; --children (on unless
         // --no-children, decided before perf sees whether there are callchains or it is a pipe)
@@ -123,11 +203,13 @@ public final class ReportCommand implements Callable<Integer> {
         List<SortKey> keys;
         try {
             keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);
+        } catch (UnsupportedOperationException e) {
+            throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
-                f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), f.cpus());
+                f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), null, select, view);
     }
 }

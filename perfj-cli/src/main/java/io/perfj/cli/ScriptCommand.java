@@ -1,6 +1,7 @@
 package io.perfj.cli;
 
 import io.perfj.perfdata.PerfData;
+import io.perfj.report.ScriptOptions;
 import io.perfj.report.ScriptPrinter;
 import io.perfj.session.Session;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,8 +13,15 @@ import java.util.concurrent.Callable;
 public final class ScriptCommand implements Callable<Integer> {
     final InputOptions in = new InputOptions();
     final SymbolCliOptions sym = new SymbolCliOptions();
+    final FilterCliOptions filters = new FilterCliOptions();
+    final Refused refused = new Refused();
     String fields;
     int maxStack;
+    boolean ns;
+    boolean reltime;
+    boolean hideCallGraph;
+    boolean header;
+    boolean inline = true;
     final CommandSpec spec;
 
     ScriptCommand() {
@@ -21,27 +29,52 @@ public final class ScriptCommand implements Callable<Integer> {
         in.declare(m);
         sym.declare(m);
         m.option("-F", "--fields").label("LIST")
-                .describe("Fields: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr.")
+                .describe("Fields: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr; "
+                        + "+field/-field add to or take from the default fields.")
                 .value(String.class, v -> fields = v);
         m.option("--max-stack").label("N").defaultValue("127").describe("Print at most N callchain frames.")
                 .value(int.class, v -> maxStack = v);
+        filters.declare(m, false);
+        m.option("--ns").describe("Print times with nanoseconds.").flag(v -> ns = v);
+        m.option("--reltime").describe("Print times since the first sample printed.").flag(v -> reltime = v);
+        m.option("-G", "--hide-call-graph").describe("Print no callchains: one line per sample.")
+                .flag(v -> hideCallGraph = v);
+        m.option("--header").describe("Print the recording's header (as 'perfj header') first.").flag(v -> header = v);
+        m.option("--inline").negatable()
+                .describe("Show functions inlined at unwound addresses as frames of their own (default: on).")
+                .value(Boolean.class, v -> inline = v);
+        refused.declare(m, Refused.SCRIPT);
         spec = m.spec();
     }
 
     @Override
     public Integer call() {
+        refused.check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (PerfData data = PerfData.open(in.input)) {
-            Session session = sym.session(data);
-            java.util.Set<ScriptPrinter.Field> f;
+            ScriptOptions base;
             try {
-                f = fields == null ? null : ScriptPrinter.Field.parse(fields);
+                base = fields == null ? ScriptOptions.of(null, maxStack) : ScriptPrinter.Field.choice(fields, maxStack);
+            } catch (UnsupportedOperationException e) {
+                throw new CliError("script -F: " + e.getMessage());
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
+            ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
+                    filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline);
+            Session session = sym.session(data);
+            ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
+            try {
+                printer.check();
+            } catch (IllegalArgumentException e) {
+                throw new CliError(e.getMessage());
+            }
+            if (header) {
+                HeaderCommand.print(data, false, out, err);
+            }
             out.flush();
-            new ScriptPrinter(session, Main.stdout(spec), f, maxStack).print();
+            printer.print();
             InputOptions.warn(out, err, session.warnings());
         }
         return 0;

@@ -93,6 +93,14 @@ final class FrameLines {
         out.bytes(line);
     }
 
+    /**
+     * Writes the frame's text with the sample's own address rather than the address in the
+     * object: perf's one-line form, for samples printed without a callchain.
+     */
+    void printRaw(Location loc, TextOut out) {
+        out.bytes(format(loc, loc.dso(), loc.symbol(), loc.ip()));
+    }
+
     /** Writes the frame's text (no tab before, no newline after). */
     void print(Location loc, TextOut out) {
         out.bytes(line(loc));

@@ -67,6 +67,9 @@ public final class Hists {
     private List<HistEntry> sorted = List.of();
     private long totalPeriod;
     private long totalSamples;
+    /** The period and number of the samples the filters keep (--percentage relative). */
+    private long keptPeriod;
+    private long keptSamples;
     private long callchainPeriod;
 
     /** Whether entries are found, merged and ordered as perf 6.1 does (see the class comment). */
@@ -221,7 +224,8 @@ public final class Hists {
      */
     void addChains(AggTable t, List<String> comms) {
         if (chainFloor == 0) {
-            chainFloor = Math.max(1, (long) (callchainPeriod * (opts.threshold() / 100.0)));
+            // the printed threshold is a share of all or of the kept samples' period, never below this
+            chainFloor = Math.max(1, (long) (Math.min(callchainPeriod, keptPeriod) * (opts.threshold() / 100.0)));
         }
         int base = row;
         int parts = Math.max(1, Math.min(threads, 4));
@@ -315,6 +319,10 @@ public final class Hists {
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
         totalPeriod += period;
         totalSamples += samples;
+        if (pass) {
+            keptPeriod += period;
+            keptSamples += samples;
+        }
         if (!pass && !opts.children()) {
             return;
         }
@@ -445,6 +453,10 @@ public final class Hists {
         totalPeriod += period;
         totalSamples++;
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
+        if (pass) {
+            keptPeriod += period;
+            keptSamples++;
+        }
         if (!pass && !opts.children()) {
             return;
         }
@@ -695,6 +707,16 @@ public final class Hists {
 
     public long totalSamples() {
         return totalSamples;
+    }
+
+    /** The period of the samples the filters keep: all of them without filters. */
+    public long keptPeriod() {
+        return keptPeriod;
+    }
+
+    /** How many samples the filters keep. */
+    public long keptSamples() {
+        return keptSamples;
     }
 
     public long callchainPeriod() {

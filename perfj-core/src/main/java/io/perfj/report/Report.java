@@ -139,6 +139,9 @@ public final class Report {
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
+        hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
+        noInline = opts.view() != null && opts.view().noInline();
+        SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         // stacks and rows are made on a second thread when there are callchains to intern;
         // perf's sample-by-sample order (inOrder) needs each stack at once
@@ -148,10 +151,18 @@ public final class Report {
             session.run(new RecordHandler() {
                 @Override
                 public void sample(SampleRef s) {
-                    totalSamples++;
+                    if (select != null && !select.keeps(s.cpu(), s.time())) {
+                        return;
+                    }
                     int ev = s.event();
                     String comm = resolver.comm(s.pid(), s.tid());
                     int self = frameOf(resolver, s.pid(), s.tid(), s.cpumode(), s.cpumode(), s.ip(), false);
+                    // --hide-unresolved: perf drops a sample whose own address has no symbol
+                    // before counting it
+                    if (hideUnresolved && frames.get(self).sym() == null) {
+                        return;
+                    }
+                    totalSamples++;
                     int n = wantStacks ? chainOf(s.sample(), resolver, frames.get(self).level()) : 0;
                     if (inOrder != null) {
                         int stack = StackTable.EMPTY;
@@ -214,18 +225,28 @@ public final class Report {
         }
     }
 
+    /** {@code --hide-unresolved}: samples and callchain frames without a symbol are left out. */
+    private boolean hideUnresolved;
+    /** {@code --no-inline}: unwound addresses are not expanded into the functions inlined there. */
+    private boolean noInline;
+
     private int[] chainFrames = new int[256];
     private long[] chainIps = new long[256];
     private final ChainWalk walk = new ChainWalk();
 
-    private int addChainFrame(int n, int frame, long ip) {
+    /** The cpumode of each chain frame (from the chain's context markers; user for unwound frames). */
+    private int[] chainModes = new int[256];
+
+    private int addChainFrame(int n, int frame, long ip, int mode) {
         if (n == chainFrames.length) {
             chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
             chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
             chainMaps = java.util.Arrays.copyOf(chainMaps, n * 2);
+            chainModes = java.util.Arrays.copyOf(chainModes, n * 2);
         }
         chainFrames[n] = frame;
         chainIps[n] = ip;
+        chainModes[n] = mode;
         return n + 1;
     }
 
@@ -259,29 +280,57 @@ public final class Report {
                 io.perfj.symbols.Location loc = resolver.resolve(s.pid(), s.tid(), 2, ip);
                 int map = inOrder == null || loc.map() == null ? 0
                         : mapIds.computeIfAbsent(loc.map(), m -> mapIds.size() + 1);
-                for (io.perfj.symbols.Location l : loc.dso() == null ? java.util.List.of(loc) : resolver.withInlines(loc)) {
+                for (io.perfj.symbols.Location l : loc.dso() == null || noInline ? java.util.List.of(loc)
+                        : resolver.withInlines(loc)) {
                     int f = l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode()));
                     if (inOrder != null && l != loc && l.symbol() != null && l.symbol().inlined()) {
                         frames.setBase(f, frames.internChain(loc, levelOf(s.cpumode())));
                     }
-                    n = addChainFrame(n, f, ip);
+                    n = addChainFrame(n, f, ip, 2);
                     chainMaps[n - 1] = map;
                 }
             } else {
-                n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip);
+                n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip,
+                        walk.mode(i));
             }
         }
-        // perf walks the chain from the root and gives an address in no map the level of the
-        // last mapped frame before it (or the sample's own level when there is none yet).
-        char level = sampleLevel;
-        for (int i = n - 1; i >= 0; i--) {
-            if (chainFrames[i] == UNMAPPED) {
-                chainFrames[i] = frames.internUnmapped(chainIps[i], level);
-            } else {
-                level = frames.get(chainFrames[i]).level();
+        if (opts.callerOrder()) {
+            // In caller order perf walks the chain from the root and gives an address in no map
+            // the level of the last mapped frame before it (or the sample's own level when
+            // there is none yet).
+            char level = sampleLevel;
+            for (int i = n - 1; i >= 0; i--) {
+                if (chainFrames[i] == UNMAPPED) {
+                    chainFrames[i] = frames.internUnmapped(chainIps[i], level);
+                } else {
+                    level = frames.get(chainFrames[i]).level();
+                }
+            }
+        } else {
+            // In callee order it walks from the leaf, past the chain's context markers first:
+            // an address in no map has the level of the part of the chain it is in.
+            for (int i = 0; i < n; i++) {
+                if (chainFrames[i] == UNMAPPED) {
+                    chainFrames[i] = frames.internUnmapped(chainIps[i], levelOf(chainModes[i]));
+                }
             }
         }
-        return n;
+        return hideUnresolved ? resolvedOnly(n) : n;
+    }
+
+    /** Keeps the first {@code n} chain frames that have a symbol, in order; returns how many. */
+    private int resolvedOnly(int n) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (frames.get(chainFrames[i]).sym() != null) {
+                chainFrames[k] = chainFrames[i];
+                chainIps[k] = chainIps[i];
+                chainMaps[k] = chainMaps[i];
+                chainModes[k] = chainModes[i];
+                k++;
+            }
+        }
+        return k;
     }
 
     /**

@@ -21,11 +21,22 @@ import java.util.Set;
  * @param pids           --pid filter, or null
  * @param tids           --tid filter, or null
  * @param cpus           --cpu filter, or null
+ * @param select         the samples read at all (--cpu, --time)
+ * @param view           what the rows show (-n, --show-total-period, --percentage, ...)
  */
 public record ReportOptions(List<SortKey> sortKeys, boolean symbolIpc, boolean children, CallchainMode mode,
                             boolean callerOrder, double threshold, double percentLimit, int maxStack,
                             Set<String> comms, Set<String> dsos, Set<String> symbols, Set<Integer> pids,
-                            Set<Integer> tids, Set<Integer> cpus) {
+                            Set<Integer> tids, Set<Integer> cpus, SampleSelection select, ReportView view) {
+
+    /** Options that read every sample and print perf's default columns. */
+    public ReportOptions(List<SortKey> sortKeys, boolean symbolIpc, boolean children, CallchainMode mode,
+                         boolean callerOrder, double threshold, double percentLimit, int maxStack,
+                         Set<String> comms, Set<String> dsos, Set<String> symbols, Set<Integer> pids,
+                         Set<Integer> tids, Set<Integer> cpus) {
+        this(sortKeys, symbolIpc, children, mode, callerOrder, threshold, percentLimit, maxStack, comms, dsos,
+                symbols, pids, tids, cpus, SampleSelection.ALL, ReportView.DEFAULT);
+    }
 
     public boolean has(SortKey k) {
         return sortKeys.contains(k);

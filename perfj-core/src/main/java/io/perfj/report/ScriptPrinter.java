@@ -34,14 +34,51 @@ public final class ScriptPrinter {
                 if (f.isEmpty()) {
                     continue;
                 }
-                try {
-                    out.add(Field.valueOf(f.toUpperCase(Locale.ROOT)));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("unknown field '" + s.trim()
-                            + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr)");
-                }
+                out.add(of(f));
             }
             return out;
+        }
+
+        /** One field by its perf name. */
+        static Field of(String name) {
+            if (name.equals("srcline")) {
+                throw new UnsupportedOperationException("the srcline field is not supported (source lines: perfj annotate)");
+            }
+            try {
+                return Field.valueOf(name.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown field '" + name
+                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr)");
+            }
+        }
+
+        /**
+         * perf's -F text as options: a plain list replaces the default fields; every entry
+         * starting with '+' or '-' adds it to them or takes it away instead (the two kinds do not
+         * mix, as in perf).
+         */
+        public static ScriptOptions choice(String spec, int maxStack) {
+            Set<Field> set = EnumSet.noneOf(Field.class);
+            Set<Field> add = EnumSet.noneOf(Field.class);
+            Set<Field> remove = EnumSet.noneOf(Field.class);
+            for (String s : spec.split(",")) {
+                String f = s.trim().toLowerCase(Locale.ROOT);
+                if (f.isEmpty()) {
+                    continue;
+                }
+                if (f.startsWith("+")) {
+                    add.add(of(f.substring(1)));
+                } else if (f.startsWith("-")) {
+                    remove.add(of(f.substring(1)));
+                } else {
+                    set.add(of(f));
+                }
+            }
+            if (!set.isEmpty() && !(add.isEmpty() && remove.isEmpty())) {
+                throw new IllegalArgumentException("cannot mix +-field with overridden fields");
+            }
+            return new ScriptOptions(add.isEmpty() && remove.isEmpty() ? set : null, add, remove, maxStack,
+                    SampleSelection.ALL, SampleFilter.ALL, false, false, false, false);
         }
     }
 
@@ -51,16 +88,53 @@ public final class ScriptPrinter {
     private final TextOut out;
     private final Set<Field> requested;
     private final int maxStack;
+    private final ScriptOptions opts;
     private final ChainWalk walk = new ChainWalk();
+    /** --reltime: the first printed sample's time, or -1 before it. */
+    private long initialTime = -1;
 
     /** Prints to {@code out} (bytes: names from the recording are written as UTF-8). */
     public ScriptPrinter(Session session, java.io.OutputStream out, Set<Field> fields, int maxStack) {
+        this(session, out, ScriptOptions.of(fields, maxStack));
+    }
+
+    /** Prints to {@code out} what {@code opts} asks for. */
+    public ScriptPrinter(Session session, java.io.OutputStream out, ScriptOptions opts) {
         this.session = session;
         this.data = session.data();
         this.resolver = session.resolver();
         this.out = new TextOut(out, 1 << 16);
-        this.requested = fields;
-        this.maxStack = maxStack;
+        this.requested = opts.fields();
+        this.maxStack = opts.maxStack();
+        this.opts = opts;
+    }
+
+    /**
+     * Fails as perf does when a field asked for by name was not recorded by an event: cpu
+     * without PERF_SAMPLE_CPU, addr without PERF_SAMPLE_ADDR.
+     *
+     * @throws IllegalArgumentException with perf's message
+     */
+    public void check() {
+        Set<Field> asked = EnumSet.noneOf(Field.class);
+        if (requested != null) {
+            asked.addAll(requested);
+        }
+        asked.addAll(opts.add());
+        for (Evsel e : data.evlist().evsels()) {
+            long st = e.attr().sampleType();
+            String name = io.perfj.perfdata.feature.EventNames.names(data).get(e.index());
+            if (asked.contains(Field.CPU) && (st & SampleFormat.CPU) == 0) {
+                throw new IllegalArgumentException(notRecorded(name, "CPU", "cpu"));
+            }
+            if (asked.contains(Field.ADDR) && (st & SampleFormat.ADDR) == 0) {
+                throw new IllegalArgumentException(notRecorded(name, "ADDR", "addr"));
+            }
+        }
+    }
+
+    private static String notRecorded(String event, String attr, String field) {
+        return "Samples for '" + event + "' event do not have " + attr + " attribute set. Cannot print '" + field + "' field.";
     }
 
     /** The fields of each event's lines and its frame-line cache, by event index. */
@@ -107,48 +181,18 @@ public final class ScriptPrinter {
         }
         Set<Field> f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
         long st = e.attr().sampleType();
-        if ((st & SampleFormat.CPU) != 0 && systemWide()) {
+        // perf drops a default field the samples do not have: the CPU without PERF_SAMPLE_CPU.
+        // The period it always has (the attr's fixed period when not sampled).
+        if ((st & SampleFormat.CPU) != 0) {
             f.add(Field.CPU);
         }
-        if ((st & SampleFormat.PERIOD) != 0) {
-            f.add(Field.PERIOD);
-        }
+        f.add(Field.PERIOD);
         if ((st & SampleFormat.CALLCHAIN) != 0) {
             f.add(Field.SYMOFF);
         }
+        f.addAll(opts.add());
+        f.removeAll(opts.remove());
         return f;
-    }
-
-    private Boolean systemWide;
-
-    /**
-     * perf shows the CPU column for recordings of all CPUs ({@code -a}); the recorded command
-     * line tells.
-     */
-    private boolean systemWide() {
-        if (systemWide == null) {
-            boolean sw = false;
-            io.perfj.io.Bytes payload = data.features().get(io.perfj.perfdata.FeatureId.CMDLINE);
-            if (payload != null) {
-                try {
-                    if (io.perfj.perfdata.feature.Features.decode(io.perfj.perfdata.FeatureId.CMDLINE, payload, data)
-                            instanceof io.perfj.perfdata.feature.Feature.Cmdline c) {
-                        for (String a : c.argv()) {
-                            if (a.equals("--")) {
-                                break;
-                            }
-                            if (a.equals("-a") || a.equals("--all-cpus") || a.matches("-[a-zA-Z]*a[a-zA-Z]*")) {
-                                sw = true;
-                            }
-                        }
-                    }
-                } catch (io.perfj.io.FormatException e) {
-                    // no command line to go by
-                }
-            }
-            systemWide = sw;
-        }
-        return systemWide;
     }
 
     /** Prints every sample; returns the record stream's warnings. */
@@ -167,7 +211,9 @@ public final class ScriptPrinter {
                         nameWidth = Math.max(nameWidth, n.length());
                     }
                 }
-                ScriptPrinter.this.sample(s, names.get(s.evsel().index()), nameWidth);
+                if (selects(ref)) {
+                    ScriptPrinter.this.sample(s, names.get(s.evsel().index()), nameWidth);
+                }
             }
 
             @Override
@@ -185,6 +231,28 @@ public final class ScriptPrinter {
 
     private final List<Location> stack = new java.util.ArrayList<>();
 
+    /** Whether the sample passes -C, --time and the thread and symbol filters. */
+    private boolean selects(SampleRef s) {
+        if (!opts.select().keeps(s.cpu(), s.time())) {
+            return false;
+        }
+        SampleFilter f = opts.filter();
+        if (!f.filters()) {
+            return true;
+        }
+        String comm = f.comms() == null ? null : resolver.comm(s.pid(), s.tid());
+        if (f.comms() != null && !f.comms().contains(comm)
+                || f.pids() != null && !f.pids().contains(s.pid())
+                || f.tids() != null && !f.tids().contains(s.tid())) {
+            return false;
+        }
+        if (f.symbols() != null) {
+            io.perfj.symbols.Location l = resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip());
+            return l.symbol() != null && f.symbols().contains(l.symbol().name());
+        }
+        return true;
+    }
+
     private void sample(Sample s, String event, int nameWidth) {
         Layout f = layout(s.evsel());
         stack.clear();
@@ -192,16 +260,16 @@ public final class ScriptPrinter {
         // part alone): its lines come by address from the frame cache, each address resolved
         // once until the model changes. Otherwise the session resolves the whole stack
         // (unwinding, inlined frames).
-        boolean byAddress = f.ip && s.userStack() == null;
+        boolean byAddress = f.ip && (s.userStack() == null || opts.hideCallGraph());
         boolean chain;
         if (byAddress) {
-            chain = s.callchain() != null && s.callchain().size() > 0;
+            chain = !opts.hideCallGraph() && s.callchain() != null && s.callchain().size() > 0;
             resolver.seen(s.pid(), s.tid()); // the thread exists from its first sample on, as resolving makes it
             if (chain) {
                 walk.walk(s, null, maxStack); // an invalid context marker leaves no frames
             }
         } else {
-            chain = f.ip && session.resolveStack(s, maxStack, walk, stack);
+            chain = f.ip && session.resolveStack(s, maxStack, walk, stack, !opts.noInline());
         }
         if (f.comm) {
             String comm = resolver.comm(s.pid(), s.tid());
@@ -224,10 +292,23 @@ public final class ScriptPrinter {
         }
         if (f.time) {
             long t = s.time();
+            if (opts.relativeTime()) {
+                if (initialTime < 0) {
+                    initialTime = t;
+                }
+                t -= initialTime;
+            }
+            if (opts.nanoseconds()) {
+                // perf's "%5lu.%09llu: "
+                long sec = Long.divideUnsigned(t, 1_000_000_000L);
+                out.spaces(5 - TextOut.udecWidth(sec)).udec(sec).ch('.')
+                        .decZero(Long.remainderUnsigned(t, 1_000_000_000L), 9).str(": ");
+            } else {
             long sec = Long.divideUnsigned(t, 1_000_000_000L);
             long usec = Long.remainderUnsigned(t, 1_000_000_000L) / 1000;
             // %12s of "sec.usec": the seconds' digits, a dot and six digits
             out.spaces(12 - TextOut.udecWidth(sec) - 7).udec(sec).ch('.').decZero(usec, 6).str(": ");
+            }
         }
         if (f.period) {
             long p = s.period();
@@ -252,6 +333,10 @@ public final class ScriptPrinter {
                     f.frames.print(s.pid(), s.tid(), walk.mode(i), walk.ip(i), gen, resolver, out);
                     out.nl();
                 }
+                out.nl();
+            } else if (opts.hideCallGraph() || (s.evsel().attr().sampleType() & SampleFormat.CALLCHAIN) == 0) {
+                out.ch(' ');
+                f.frames.printRaw(resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip()), out);
                 out.nl();
             } else {
                 out.ch(' ');

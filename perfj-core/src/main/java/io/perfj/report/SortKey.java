@@ -33,6 +33,8 @@ public enum SortKey {
                 case "dso" -> DSO;
                 case "sym", "symbol" -> SYM;
                 case "cpu" -> CPU;
+                case "srcline", "srcfile" -> throw new UnsupportedOperationException("the " + k
+                        + " sort key is not supported (rows by source line: see perfj annotate for lines)");
                 default -> throw new IllegalArgumentException("unknown sort key '" + s.trim()
                         + "' (supported: comm, pid, tid, dso, sym/symbol, cpu)");
             });

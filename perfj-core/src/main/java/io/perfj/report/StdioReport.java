@@ -18,25 +18,51 @@ public final class StdioReport {
 
     private final Report report;
     private final PrintWriter out;
+    /** {@code -q}: the comment lines are not printed. */
+    private final PrintWriter comments;
+    private final ReportView view;
 
     public StdioReport(Report report, PrintWriter out) {
         this.report = report;
         this.out = out;
+        ReportView v = report.options().view();
+        this.view = v == null ? ReportView.DEFAULT : v;
+        this.comments = view.quiet() ? new PrintWriter(java.io.Writer.nullWriter()) : out;
+    }
+
+    /** perf names the --time window after the sample count. */
+    private static String timeSlices(ReportOptions o) {
+        return o.select() == null || o.select().time() == null ? "" : " (time slices: " + o.select().time().text() + ")";
+    }
+
+    /** The period percentages are of: all samples', or (--percentage relative) the kept ones'. */
+    private long total(Hists h) {
+        return view.relative() ? h.keptPeriod() : h.totalPeriod();
     }
 
     public void print() {
+        print(true);
+    }
+
+    /**
+     * Prints the report; {@code hint}: with perf's first line pointing to --header (perf leaves
+     * it out after printing the header itself).
+     */
+    public void print(boolean hint) {
         ReportOptions o = report.options();
-        out.print("# To display the perf.data header info, please use --header/--header-only options.\n");
-        out.print("#\n");
+        if (hint) {
+            comments.print("# To display the perf.data header info, please use --header/--header-only options.\n");
+            comments.print("#\n");
+        }
         for (SortKey k : o.sortKeys()) {
             String only = onlyValue(o, k);
             if (only != null) {
-                out.print("# " + elideName(k) + ": " + only + "\n");
+                comments.print("# " + elideName(k) + ": " + only + "\n");
             }
         }
-        out.print("#\n");
-        out.print("# Total Lost Samples: " + report.lostSamples() + "\n");
-        out.print("#\n");
+        comments.print("#\n");
+        comments.print("# Total Lost Samples: " + report.lostSamples() + "\n");
+        comments.print("#\n");
         for (Hists h : report.hists()) {
             if (h.totalSamples() == 0) {
                 continue;
@@ -92,9 +118,11 @@ public final class StdioReport {
     }
 
     private void printHists(Hists h, ReportOptions o) {
-        out.print("# Samples: " + unitNumber(h.totalSamples()) + " of event '" + h.name() + "'\n");
-        out.print("# Event count (approx.): " + Long.toUnsignedString(h.totalPeriod()) + "\n");
-        out.print("#\n");
+        long total = total(h);
+        comments.print("# Samples: " + unitNumber(view.relative() ? h.keptSamples() : h.totalSamples())
+                + " of event '" + h.name() + "'" + timeSlices(o) + "\n");
+        comments.print("# Event count (approx.): " + Long.toUnsignedString(total) + "\n");
+        comments.print("#\n");
         List<String> headers = new ArrayList<>();
         List<Integer> widths = new ArrayList<>();
         List<Boolean> right = new ArrayList<>();
@@ -110,9 +138,20 @@ public final class StdioReport {
             widths.add(8);
             right.add(true);
         }
+        // -n and --show-total-period: perf's columns of the entry's own samples and period
+        if (view.samples()) {
+            headers.add("Samples");
+            widths.add(12);
+            right.add(true);
+        }
+        if (view.period()) {
+            headers.add("Period");
+            widths.add(12);
+            right.add(true);
+        }
         List<HistEntry> shown = new ArrayList<>();
         for (HistEntry e : h.entries()) {
-            if (percent(o.children() ? e.accPeriod() : e.selfPeriod(), h.totalPeriod()) >= o.percentLimit()
+            if (percent(o.children() ? e.accPeriod() : e.selfPeriod(), total) >= o.percentLimit()
                     || o.percentLimit() <= 0) {
                 shown.add(e);
             }
@@ -144,19 +183,27 @@ public final class StdioReport {
             hdr.append(pad(headers.get(i), widths.get(i), right.get(i)));
             dots.append(".".repeat(widths.get(i)));
         }
-        out.print(hdr.append('\n'));
-        out.print(dots.append('\n'));
-        out.print("#\n");
+        comments.print(hdr.append('\n'));
+        comments.print(dots.append('\n'));
+        comments.print("#\n");
         for (HistEntry e : shown) {
             StringBuilder row = new StringBuilder();
             int col = 0;
             if (o.children()) {
-                row.append("  ").append(pad(pct(e.accPeriod(), h.totalPeriod()), 8, true));
-                row.append("  ").append(pad(pct(e.selfPeriod(), h.totalPeriod()), 8, true));
+                row.append("  ").append(pad(pct(e.accPeriod(), total), 8, true));
+                row.append("  ").append(pad(pct(e.selfPeriod(), total), 8, true));
                 col = 2;
             } else {
-                row.append("  ").append(pad(pct(e.selfPeriod(), h.totalPeriod()), 8, true));
+                row.append("  ").append(pad(pct(e.selfPeriod(), total), 8, true));
                 col = 1;
+            }
+            if (view.samples()) {
+                row.append("  ").append(pad(Long.toString(e.selfSamples()), 12, true));
+                col++;
+            }
+            if (view.period()) {
+                row.append("  ").append(pad(Long.toUnsignedString(e.selfPeriod()), 12, true));
+                col++;
             }
             for (int i = 0; i < keys.size(); i++) {
                 SortKey k = keys.get(i);
@@ -245,9 +292,11 @@ public final class StdioReport {
     }
 
     private void printChains(Hists h, HistEntry e, ReportOptions o) {
-        long total = h.totalPeriod();
+        long total = total(h);
         long parent = o.children() ? e.accPeriod() : e.selfPeriod();
-        long minHit = (long) (h.callchainPeriod() * (o.threshold() / 100.0));
+        // perf's threshold is a share of the period percentages are of, including the samples
+        // the filters hide (absolute): an entry below it prints no callchain at all
+        long minHit = (long) (total * (o.threshold() / 100.0));
         CallchainGraph g = new CallchainGraph(h.frames(), o, minHit, out);
         switch (o.mode()) {
             case GRAPH -> g.graph(e.chains(), total, parent, false, skipFirst(o));

@@ -358,6 +358,14 @@ public final class Session implements AutoCloseable {
      * @return whether the frames came from a callchain (false: the sampled address alone)
      */
     public boolean resolveStack(Sample s, int maxStack, ChainWalk walk, List<Location> out) {
+        return resolveStack(s, maxStack, walk, out, true);
+    }
+
+    /**
+     * As {@link #resolveStack(Sample, int, ChainWalk, List)}; {@code inlines} false leaves the
+     * functions inlined at unwound addresses out (perf's --no-inline): one frame per address.
+     */
+    public boolean resolveStack(Sample s, int maxStack, ChainWalk walk, List<Location> out, boolean inlines) {
         long[] user = resolver.unwindUser(s);
         boolean chain = s.callchain() != null && s.callchain().size() > 0 || user != null;
         if (!chain) {
@@ -367,7 +375,7 @@ public final class Session implements AutoCloseable {
         if (walk.walk(s, user, maxStack)) {
             for (int i = 0; i < walk.size(); i++) {
                 Location loc = resolver.resolveCached(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
-                if (walk.unwound(i) && loc.dso() != null) {
+                if (inlines && walk.unwound(i) && loc.dso() != null) {
                     out.addAll(resolver.withInlines(loc));
                 } else {
                     out.add(loc);

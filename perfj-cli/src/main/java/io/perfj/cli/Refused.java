@@ -1,0 +1,63 @@
+package io.perfj.cli;
+
+import java.util.List;
+
+/**
+ * perf options perfj accepts on the command line but cannot honour meaningfully: each fails the
+ * command with a one-line reason and exit status 1 (the list is in the README), so a perf user's
+ * command line is answered instead of being rejected as unknown.
+ */
+final class Refused {
+    /** One refused option: its names, its value's label (null: a flag), and why it is refused. */
+    record Option(List<String> names, String value, String reason) {
+    }
+
+    /** perf report's. */
+    static final List<Option> REPORT = List.of(
+            new Option(List.of("-F", "--fields"), "LIST",
+                    "report -F/--fields is not supported; choose columns with -s/--sort, -n and --show-total-period"),
+            new Option(List.of("-T", "--threads"), null,
+                    "report -T/--threads needs per-thread counter values (perf record -s) that perfj does not read"),
+            new Option(List.of("-p", "--parent"), "REGEX",
+                    "report -p/--parent (parent-symbol sorting) is not supported"));
+
+    /** perf script's. */
+    static final List<Option> SCRIPT = List.of(
+            new Option(List.of("--show-task-events"), null,
+                    "script --show-task-events is not supported; 'perfj dump' prints the COMM/FORK/EXIT records"),
+            new Option(List.of("--show-mmap-events"), null,
+                    "script --show-mmap-events is not supported; 'perfj dump' prints the MMAP records"));
+
+    /** The reason of the first refused option given, or null. */
+    private String refused;
+
+    /** Declares the options; using one makes {@link #check} fail with its reason. */
+    void declare(CommandModel m, List<Option> options) {
+        for (Option o : options) {
+            String[] names = o.names().toArray(new String[0]);
+            if (o.value() != null) {
+                m.option(names).label(o.value()).describe("Refused: " + o.reason() + ".")
+                        .value(String.class, v -> refuse(o));
+            } else {
+                m.option(names).describe("Refused: " + o.reason() + ".").flag(v -> {
+                    if (v) {
+                        refuse(o);
+                    }
+                });
+            }
+        }
+    }
+
+    private void refuse(Option o) {
+        if (refused == null) {
+            refused = o.reason();
+        }
+    }
+
+    /** Fails the command when a refused option was given. */
+    void check() {
+        if (refused != null) {
+            throw new CliError(refused);
+        }
+    }
+}

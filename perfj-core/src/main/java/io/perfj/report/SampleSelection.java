@@ -1,0 +1,27 @@
+package io.perfj.report;
+
+import java.util.Set;
+
+/**
+ * The samples a command reads at all, as perf's {@code --cpu} and {@code --time} choose them:
+ * a sample outside is dropped before anything counts it (perf report's totals and percentages
+ * are then of the selected samples), unlike the {@link SampleFilter} options, whose samples
+ * still count in the totals. Null members select everything.
+ *
+ * @param cpus the CPUs to keep, or null
+ * @param time the time window, or null
+ */
+public record SampleSelection(Set<Integer> cpus, TimeRanges time) {
+    /** Every sample. */
+    public static final SampleSelection ALL = new SampleSelection(null, null);
+
+    /** Whether this selects every sample. */
+    public boolean all() {
+        return cpus == null && time == null;
+    }
+
+    /** Whether a sample of this CPU and timestamp is read. */
+    public boolean keeps(int cpu, long timestamp) {
+        return (cpus == null || cpus.contains(cpu)) && (time == null || time.keeps(timestamp));
+    }
+}
