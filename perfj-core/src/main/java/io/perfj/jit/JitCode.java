@@ -85,7 +85,8 @@ public record JitCode(JitDump dump, JitRecord.CodeLoad load, List<JitRecord.Line
 
     /**
      * The source position of the code at {@code addr} (an absolute address): the last line entry
-     * at or below it, or null when there is none or the address is outside the code.
+     * at or below it, or null when there is none or the address is outside the code. Entries
+     * outside the code are ignored (a writer's damaged file name can shift the entries after it).
      */
     public JitRecord.LineEntry lineAt(long addr) {
         if (Long.compareUnsigned(addr - codeAddr(), codeSize()) >= 0) {
@@ -93,7 +94,8 @@ public record JitCode(JitDump dump, JitRecord.CodeLoad load, List<JitRecord.Line
         }
         JitRecord.LineEntry best = null;
         for (JitRecord.LineEntry e : lines) {
-            if (Long.compareUnsigned(e.addr(), addr) <= 0 && (best == null || Long.compareUnsigned(e.addr(), best.addr()) >= 0)) {
+            if (Long.compareUnsigned(e.addr() - codeAddr(), codeSize()) < 0
+                    && Long.compareUnsigned(e.addr(), addr) <= 0 && (best == null || Long.compareUnsigned(e.addr(), best.addr()) >= 0)) {
                 best = e;
             }
         }
