@@ -624,7 +624,7 @@ public final class Annotate {
             }
             io.perfj.jit.JitRecord.LineEntry line = c.lineAt(c.codeAddr() + al.offset);
             if (line != null && line != shown && !opts.print().hideSource()) {
-                out.add(new Annotation.Entry(-1, JitSource.text(line)));
+                out.add(new Annotation.Entry(-1, line.srcline()));
             }
             if (line != null) {
                 shown = line;

@@ -1,14 +1,11 @@
 package io.perfj.annotate;
 
-import io.perfj.jit.JitRecord;
-
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The text of a listing of jitdump code as perf's annotate of the object perf inject writes reads:
- * source positions in objdump's {@code file:line} form, and branch targets named after the code's
- * one symbol ({@code 2ad <NAME+0x22d>}), as objdump names them in that object (a listing of raw
+ * branch targets named after the code's one symbol ({@code 2ad <NAME+0x22d>}), as objdump names them in that object (a listing of raw
  * bytes prints {@code 0x2ad}).
  */
 final class JitSource {
@@ -18,11 +15,6 @@ final class JitSource {
     private static final Pattern BARE_COMMENT = Pattern.compile("^(.*#\\s)0x([0-9a-f]+)\\s*$");
 
     private JitSource() {
-    }
-
-    /** {@code file:line}; the discriminator is left out (V8 stores the column there). */
-    static String text(JitRecord.LineEntry line) {
-        return line.file() + ":" + Integer.toUnsignedString(line.line());
     }
 
     /**

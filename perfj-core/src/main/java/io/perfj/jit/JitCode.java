@@ -103,6 +103,15 @@ public record JitCode(JitDump dump, JitRecord.CodeLoad load, List<JitRecord.Line
     }
 
     /**
+     * The source position of the code at {@code addr} in perf's srcline form ({@code file:line}),
+     * or null: what report's and script's srcline and the UI show for JIT code.
+     */
+    public String srcline(long addr) {
+        JitRecord.LineEntry e = lineAt(addr);
+        return e == null ? null : e.srcline();
+    }
+
+    /**
      * The name perf inject gives the ELF file it writes for a load: {@code DIR/jitted-PID-INDEX.so}
      * in the dump's directory, so that perfj's objects are called as perf's.
      */

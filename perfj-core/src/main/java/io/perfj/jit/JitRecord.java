@@ -59,6 +59,13 @@ public sealed interface JitRecord {
      * @param discriminator DWARF's discriminator of the line, 0 when none
      */
     record LineEntry(long addr, int line, int discriminator, String file) {
+        /**
+         * The position as perf's srcline sort key and objdump's line markers print it,
+         * {@code file:line}; the discriminator is left out (V8 stores the column there).
+         */
+        public String srcline() {
+            return file + ":" + Integer.toUnsignedString(line);
+        }
     }
 
     /**
