@@ -31,10 +31,10 @@ public final class SymbolCliOptions {
                 .describe("Where perf-PID.map files for JIT code are (default ${DEFAULT-VALUE}).")
                 .value(Path.class, v -> perfMapDir = v);
         m.option("--jitdump-dir").label("DIR")
-                .describe("Where the jit-PID.dump files of JIT runtimes are (default: the paths the recording names).")
+                .describe("Where the jit-PID.dump files of JIT runtimes are (default: the paths the recording names; none with --no-system-files).")
                 .value(Path.class, v -> jitdumpDir = v);
         m.option("--no-system-files")
-                .describe("Use only --symfs/--buildid-dir/--kallsyms/--perf-map-dir/--jitdump-dir, not this machine's files.")
+                .describe("Use only --symfs/--buildid-dir/--kallsyms/--perf-map-dir, not this machine's files.")
                 .flag(v -> noSystem = v);
         m.option("--compat").label("MODE").defaultValue("none").converter(new CompatConverter())
                 .describe("'perf-6.1' gives what perf 6.1 prints where perf is known to be wrong (its "
