@@ -14,6 +14,7 @@ public final class SymbolCliOptions {
     Path buildIdDir;
     Path kallsyms;
     Path perfMapDir = Path.of("/tmp");
+    Path jitdumpDir;
     boolean noSystem;
     Compat compat = Compat.NONE;
 
@@ -29,6 +30,9 @@ public final class SymbolCliOptions {
         m.option("--perf-map-dir").label("DIR").defaultValue("/tmp")
                 .describe("Where perf-PID.map files for JIT code are (default ${DEFAULT-VALUE}).")
                 .value(Path.class, v -> perfMapDir = v);
+        m.option("--jitdump-dir").label("DIR")
+                .describe("Where the jit-PID.dump files of JIT runtimes are (default: the paths the recording names; none with --no-system-files).")
+                .value(Path.class, v -> jitdumpDir = v);
         m.option("--no-system-files")
                 .describe("Use only --symfs/--buildid-dir/--kallsyms/--perf-map-dir, not this machine's files.")
                 .flag(v -> noSystem = v);
@@ -62,6 +66,6 @@ public final class SymbolCliOptions {
     }
 
     SymbolOptions toOptions() {
-        return new SymbolOptions(symfs, buildIdDir, kallsyms, perfMapDir, !noSystem);
+        return new SymbolOptions(symfs, buildIdDir, kallsyms, perfMapDir, !noSystem, jitdumpDir);
     }
 }

@@ -462,6 +462,7 @@ public final class Annotate {
         try {
             a = switch (dso.kind()) {
                 case BPF -> bpf(e);
+                case JIT_CODE -> jit(e);
                 case USER, KERNEL_MODULE, VDSO -> elf(e);
                 case KERNEL -> {
                     warnOnce(dso, "cannot annotate " + e.sym.name() + ": no vmlinux for " + dso.longName()
@@ -600,6 +601,39 @@ public final class Annotate {
             out.add(new Annotation.Entry(al.offset, Annotation.strim(al.line)));
         }
         return Annotation.fromEntries(out, name, base, base + image.length, this::kernelSymbolAt, false);
+    }
+
+    /**
+     * JIT code from a jitdump: its bytes from the dump through the disassembler path of BPF JIT
+     * images, at the address perf inject's ELF image gives it ({@link JitCode#TEXT_OFFSET}, so the
+     * offsets are perf's), with the source position of the dump's debug-info records before each
+     * instruction that starts a new one. Jump targets inside the code are named after it.
+     */
+    private Annotation jit(Entry e) throws IOException {
+        io.perfj.jit.JitCode c = e.dso.jitCode();
+        String name = e.sym.name();
+        byte[] code = c.code();
+        long base = e.sym.start();
+        List<String> listing = opts.disassembler().listing(code, base, name, Disassembler.Request.plain());
+        Annotation parsed = Annotation.fromListing(listing, name, base, base + code.length, null, a -> null);
+        List<Annotation.Entry> out = new ArrayList<>();
+        io.perfj.jit.JitRecord.LineEntry shown = null;
+        for (AnnotationLine al : parsed.lines()) {
+            if (al.offset < 0) {
+                continue;
+            }
+            io.perfj.jit.JitRecord.LineEntry line = c.lineAt(c.codeAddr() + al.offset);
+            if (line != null && line != shown && !opts.print().hideSource()) {
+                out.add(new Annotation.Entry(-1, line.srcline()));
+            }
+            if (line != null) {
+                shown = line;
+            }
+            out.add(new Annotation.Entry(al.offset, JitSource.namedTarget(al.line, base, name)));
+        }
+        long end = base + code.length;
+        return Annotation.fromEntries(out, name, base, end,
+                a -> Long.compareUnsigned(a, base) >= 0 && Long.compareUnsigned(a, end) < 0 ? name : null, false);
     }
 
     /** The kernel or BPF symbol at an address (call targets of JIT code). */

@@ -57,6 +57,8 @@ public final class Session implements AutoCloseable {
     private final boolean ownsData;
     private final SessionOptions options;
     private final MachineResolver resolver;
+    /** The code loads of the processes' jitdumps, delivered as MMAP2 records at their times. */
+    private final JitInjection jit;
     private final List<String> recordWarnings = new ArrayList<>();
     private boolean ran;
     /** Threads for this session alone (tests), 0 for {@link #threads()}. */
@@ -68,6 +70,7 @@ public final class Session implements AutoCloseable {
         this.options = options;
         this.resolver = new MachineResolver(data, options.symbols(), options.compat().perf61())
                 .perfCompatibleUnwind(options.compat().perf61());
+        this.jit = new JitInjection(data, options.symbols());
     }
 
     /** Opens a perf.data file (mapped, never written). */
@@ -219,6 +222,9 @@ public final class Session implements AutoCloseable {
             try (scan) {
                 while (scan.next()) {
                     if (scan.isSample()) {
+                        if (jit.any()) {
+                            injectDue(scan.time(), h);
+                        }
                         ref.at(scan);
                         h.sample(ref);
                     } else {
@@ -293,13 +299,32 @@ public final class Session implements AutoCloseable {
 
     private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
         if (r instanceof Sample s) {
+            if (jit.any()) {
+                injectDue(s.time(), h);
+            }
             ref.at(s);
             h.sample(ref);
+            return;
+        }
+        if (jit.any() && r instanceof io.perfj.perfdata.record.KernelRecord k && k.sampleId().time() != -1) {
+            injectDue(k.sampleId().time(), h);
+        }
+        if (jit.drops(r)) {
             return;
         }
         h.beforeModel(r);
         resolver.process(r);
         h.record(r);
+        jit.mapped(r, resolver.machine());
+    }
+
+    /** Delivers the jitdump code loads due by {@code time} (-1: all), as the records they stand for. */
+    private void injectDue(long time, RecordHandler h) {
+        for (PerfRecord r; (r = jit.due(time)) != null; ) {
+            h.beforeModel(r);
+            resolver.process(r);
+            h.record(r);
+        }
     }
 
     /**
@@ -393,6 +418,7 @@ public final class Session implements AutoCloseable {
         List<String> all = new ArrayList<>(data.warnings());
         all.addAll(recordWarnings);
         all.addAll(resolver.warnings());
+        all.addAll(jit.warnings());
         return all;
     }
 

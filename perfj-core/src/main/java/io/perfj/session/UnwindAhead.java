@@ -25,10 +25,13 @@ import io.perfj.symbols.Machine;
 final class UnwindAhead implements SampleStage {
     private final Machine model;
     private final Unwinding unwinding;
+    /** The same jitdump code loads the consumer's model gets, at the same moments. */
+    private final JitInjection jit;
     private boolean stopped;
 
     private UnwindAhead(PerfData data, SessionOptions options, Addr2Line names) {
         model = new Machine(data, options.symbols());
+        jit = new JitInjection(data, options.symbols());
         unwinding = new Unwinding(model.finder(), names).perfCompatible(options.compat().perf61());
     }
 
@@ -56,8 +59,15 @@ final class UnwindAhead implements SampleStage {
             return;
         }
         try {
+            if (jit.any() && r instanceof io.perfj.perfdata.record.KernelRecord k && k.sampleId().time() != -1) {
+                injectDue(k.sampleId().time());
+            }
+            if (jit.drops(r)) {
+                return;
+            }
             model.process(r);
             unwinding.addressSpacesChanged();
+            jit.mapped(r, model);
         } catch (RuntimeException e) {
             stopped = true;
         }
@@ -68,6 +78,14 @@ final class UnwindAhead implements SampleStage {
         if (stopped) {
             return DecodedRecords.NONE;
         }
+        if (jit.any()) {
+            try {
+                injectDue(s.time());
+            } catch (RuntimeException e) {
+                stopped = true;
+                return DecodedRecords.NONE;
+            }
+        }
         // as the consumer's lookups create the sample's thread, whether or not it has a stack
         io.perfj.symbols.Thread t = model.thread(s.pid(), s.tid());
         if (s.userStack() == null || s.userRegs() == null) {
@@ -76,6 +94,17 @@ final class UnwindAhead implements SampleStage {
         long[] frames = unwinding.unwind(s, t);
         unwinding.prefetchInlines(frames, t);
         return frames;
+    }
+
+    private void injectDue(long time) {
+        boolean any = false;
+        for (PerfRecord r; (r = jit.due(time)) != null; ) {
+            model.process(r);
+            any = true;
+        }
+        if (any) {
+            unwinding.addressSpacesChanged();
+        }
     }
 
     /** Unmaps the objects the stage read. */

@@ -21,6 +21,7 @@ public final class Dso {
     private volatile String loadError;
     private volatile String symbolSource;
     private final Function<Dso, SymbolTable> loader;
+    private final io.perfj.jit.JitCode jitCode;
 
     public Dso(String longName, DsoKind kind, byte[] buildId, Function<Dso, SymbolTable> loader) {
         this(longName, shortName(longName, kind), kind, buildId, loader);
@@ -33,6 +34,27 @@ public final class Dso {
         this.kind = kind;
         this.buildId = buildId;
         this.loader = loader;
+        this.jitCode = null;
+    }
+
+    /**
+     * The object of one piece of JIT code from a jitdump: one symbol, its name, over the code at
+     * {@link io.perfj.jit.JitCode#TEXT_OFFSET} (where perf inject's ELF image puts it).
+     */
+    public Dso(String longName, io.perfj.jit.JitCode code) {
+        this.longName = longName;
+        this.shortName = shortName(longName, DsoKind.JIT_CODE);
+        this.kind = DsoKind.JIT_CODE;
+        this.jitCode = code;
+        long start = io.perfj.jit.JitCode.TEXT_OFFSET;
+        SymbolTable table = SymbolTable.ofSorted(java.util.List.of(
+                new Symbol(start, start + code.codeSize(), code.name(), 'L')));
+        this.loader = d -> table;
+    }
+
+    /** The JIT code this object stands for ({@link DsoKind#JIT_CODE}), or null. */
+    public io.perfj.jit.JitCode jitCode() {
+        return jitCode;
     }
 
     /** perf's short name: the base name for files, the name itself for [kernel.kallsyms] etc. */

@@ -198,7 +198,7 @@ public final class DsoFinder {
                 Path p = perfMapPath(dso);
                 yield p != null && Files.isRegularFile(p) ? p : null;
             }
-            case BPF, ANON -> null;
+            case BPF, ANON, JIT_CODE -> null;
             default -> {
                 try {
                     yield chooseElf(dso);
@@ -229,7 +229,7 @@ public final class DsoFinder {
                     dso.symbolSource(p.toString());
                     return loader.loadPerfMap(p);
                 }
-                case BPF, ANON -> {
+                case BPF, ANON, JIT_CODE -> {
                     return SymbolTable.EMPTY;
                 }
                 default -> {

@@ -67,6 +67,8 @@ public final class Machine {
     private final Map kernelMap;
     private final List<KernelRecord.BpfEvent> bpfEvents = new CopyOnWriteArrayList<>();
     private final List<Dso> allDsos = new CopyOnWriteArrayList<>();
+    /** JIT code from jitdump files, by the file name its maps carry ({@link #jitCode}). */
+    private final ConcurrentHashMap<String, io.perfj.jit.JitCode> jitCodes = new ConcurrentHashMap<>();
     private volatile boolean commExec;
     private volatile boolean execClearsMaps;
 
@@ -262,6 +264,15 @@ public final class Machine {
         threads.remove(th.tid(), th);
     }
 
+    /**
+     * Makes maps of {@code filename} objects of JIT code: their symbol, bytes and source lines
+     * come from {@code code}, not from a file (the session names jitdump loads so, as perf
+     * inject names the ELF files it writes for them).
+     */
+    public void jitCode(String filename, io.perfj.jit.JitCode code) {
+        jitCodes.put(filename, code);
+    }
+
     // ------------------------------------------------------------------ records
 
     /** Updates the model with one record; samples and records that do not concern it are ignored. */
@@ -439,7 +450,8 @@ public final class Machine {
             kind = DsoKind.VDSO;
             pgoff = 0;
         }
-        Dso dso = userDso(name, kind);
+        io.perfj.jit.JitCode jit = kind == DsoKind.USER ? jitCodes.get(name) : null;
+        Dso dso = jit != null ? jitDso(name, jit) : userDso(name, kind);
         if (bid != null) {
             dso.buildId(bid);
         }
@@ -462,6 +474,14 @@ public final class Machine {
         Dso d = dsos.computeIfAbsent(name, n -> new Dso(n, kind, userBuildIds.get(n), finder::load));
         if (d.register()) {
             allDsos.add(d); // in the order the maps name them, also when preloadSymbols made it
+        }
+        return d;
+    }
+
+    private Dso jitDso(String name, io.perfj.jit.JitCode code) {
+        Dso d = dsos.computeIfAbsent(name, n -> new Dso(n, code));
+        if (d.register()) {
+            allDsos.add(d);
         }
         return d;
     }
