@@ -66,6 +66,7 @@ public final class DumpPrinter {
     private final String fileLabel;
     private final TextOut out;
     private final EventStats stats = new EventStats();
+    private Boolean branchMode;
     private final Map<Long, String> updateNames = new HashMap<>();
     private final long offsetBase;
     private final byte[] scratch = new byte[65536];
@@ -135,7 +136,8 @@ public final class DumpPrinter {
     }
 
     private void end() {
-        StatsPrinter.print(stats, io.perfj.perfdata.feature.EventNames.names(data, updateNames), out);
+        StatsPrinter.print(stats, io.perfj.perfdata.feature.EventNames.names(data, updateNames),
+                StatsPrinter.hasAuxtrace(data), out);
         out.flush();
     }
 
@@ -614,9 +616,25 @@ public final class DumpPrinter {
 
     // ---------------------------------------------------------------- samples
 
+    /**
+     * Whether perf report runs in branch mode, where each branch of a sample's stack counts as a
+     * sample of its event: by default when the recording has the BRANCH_STACK feature.
+     */
+    private boolean branchMode() {
+        if (branchMode == null) {
+            branchMode = data.features().containsKey(io.perfj.perfdata.FeatureId.BRANCH_STACK);
+        }
+        return branchMode;
+    }
+
     private void sample(Sample s) {
         Evlist ev = data.evlist();
-        stats.countSample(s.raw(), ev, s);
+        if (branchMode()) {
+            // samples without a branch stack add nothing in branch mode
+            stats.countSampleTimes(s, s.branchStack() == null ? 0 : s.branchStack().nr());
+        } else {
+            stats.countSample(s.raw(), ev, s);
+        }
         out.str("(IP, 0x").hex(s.misc()).str("): ").dec(s.pid()).ch('/').dec(s.tid()).str(": ").hexAlt(s.ip())
                 .str(" period: ").udec(s.period()).str(" addr: ").hexAlt(s.addr()).nl();
         EventAttr a = s.evsel().attr();

@@ -95,15 +95,28 @@ final class FrameLines {
 
     /** Writes the frame's text (no tab before, no newline after). */
     void print(Location loc, TextOut out) {
-        out.bytes(line(loc));
+        out.bytes(line(loc, false));
+    }
+
+    /**
+     * Writes a sample's own location when there is no callchain: perf prints the sample's ip
+     * as recorded there ({@code sample__fprintf_sym} without a cursor), not the address in the
+     * object that a callchain line shows.
+     */
+    void printSampleIp(Location loc, TextOut out) {
+        out.bytes(line(loc, true));
     }
 
     private byte[] line(Location loc) {
+        return line(loc, false);
+    }
+
+    private byte[] line(Location loc, boolean rawIp) {
         Dso dso = loc.dso();
         Symbol s = loc.symbol();
         // the printed address: in the object when there is one, else the raw one (the offset
         // from the symbol uses mapIp, which equals it whenever there is a symbol)
-        long addr = dso != null ? loc.mapIp() : loc.ip();
+        long addr = dso != null && !rawIp ? loc.mapIp() : loc.ip();
         if (dso == null && s != null) {
             return format(loc, null, s, addr); // not a frame Machine makes: not keyed by its address alone
         }

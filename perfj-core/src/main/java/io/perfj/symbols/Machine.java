@@ -373,6 +373,7 @@ public final class Machine {
             }
             kernelMaps.insert(Map.builder(start, end, dso).mapping(Map.Mapping.IDENTITY).build());
         } else if (isKernel) {
+            kernelMapped = true;
             kernelMaps.mutate(kernelMap, e -> {
                 e.start(start);
                 e.end(start == 0 && end == 0 ? -1L : end);
@@ -520,6 +521,9 @@ public final class Machine {
             }
         }
         Map map = maps == null ? null : maps.find(ip);
+        if (map == kernelMap && !kernelMapped) {
+            map = null;
+        }
         if (map == null) {
             return new Location(null, null, null, ip, ip, level);
         }
@@ -530,6 +534,12 @@ public final class Machine {
     }
 
     private volatile boolean kernelExtentFixed;
+    /**
+     * Whether the kernel's MMAP has been read. perf makes the kernel map from that record when
+     * it reads a file, so without one (e.g. a recording of user space only, by a perf that
+     * writes no kernel MMAP then) a kernel address is in no map: DSO {@code [unknown]}.
+     */
+    private volatile boolean kernelMapped;
 
     /**
      * Once the kernel's symbols are loaded, its map spans from the first to the end of the last
@@ -564,7 +574,8 @@ public final class Machine {
     public Map findMap(Thread t, int cpumode, long ip) {
         if (cpumode == CPUMODE_KERNEL) {
             fixKernelExtent();
-            return kernelMaps.find(ip);
+            Map m = kernelMaps.find(ip);
+            return m == kernelMap && !kernelMapped ? null : m;
         }
         if (cpumode == CPUMODE_USER && t != null) {
             return t.maps().find(ip);
