@@ -172,20 +172,32 @@ public final class DumpPrinter {
             // session feeds other records to the model after this returns
             MachineResolver m = session.resolver();
             out.str(" ... thread: ").str(m.comm(smp.pid(), smp.tid())).ch(':').dec(smp.tid()).nl();
-            out.str(" ...... dso: ").str(dsoName(m, smp)).nl();
+            out.str(" ...... dso: ").str(dsoName(m, smp, session.compat().perf61())).nl();
         }
         return rec;
     }
 
     /** The long name of the object the sample's ip falls in, or perf's {@code <not found>}. */
-    private static String dsoName(MachineResolver m, Sample s) {
+    private static String dsoName(MachineResolver m, Sample s, boolean perf61) {
         int mode = s.cpumode();
         if (mode == 3) {
             return "[hypervisor]";
         }
         io.perfj.symbols.Map map = m.findMap(s.pid(), s.tid(), mode, s.ip());
-        return map == null || map.dso() == null ? "<not found>" : map.dso().longName();
+        if (map == null || map.dso() == null) {
+            return "<not found>";
+        }
+        io.perfj.symbols.Dso dso = map.dso();
+        if (perf61 && dso.kind() == io.perfj.symbols.DsoKind.VDSO && dso.buildId().isEmpty()) {
+            // perf 6.1 names a [vdso] the recording has no build-id for after the copy of its
+            // own machine's vdso it makes (mkstemp's random suffix); nothing of the recording
+            return PERF_VDSO_COPY;
+        }
+        return dso.longName();
     }
+
+    /** The name perf 6.1 gives its temporary vdso copy, with mkstemp's template in place of the random part. */
+    static final String PERF_VDSO_COPY = "/tmp/perf-vdso.so-XXXXXX";
 
     // ---------------------------------------------------------------- common parts
 

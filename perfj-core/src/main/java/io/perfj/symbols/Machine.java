@@ -390,6 +390,9 @@ public final class Machine {
         return dsos.computeIfAbsent("k:" + filename, k -> {
             Dso d = new Dso(filename, moduleName(filename), DsoKind.KERNEL_MODULE, kernelBuildIds.get(filename),
                     finder::load);
+            if (kernelBuildIds.containsKey(filename)) {
+                d.name(filename);
+            }
             allDsos.add(d);
             return d;
         });
@@ -530,6 +533,11 @@ public final class Machine {
         long mapIp = map.mapIp(ip);
         Dso dso = map.dso();
         Symbol sym = dso == null ? null : dso.symbols().find(mapIp);
+        if (dso != null && dso.kind() == DsoKind.KERNEL_MODULE && dso.symbols().size() == 0) {
+            // perf makes a module's map identity-mapped only when it loads symbols for it
+            // (from the .ko or kallsyms); without any, the address is the offset in the module
+            mapIp = ip - map.start();
+        }
         return new Location(map, dso, sym, ip, mapIp, level);
     }
 
