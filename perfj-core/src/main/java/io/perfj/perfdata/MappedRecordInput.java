@@ -107,6 +107,9 @@ final class MappedRecordInput implements RecordInput {
         }
         long at = pos;
         pos += size;
+        if (data.s32(at) == RecordType.AUXTRACE && !skipAuxtracePayload(at, size)) {
+            return at;
+        }
         if (mapped) {
             releaseBehind();
             if (pos + AHEAD > aheadUpTo) {
@@ -114,6 +117,27 @@ final class MappedRecordInput implements RecordInput {
             }
         }
         return at;
+    }
+
+    /**
+     * Steps over the trace data that follows a PERF_RECORD_AUXTRACE: its size is in the record's
+     * body, not in header.size. False (with a warning, and the walk ended after this record) when
+     * that size runs past the data.
+     */
+    private boolean skipAuxtracePayload(long at, int size) {
+        if (size < AuxtracePayload.SIZE_END) {
+            return true;
+        }
+        long payload = data.u64(at + AuxtracePayload.SIZE_AT);
+        long remaining = data.size() - pos;
+        if (payload < 0 || payload > remaining) {
+            done = true;
+            pos = data.size();
+            warnings.add(AuxtracePayload.cutShort(data.source(), data.base() + at, payload, remaining));
+            return false;
+        }
+        pos += payload;
+        return true;
     }
 
     /** How far the walk has come. */

@@ -67,8 +67,30 @@ final class StreamRecordInput implements RecordInput {
         Bytes b = Bytes.of(java.lang.foreign.MemorySegment.ofArray(all), order, name,
                 RecordType.structure(type), offset);
         RawRecord r = new RawRecord(offset, type, misc, b, false);
+        long at = offset;
         offset += size;
+        if (type == RecordType.AUXTRACE && size >= AuxtracePayload.SIZE_END) {
+            skipPayload(at, b.u64(AuxtracePayload.SIZE_AT));
+        }
         return r;
+    }
+
+    /** Reads past an AUXTRACE record's trace data (which perfj does not decode). */
+    private void skipPayload(long at, long payload) {
+        long skipped = 0;
+        byte[] buf = new byte[(int) Math.min(Math.max(payload, 0), 1 << 16)];
+        while (payload > 0 && skipped < payload) {
+            int n = readUpTo(buf, 0, (int) Math.min(buf.length, payload - skipped));
+            if (n == 0) {
+                break;
+            }
+            skipped += n;
+        }
+        offset += skipped;
+        if (payload < 0 || skipped < payload) {
+            done = true;
+            warnings.add(AuxtracePayload.cutShort(name, at, payload, skipped));
+        }
     }
 
     private int readUpTo(byte[] buf, int off, int len) {

@@ -66,6 +66,7 @@ public final class DumpPrinter {
     private final String fileLabel;
     private final TextOut out;
     private final EventStats stats = new EventStats();
+    private Boolean branchMode;
     private final Map<Long, String> updateNames = new HashMap<>();
     private final long offsetBase;
     private final byte[] scratch = new byte[65536];
@@ -135,7 +136,8 @@ public final class DumpPrinter {
     }
 
     private void end() {
-        StatsPrinter.print(stats, io.perfj.perfdata.feature.EventNames.names(data, updateNames), out);
+        StatsPrinter.print(stats, io.perfj.perfdata.feature.EventNames.names(data, updateNames),
+                StatsPrinter.hasAuxtrace(data), out);
         out.flush();
     }
 
@@ -170,20 +172,32 @@ public final class DumpPrinter {
             // session feeds other records to the model after this returns
             MachineResolver m = session.resolver();
             out.str(" ... thread: ").str(m.comm(smp.pid(), smp.tid())).ch(':').dec(smp.tid()).nl();
-            out.str(" ...... dso: ").str(dsoName(m, smp)).nl();
+            out.str(" ...... dso: ").str(dsoName(m, smp, session.compat().perf61())).nl();
         }
         return rec;
     }
 
     /** The long name of the object the sample's ip falls in, or perf's {@code <not found>}. */
-    private static String dsoName(MachineResolver m, Sample s) {
+    private static String dsoName(MachineResolver m, Sample s, boolean perf61) {
         int mode = s.cpumode();
         if (mode == 3) {
             return "[hypervisor]";
         }
         io.perfj.symbols.Map map = m.findMap(s.pid(), s.tid(), mode, s.ip());
-        return map == null || map.dso() == null ? "<not found>" : map.dso().longName();
+        if (map == null || map.dso() == null) {
+            return "<not found>";
+        }
+        io.perfj.symbols.Dso dso = map.dso();
+        if (perf61 && dso.kind() == io.perfj.symbols.DsoKind.VDSO && dso.buildId().isEmpty()) {
+            // perf 6.1 names a [vdso] the recording has no build-id for after the copy of its
+            // own machine's vdso it makes (mkstemp's random suffix); nothing of the recording
+            return PERF_VDSO_COPY;
+        }
+        return dso.longName();
     }
+
+    /** The name perf 6.1 gives its temporary vdso copy, with mkstemp's template in place of the random part. */
+    static final String PERF_VDSO_COPY = "/tmp/perf-vdso.so-XXXXXX";
 
     // ---------------------------------------------------------------- common parts
 
@@ -614,9 +628,25 @@ public final class DumpPrinter {
 
     // ---------------------------------------------------------------- samples
 
+    /**
+     * Whether perf report runs in branch mode, where each branch of a sample's stack counts as a
+     * sample of its event: by default when the recording has the BRANCH_STACK feature.
+     */
+    private boolean branchMode() {
+        if (branchMode == null) {
+            branchMode = data.features().containsKey(io.perfj.perfdata.FeatureId.BRANCH_STACK);
+        }
+        return branchMode;
+    }
+
     private void sample(Sample s) {
         Evlist ev = data.evlist();
-        stats.countSample(s.raw(), ev, s);
+        if (branchMode()) {
+            // samples without a branch stack add nothing in branch mode
+            stats.countSampleTimes(s, s.branchStack() == null ? 0 : s.branchStack().nr());
+        } else {
+            stats.countSample(s.raw(), ev, s);
+        }
         out.str("(IP, 0x").hex(s.misc()).str("): ").dec(s.pid()).ch('/').dec(s.tid()).str(": ").hexAlt(s.ip())
                 .str(" period: ").udec(s.period()).str(" addr: ").hexAlt(s.addr()).nl();
         EventAttr a = s.evsel().attr();

@@ -23,6 +23,7 @@ public final class EventStats {
     private final java.util.TreeMap<Integer, Long> otherTypes = new java.util.TreeMap<>();
     private long total;
     private long[] samplesPerEvsel = new long[4];
+    private long[] lostPerEvsel = new long[4];
 
     /** Counts a record as it is read from the file. */
     public void countRead(RawRecord r) {
@@ -56,14 +57,48 @@ public final class EventStats {
         add(e.index());
     }
 
+    /**
+     * Counts a sample as {@code n} samples of its event: perf report in branch mode adds one hist
+     * entry, and one to the event's sample count, for each branch of the sample's branch stack.
+     */
+    public void countSampleTimes(Sample s, long n) {
+        if (s.evsel() != null) {
+            add(s.evsel().index(), n);
+        }
+    }
+
+    /** Counts a PERF_RECORD_LOST_SAMPLES for the event its sample id names (perf adds up the lost counts). */
+    public void countLostSamples(RawRecord r, Evlist evlist, long lost) {
+        if (evlist.isEmpty()) {
+            return;
+        }
+        Evsel e = evlist.evselOf(r);
+        if (e == null || e.index() < 0) {
+            return;
+        }
+        if (e.index() >= lostPerEvsel.length) {
+            lostPerEvsel = Arrays.copyOf(lostPerEvsel, Math.max(e.index() + 1, lostPerEvsel.length * 2));
+        }
+        lostPerEvsel[e.index()] += lost;
+    }
+
     private void add(int evsel) {
+        add(evsel, 1);
+    }
+
+    private void add(int evsel, long n) {
         if (evsel < 0) {
             return;
         }
         if (evsel >= samplesPerEvsel.length) {
             samplesPerEvsel = Arrays.copyOf(samplesPerEvsel, Math.max(evsel + 1, samplesPerEvsel.length * 2));
         }
-        samplesPerEvsel[evsel]++;
+        samplesPerEvsel[evsel] += n;
+    }
+
+    /** The lost samples counted for an event. */
+    public long lostSamplesOf(int evselIndex) {
+        return evselIndex < lostPerEvsel.length ? lostPerEvsel[evselIndex] : 0;
     }
 
     public long total() {

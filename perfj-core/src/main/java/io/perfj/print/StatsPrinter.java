@@ -29,16 +29,44 @@ public final class StatsPrinter {
             stats.countRead(r);
             if (r.type() == RecordType.SAMPLE) {
                 stats.countSample(r, data.evlist(), null);
+            } else if (r.type() == RecordType.LOST_SAMPLES // per event in this mode only, not in -D
+                    && io.perfj.perfdata.record.RecordDecoder.decode(r, data.evlist())
+                            instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
+                stats.countLostSamples(r, data.evlist(), l.lost());
             }
         }
         TextOut out = new TextOut(w, 4096);
-        print(stats, io.perfj.perfdata.feature.EventNames.names(data, null), out);
+        print(stats, names(data), hasAuxtrace(data), out);
         out.flush();
         return in.warnings();
     }
 
-    static void print(EventStats stats, List<String> names, TextOut out) {
-        out.nl().str("Aggregated stats:\n");
+    /**
+     * The event names perf report --stats prints. For a pipe, perf 6.1 names each event when
+     * its HEADER_ATTR arrives, from the attr alone ({@code cycles:uH} for a perf 6.8+ {@code
+     * cycles:u}), and keeps that name: the recorded names that come later (EVENT_DESC in a
+     * HEADER_FEATURE, EVENT_UPDATE) do not replace it in this mode.
+     */
+    static List<String> names(PerfData data) {
+        if (!data.isPipe()) {
+            return io.perfj.perfdata.feature.EventNames.names(data, null);
+        }
+        return data.evlist().evsels().stream()
+                .map(e -> io.perfj.perfdata.feature.EventNames.defaultName(e.attr())).toList();
+    }
+
+    /** Whether the recording has AUX area data (the AUXTRACE feature), which perf's stats title mentions. */
+    static boolean hasAuxtrace(PerfData data) {
+        return data.features().containsKey(io.perfj.perfdata.FeatureId.AUXTRACE);
+    }
+
+    static void print(EventStats stats, List<String> names, boolean auxtrace, TextOut out) {
+        out.nl().str("Aggregated stats:");
+        if (auxtrace) {
+            // the trace is not decoded, so what it would give is not in the counts
+            out.str(" (excludes AUX area (e.g. instruction trace) decoded / synthesized events)");
+        }
+        out.nl();
         long total = stats.total();
         if (total != 0) {
             line(out, "TOTAL", total, -1);
@@ -53,10 +81,16 @@ public final class StatsPrinter {
         }
         for (int i = 0; i < names.size(); i++) {
             long n = stats.samplesOf(i);
-            if (n != 0) {
+            long lost = stats.lostSamplesOf(i);
+            if (n != 0 || lost != 0) {
                 // events without samples are left out, as perf skips empty stats
                 out.str(names.get(i)).str(" stats:\n");
-                line(out, "SAMPLE", n, -1);
+                if (n != 0) {
+                    line(out, "SAMPLE", n, -1);
+                }
+                if (lost != 0) {
+                    line(out, "LOST_SAMPLES", lost, -1);
+                }
             }
         }
     }

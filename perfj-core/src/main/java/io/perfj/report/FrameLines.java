@@ -103,15 +103,28 @@ final class FrameLines {
 
     /** Writes the frame's text (no tab before, no newline after). */
     void print(Location loc, TextOut out) {
-        out.bytes(line(loc));
+        out.bytes(line(loc, false));
+    }
+
+    /**
+     * Writes a sample's own location when there is no callchain: perf prints the sample's ip
+     * as recorded there ({@code sample__fprintf_sym} without a cursor), not the address in the
+     * object that a callchain line shows.
+     */
+    void printSampleIp(Location loc, TextOut out) {
+        out.bytes(line(loc, true));
     }
 
     private byte[] line(Location loc) {
+        return line(loc, false);
+    }
+
+    private byte[] line(Location loc, boolean rawIp) {
         Dso dso = loc.dso();
         Symbol s = loc.symbol();
         // the printed address: in the object when there is one, else the raw one (the offset
         // from the symbol uses mapIp, which equals it whenever there is a symbol)
-        long addr = dso != null ? loc.mapIp() : loc.ip();
+        long addr = dso != null && !rawIp && !kernelSpace(dso) ? loc.mapIp() : loc.ip();
         if (dso == null && s != null) {
             return format(loc, null, s, addr); // not a frame Machine makes: not keyed by its address alone
         }
@@ -126,6 +139,23 @@ final class FrameLines {
             dsos[slot] = dso;
         }
         return line;
+    }
+
+    /**
+     * Whether perf 6.1 prints a callchain address of this object as recorded: for kernel-space
+     * objects (the kernel, modules, BPF programs) it does, for user objects it prints the address
+     * in the object.
+     */
+    private static boolean kernelSpace(Dso dso) {
+        return switch (dso.kind()) {
+            case KERNEL, KERNEL_MODULE, BPF -> true;
+            default -> false;
+        };
+    }
+
+    /** The object's name as perf script prints it ({@link Dso#name()}). */
+    private static String scriptName(Dso dso) {
+        return dso.name();
     }
 
     private byte[] format(Location loc, Dso dso, Symbol s, long addr) {
@@ -143,7 +173,7 @@ final class FrameLines {
             }
         }
         if (dsoName) {
-            String name = s != null && s.inlined() ? "inlined" : dso == null ? "[unknown]" : dso.longName();
+            String name = s != null && s.inlined() ? "inlined" : dso == null ? "[unknown]" : scriptName(dso);
             scratch.str(" (").str(name).ch(')');
         }
         scratch.flushBuffer();

@@ -340,7 +340,7 @@ public final class ScriptPrinter {
                 out.nl();
             } else {
                 out.ch(' ');
-                f.frames.print(s.pid(), s.tid(), s.cpumode(), s.ip(), gen, resolver, out);
+                f.frames.printSampleIp(resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip()), out);
                 out.nl();
             }
         } else if (chain) {
@@ -353,7 +353,7 @@ public final class ScriptPrinter {
             out.nl();
         } else {
             out.ch(' ');
-            f.frames.print(stack.getFirst(), out);
+            f.frames.printSampleIp(stack.getFirst(), out);
             out.nl();
         }
     }

@@ -90,6 +90,23 @@ public final class Dso {
         return shortName;
     }
 
+    private volatile String name;
+
+    /**
+     * perf's {@code dso->name}, which perf script prints: the path for files; for a kernel module
+     * {@code [name]}, unless the recording's build-id table listed its path (perf then made the
+     * DSO under that path before the module's MMAP named it).
+     */
+    public String name() {
+        String n = name;
+        return n != null ? n : kind == DsoKind.KERNEL_MODULE ? shortName : longName;
+    }
+
+    /** Sets {@link #name()}. */
+    public void name(String n) {
+        this.name = n;
+    }
+
     public DsoKind kind() {
         return kind;
     }

@@ -34,7 +34,9 @@ import java.util.List;
  * {@code /proc/kallsyms} when system files may be used and the running kernel's build-id (from
  * {@code /sys/kernel/notes}) is the recorded one, or none was recorded.
  *
- * <p>Unlike perf, an object recorded without a build-id (pipe mode, {@code record -z}) finally
+ * <p>An object recorded without a build-id takes the one of the file at its path (perf's
+ * {@code dso__load} reads it there), so the cache and {@code /usr/lib/debug/.build-id} are tried
+ * for it too. Unlike perf, an object recorded without a build-id (pipe mode, {@code record -z}) finally
  * tries the cache directory of its path when that holds exactly one build-id.
  *
  * <p>JIT maps: {@code perf-PID.map} in {@link SymbolOptions#perfMapDir()}.
@@ -280,6 +282,7 @@ public final class DsoFinder {
      * skipped; if it was the only one, its error is thrown.
      */
     private Path chooseElf(Dso dso) throws IOException {
+        adoptFileBuildId(dso);
         byte[] want = dso.buildId().orElse(null);
         Path runtime = null;
         IOException firstError = null;
@@ -312,6 +315,29 @@ public final class DsoFinder {
             throw firstError;
         }
         return runtime;
+    }
+
+    /**
+     * perf's {@code dso__load} for an object with no build-id from the recording: the build-id
+     * of the file at its path (under --symfs), so that the build-id cache and
+     * {@code /usr/lib/debug/.build-id/} are searched for it as for a recorded one.
+     */
+    private void adoptFileBuildId(Dso dso) {
+        if (dso.buildId().isPresent() || !systemAllowed() || !dso.longName().startsWith("/")) {
+            return;
+        }
+        Path f = sys(dso.longName());
+        if (!Files.isRegularFile(f)) {
+            return;
+        }
+        try {
+            byte[] id = loader.elfBuildId(f);
+            if (id != null) {
+                dso.buildId(id);
+            }
+        } catch (IOException | RuntimeException e) {
+            // perf goes on without a build-id; the file's own error shows when it is loaded
+        }
     }
 
     /** Build-ids compare on the shorter length (a recorded id may be zero-padded to 20 bytes). */

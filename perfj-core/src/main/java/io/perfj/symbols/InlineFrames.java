@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The functions inlined at an unwound user frame, as perf 6.1 (built without libbfd) names them
- * through {@code addr2line -f -i}: innermost first, the frame's own symbol kept where addr2line
+ * through {@code addr2line -f -i}, demangled: innermost first, the frame's own symbol kept where addr2line
  * names it, the others as inlined symbols over the same range. Files come from the run's
  * {@link ObjectCache}; {@link Addr2Line} keeps one process per file, and the chain of each
  * (DSO, address) is asked for once, so a frame costs a hash lookup, not a file open or a
@@ -109,7 +109,8 @@ public final class InlineFrames {
         List<String> names = addr2line().functions(file, vaddr);
         Symbol[] out = new Symbol[names.size()];
         for (int i = 0; i < out.length; i++) {
-            String n = names.get(i);
+            // addr2line gives linkage names; perf demangles them as it does ELF symbols (new_inline_sym)
+            String n = Demangler.demangle(names.get(i));
             out[i] = n.equals(sym.name()) ? null : new Symbol(sym.start(), sym.end(), n, Symbol.INLINED);
         }
         return out;

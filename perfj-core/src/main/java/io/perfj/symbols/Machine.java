@@ -384,6 +384,7 @@ public final class Machine {
             }
             kernelMaps.insert(Map.builder(start, end, dso).mapping(Map.Mapping.IDENTITY).build());
         } else if (isKernel) {
+            kernelMapped = true;
             kernelMaps.mutate(kernelMap, e -> {
                 e.start(start);
                 e.end(start == 0 && end == 0 ? -1L : end);
@@ -400,6 +401,9 @@ public final class Machine {
         return dsos.computeIfAbsent("k:" + filename, k -> {
             Dso d = new Dso(filename, moduleName(filename), DsoKind.KERNEL_MODULE, kernelBuildIds.get(filename),
                     finder::load);
+            if (kernelBuildIds.containsKey(filename)) {
+                d.name(filename);
+            }
             allDsos.add(d);
             return d;
         });
@@ -540,16 +544,30 @@ public final class Machine {
             }
         }
         Map map = maps == null ? null : maps.find(ip);
+        if (map == kernelMap && !kernelMapped) {
+            map = null;
+        }
         if (map == null) {
             return new Location(null, null, null, ip, ip, level);
         }
         long mapIp = map.mapIp(ip);
         Dso dso = map.dso();
         Symbol sym = dso == null ? null : dso.symbols().find(mapIp);
+        if (dso != null && dso.kind() == DsoKind.KERNEL_MODULE && dso.symbols().size() == 0) {
+            // perf makes a module's map identity-mapped only when it loads symbols for it
+            // (from the .ko or kallsyms); without any, the address is the offset in the module
+            mapIp = ip - map.start();
+        }
         return new Location(map, dso, sym, ip, mapIp, level);
     }
 
     private volatile boolean kernelExtentFixed;
+    /**
+     * Whether the kernel's MMAP has been read. perf makes the kernel map from that record when
+     * it reads a file, so without one (e.g. a recording of user space only, by a perf that
+     * writes no kernel MMAP then) a kernel address is in no map: DSO {@code [unknown]}.
+     */
+    private volatile boolean kernelMapped;
 
     /**
      * Once the kernel's symbols are loaded, its map spans from the first to the end of the last
@@ -584,7 +602,8 @@ public final class Machine {
     public Map findMap(Thread t, int cpumode, long ip) {
         if (cpumode == CPUMODE_KERNEL) {
             fixKernelExtent();
-            return kernelMaps.find(ip);
+            Map m = kernelMaps.find(ip);
+            return m == kernelMap && !kernelMapped ? null : m;
         }
         if (cpumode == CPUMODE_USER && t != null) {
             return t.maps().find(ip);

@@ -35,7 +35,7 @@ class MachineDsoFinderTest {
     }
 
     /** A loader that says which files have a .symtab (by name) and loads nothing. */
-    static final class Recording implements SymbolLoader {
+    static class Recording implements SymbolLoader {
         final DefaultSymbolLoader basic = new DefaultSymbolLoader();
         Path loaded;
 
@@ -91,15 +91,27 @@ class MachineDsoFinderTest {
         assertEquals(loader.loaded.toString(), libc.symbolSource());
     }
 
+    /**
+     * Without a recorded build-id nothing is found without system access; with it, the file at
+     * the recorded path gives its build-id, by which the cache is then searched first (perf's
+     * dso__load order).
+     */
     @Test
-    void withoutBuildIdTheCacheIsNotUsedAndTheRecordedPathNeedsSystemAccess() throws java.io.IOException {
+    void withoutBuildIdTheRecordedPathNeedsSystemAccessAndGivesTheBuildIdForTheCache() throws java.io.IOException {
         Path cache = BuildIdCacheFixture.dir();
         // A path the cache has no entry for (the checkout may sit where the fixture was recorded).
         Path hotFile = Files.createTempDirectory("perfj-hot").resolve("hot");
         Files.copy(Fixtures.file("bin/hot"), hotFile);
         Dso hot = new Dso(hotFile.toString(), DsoKind.USER, null, null);
         assertNull(new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader()).find(hot));
-        assertEquals(hotFile, new DsoFinder(opts(null, cache, null, true), new DefaultSymbolLoader()).find(hot));
+        assertTrue(hot.buildId().isEmpty());
+        Path found = new DsoFinder(opts(null, cache, null, true), new DefaultSymbolLoader()).find(hot);
+        assertEquals(HOT_BID, hot.buildIdHex());
+        assertTrue(found.startsWith(cache), found.toString());
+        assertEquals(HOT_BID, HexFormat.of().formatHex(new DefaultSymbolLoader().elfBuildId(found)));
+        // with no cache, the recorded path itself
+        Dso again = new Dso(hotFile.toString(), DsoKind.USER, null, null);
+        assertEquals(hotFile, new DsoFinder(opts(null, tmp.resolve("nocache"), null, true), new DefaultSymbolLoader()).find(again));
     }
 
     @Test
@@ -122,6 +134,32 @@ class MachineDsoFinderTest {
         Dso wrong = new Dso(hotFile.toString(), DsoKind.USER, id("00112233445566778899aabbccddeeff00112233"), null);
         assertEquals(hotFile, f.find(right));
         assertNull(f.find(wrong));
+    }
+
+    /**
+     * Neither the recording nor the cache knows the object's build-id: it is read from the file,
+     * and the debug file under /usr/lib/debug/.build-id found by it (where the file itself has
+     * no .symtab), as perf's dso__load does.
+     */
+    @Test
+    void withoutARecordedBuildIdTheFilesOwnFindsItsDebugFile() throws IOException {
+        Path root = tmp.resolve("root");
+        Path bin = root.resolve("opt/app/hot");
+        Path debug = root.resolve("usr/lib/debug/.build-id/" + HOT_BID.substring(0, 2) + "/" + HOT_BID.substring(2) + ".debug");
+        Files.createDirectories(bin.getParent());
+        Files.createDirectories(debug.getParent());
+        Files.copy(Fixtures.file("bin/hot"), bin);
+        Files.copy(Fixtures.file("bin/hot"), debug);
+        Recording onlyDebugHasSymtab = new Recording() {
+            @Override
+            public boolean hasSymtab(Path file) {
+                return file.getFileName().toString().endsWith(".debug");
+            }
+        };
+        DsoFinder f = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), onlyDebugHasSymtab);
+        Dso hot = new Dso("/opt/app/hot", DsoKind.USER, null, null);
+        assertEquals(debug, f.find(hot));
+        assertEquals(HOT_BID, hot.buildIdHex());
     }
 
     @Test
