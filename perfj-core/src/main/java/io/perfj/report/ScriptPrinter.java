@@ -9,6 +9,7 @@ import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
 import io.perfj.session.Session;
+import io.perfj.trace.TraceEvents;
 
 import io.perfj.io.TextOut;
 import java.util.EnumSet;
@@ -25,7 +26,7 @@ import java.util.Set;
 public final class ScriptPrinter {
     /** Fields of {@code -F}. */
     public enum Field {
-        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, ADDR;
+        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, ADDR, TRACE;
 
         public static Set<Field> parse(String spec) {
             Set<Field> out = EnumSet.noneOf(Field.class);
@@ -38,7 +39,7 @@ public final class ScriptPrinter {
                     out.add(Field.valueOf(f.toUpperCase(Locale.ROOT)));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("unknown field '" + s.trim()
-                            + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr)");
+                            + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr, trace)");
                 }
             }
             return out;
@@ -71,7 +72,7 @@ public final class ScriptPrinter {
      * sample), and the frame lines printed so far.
      */
     private static final class Layout {
-        final boolean comm, pid, tid, cpu, time, period, event, addr, ip;
+        final boolean comm, pid, tid, cpu, time, period, event, addr, ip, trace;
         final FrameLines frames;
 
         Layout(Set<Field> f) {
@@ -84,6 +85,7 @@ public final class ScriptPrinter {
             event = f.contains(Field.EVENT);
             addr = f.contains(Field.ADDR);
             ip = f.contains(Field.IP);
+            trace = f.contains(Field.TRACE);
             frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO));
         }
     }
@@ -105,8 +107,11 @@ public final class ScriptPrinter {
         if (requested != null) {
             return requested;
         }
-        Set<Field> f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
         long st = e.attr().sampleType();
+        if (e.attr().type() == TraceEvents.PERF_TYPE_TRACEPOINT) {
+            return TracepointLines.defaultFields(st);
+        }
+        Set<Field> f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
         if ((st & SampleFormat.CPU) != 0 && systemWide()) {
             f.add(Field.CPU);
         }
@@ -180,7 +185,21 @@ public final class ScriptPrinter {
             }
         });
         out.flush();
-        return session.recordWarnings();
+        if (tracepoints == null) {
+            return session.recordWarnings();
+        }
+        List<String> w = new java.util.ArrayList<>(session.recordWarnings());
+        w.addAll(tracepoints.warnings());
+        return w;
+    }
+
+    private TracepointLines tracepoints;
+
+    private TracepointLines tracepoints() {
+        if (tracepoints == null) {
+            tracepoints = new TracepointLines(data, resolver);
+        }
+        return tracepoints;
     }
 
     private final List<Location> stack = new java.util.ArrayList<>();
@@ -238,6 +257,9 @@ public final class ScriptPrinter {
         }
         if (f.addr) {
             out.hexSpaces(s.addr(), 16).ch(' ');
+        }
+        if (f.trace) {
+            tracepoints().print(s, out);
         }
         if (!f.ip) {
             out.nl();
