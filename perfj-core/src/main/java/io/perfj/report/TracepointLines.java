@@ -67,19 +67,30 @@ final class TracepointLines {
 
     /** Prints the sample's trace text (nothing for a sample without raw data or a format). */
     void print(Sample s, TextOut out) {
+        if (format(s)) {
+            out.bytes(line.array(), 0, line.size());
+        }
+    }
+
+    /** The sample's trace text (empty for a sample without raw data or a format). */
+    byte[] text(Sample s) {
+        return format(s) ? line.toByteArray() : new byte[0];
+    }
+
+    private boolean format(Sample s) {
         if (formatter == null || s.rawData() == null) {
-            return;
+            return false;
         }
         EventFormat ev = events.byId(s.evsel().attr().config());
         if (ev == null) {
-            return;
+            return false;
         }
         pid = s.pid();
         tid = s.tid();
         line.reset();
         byte[] raw = s.rawData().bytes(0, s.rawData().size());
         formatter.format(ev, raw, line);
-        out.bytes(line.array(), 0, line.size());
+        return true;
     }
 
     List<String> warnings() {
