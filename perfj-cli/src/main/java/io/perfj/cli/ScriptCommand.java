@@ -41,8 +41,9 @@ public final class ScriptCommand implements Callable<Integer> {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
             out.flush();
-            new ScriptPrinter(session, Main.stdout(spec), f, maxStack).print();
-            InputOptions.warn(out, err, session.warnings());
+            ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), f, maxStack);
+            printer.print();
+            InputOptions.warn(out, err, session.warnings(), printer.traceWarnings());
         }
         return 0;
     }

@@ -185,15 +185,15 @@ public final class ScriptPrinter {
             }
         });
         out.flush();
-        if (tracepoints == null) {
-            return session.recordWarnings();
-        }
-        List<String> w = new java.util.ArrayList<>(session.recordWarnings());
-        w.addAll(tracepoints.warnings());
-        return w;
+        return session.recordWarnings();
     }
 
     private TracepointLines tracepoints;
+
+    /** What reading the tracing data and formatting tracepoint samples met (after {@link #print()}). */
+    public List<String> traceWarnings() {
+        return tracepoints == null ? List.of() : tracepoints.warnings();
+    }
 
     private TracepointLines tracepoints() {
         if (tracepoints == null) {

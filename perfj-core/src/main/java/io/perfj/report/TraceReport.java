@@ -68,7 +68,7 @@ public final class TraceReport {
         long period;
     }
 
-    /** Reads the recording and prints the report; returns the warnings met. */
+    /** Reads the recording and prints the report; returns what reading the tracing data met. */
     public List<String> print() {
         TracepointLines lines = new TracepointLines(session.data(), session.resolver());
         List<Event> events = new ArrayList<>();
@@ -110,9 +110,7 @@ public final class TraceReport {
             out.print("\n\n");
         }
         out.flush();
-        List<String> w = new ArrayList<>(session.recordWarnings());
-        w.addAll(lines.warnings());
-        return w;
+        return lines.warnings();
     }
 
     private void printEvent(String name, Event ev) {

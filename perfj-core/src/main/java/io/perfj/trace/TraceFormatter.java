@@ -105,6 +105,9 @@ public final class TraceFormatter {
 
         /** {@code __data_loc}: offset in the low 16 bits, length in the high 16; {@code __rel_loc} counts from the field's end. */
         int[] dynamic(FormatField f) {
+            if (f == null) {
+                return new int[] {0, 0}; // __get_str of a field the format lacks prints nothing
+            }
             if (f.offset() + f.size() > d.length) {
                 beyond(f, f.offset(), f.size());
                 return new int[] {0, 0};
@@ -258,6 +261,9 @@ public final class TraceFormatter {
                     CFormat.string(out, spec, Arrays.copyOfRange(d, ol[0], d.length), star);
                 }
                 case PrintArg.Bitmask bm -> {
+                    if (bm.field() == null) {
+                        return;
+                    }
                     int[] ol = dynamic(bm.field());
                     CFormat.string(out, spec, bitmask(ol[0], ol[1]), star);
                 }
