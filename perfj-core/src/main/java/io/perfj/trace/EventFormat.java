@@ -62,8 +62,10 @@ public record EventFormat(String system, String name, int id, List<FormatField> 
                 }
             } else if (t.equals("format:")) {
                 inFormat = true;
-            } else if (t.startsWith("print fmt:")) {
-                printFmt = t.substring(10).strip();
+            } else if (t.startsWith("print fmt:") && printFmt == null) {
+                // the print fmt runs to the end of the file: a string in it may hold newlines
+                int start = (int) here + line.indexOf("print fmt:") + 10;
+                printFmt = text.substring(Math.min(start, text.length())).strip();
                 inFormat = false;
             } else if (inFormat && t.isEmpty()) {
                 pastCommon = !common.isEmpty() || pastCommon;
