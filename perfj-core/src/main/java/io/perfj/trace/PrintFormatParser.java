@@ -352,19 +352,10 @@ final class PrintFormatParser {
             arg.right = right;
             t = processArg(right);
         } else if (token.equals("?")) {
-            Node left = arg.copy();
-            arg.kind = K.OP;
-            arg.text = token;
-            arg.left = left;
-            arg.right = null;
-            arg.prio = 0;
+            pushDown(arg, token);
             t = processCond(arg);
         } else if (BINARY.contains(token)) {
-            Node left = arg.copy();
-            arg.kind = K.OP;
-            arg.text = token;
-            arg.left = left;
-            arg.right = null;
+            Node left = pushDown(arg, token);
             arg.prio = left.kind == K.NULL ? 0 : opPrio(token);
             if (arg.prio == -1) {
                 throw new ParseError("unknown op '" + token + "'");
@@ -391,12 +382,7 @@ final class PrintFormatParser {
                 arg.right = right;
             }
         } else if (token.equals("[")) {
-            Node left = arg.copy();
-            arg.kind = K.OP;
-            arg.text = token;
-            arg.left = left;
-            arg.right = null;
-            arg.prio = 0;
+            pushDown(arg, token);
             Node idx = new Node();
             t = processArg(idx);
             want(t, T.OP, "]");
@@ -416,6 +402,17 @@ final class PrintFormatParser {
             return processOp(right, t);
         }
         return t;
+    }
+
+    /** Makes {@code arg} the operator {@code op} over a copy of what it was (its left side, returned). */
+    private static Node pushDown(Node arg, String op) {
+        Node left = arg.copy();
+        arg.kind = K.OP;
+        arg.text = op;
+        arg.left = left;
+        arg.right = null;
+        arg.prio = 0;
+        return left;
     }
 
     /** process_cond: {@code top} is the {@code ?} node; its right becomes a {@code :} node. */
