@@ -32,7 +32,7 @@ class TracepointGoldenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe"})
+    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp"})
     void scriptPrintsTheFieldsAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.runPerf(withCache("script", name));
         assertEquals(0, r.rc(), r.err());
@@ -42,7 +42,7 @@ class TracepointGoldenTest {
 
     /** -a recordings (a dummy event besides) sort by comm,dso,sym; the others by trace text. */
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe"})
+    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp"})
     void reportAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.runPerf(withCache("report", name, "--stdio"));
         assertEquals(0, r.rc(), r.err());
@@ -51,7 +51,7 @@ class TracepointGoldenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe"})
+    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp"})
     void headerAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.run("header", "-I", "-i", Fixtures.recording(name).toString());
         assertEquals(0, r.rc(), r.err());

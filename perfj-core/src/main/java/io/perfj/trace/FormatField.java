@@ -20,7 +20,7 @@ public record FormatField(String type, String name, int offset, int size, boolea
         int arrayLength = 0;
         boolean array = d.indexOf('[') >= 0;
         String decl = d;
-        if (d.endsWith("]")) {
+        if (d.endsWith("]") && d.lastIndexOf('[') >= 0) {
             int open = d.lastIndexOf('[');
             String n = d.substring(open + 1, d.length() - 1).trim();
             try {

@@ -135,14 +135,30 @@ final class PrintFormatParser {
         return new PrintFormat(List.copyOf(parts));
     }
 
-    /** The letters after {@code %p} that belong to it: {@code s S f F} (functions); others are text. */
+    /**
+     * The letters after {@code %p} that belong to it: {@code s S f F} (functions),
+     * {@code I4 i4} with an optional byte order letter, {@code I6 i6 I6c} (addresses); others are
+     * text after a plain pointer, as in libtraceevent.
+     */
     private static int pointerSuffix(String f, int at) throws ParseError {
         if (at >= f.length()) {
             return 0;
         }
-        return switch (f.charAt(at)) {
+        char c = f.charAt(at);
+        return switch (c) {
             case 'F', 'S', 'f', 's' -> 1;
-            case 'M', 'm', 'I', 'i', 'U', 'h' -> throw new ParseError("%p" + f.charAt(at) + " is not supported");
+            case 'I', 'i' -> {
+                char v = at + 1 < f.length() ? f.charAt(at + 1) : 0;
+                char o = at + 2 < f.length() ? f.charAt(at + 2) : 0;
+                if (v == '4') {
+                    yield "hnbl".indexOf(o) >= 0 && o != 0 ? 3 : 2;
+                }
+                if (v == '6') {
+                    yield c == 'I' && o == 'c' ? 3 : 2;
+                }
+                throw new ParseError("%p" + c + (v == 0 ? "" : String.valueOf(v)) + " is not supported");
+            }
+            case 'M', 'm', 'U', 'h' -> throw new ParseError("%p" + c + " is not supported");
             default -> 0;
         };
     }

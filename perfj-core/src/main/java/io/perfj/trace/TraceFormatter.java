@@ -338,6 +338,11 @@ public final class TraceFormatter {
 
         void pointer(ByteSink out, PrintFormat.Conversion c) {
             String spec = c.spec();
+            int p = spec.indexOf('p');
+            if (p + 2 < spec.length() && (spec.charAt(p + 1) == 'I' || spec.charAt(p + 1) == 'i')) {
+                ipAddress(out, spec.substring(p + 1), c.arg());
+                return;
+            }
             char kind = spec.charAt(spec.length() - 1);
             long v = num(c.arg());
             if (kind == 's' || kind == 'S' || kind == 'f' || kind == 'F') {
@@ -353,6 +358,95 @@ public final class TraceFormatter {
                 return;
             }
             CFormat.pointer(out, v);
+        }
+
+        /** {@code %pI4 %pi4 %pI6 %pi6 %pI6c} of a 4- or 16-byte field, as the kernel's vsprintf prints them. */
+        void ipAddress(ByteSink out, String kind, PrintArg a) {
+            while (a instanceof PrintArg.Cast c) {
+                a = c.item();
+            }
+            if (!(a instanceof PrintArg.Field fa)) {
+                out.put("ARG TYPE NOT FIELD");
+                return;
+            }
+            FormatField f = fa.field();
+            boolean v4 = kind.charAt(1) == '4';
+            if (f.size() != (v4 ? 4 : 16) || f.offset() + f.size() > d.length) {
+                out.put(v4 ? "INVALIDIPv4" : "INVALIDIPv6");
+                return;
+            }
+            int o = f.offset();
+            if (v4) {
+                char order = kind.length() > 2 ? kind.charAt(2) : 'n';
+                boolean reverse = order == 'l' || (order == 'h' && !bigEndian);
+                ip4(out, kind.charAt(0) == 'i', reverse, o);
+            } else if (kind.length() > 2 && kind.charAt(2) == 'c') {
+                ip6Compressed(out, o);
+            } else {
+                for (int j = 0; j < 16; j += 2) {
+                    out.put(String.format("%02x%02x", d[o + j] & 0xff, d[o + j + 1] & 0xff));
+                    if (kind.charAt(0) == 'I' && j < 14) {
+                        out.put(':');
+                    }
+                }
+            }
+        }
+
+        void ip4(ByteSink out, boolean zeros, boolean reverse, int o) {
+            for (int k = 0; k < 4; k++) {
+                int b = d[o + (reverse ? 3 - k : k)] & 0xff;
+                if (k > 0) {
+                    out.put('.');
+                }
+                out.put(zeros ? String.format("%03d", b) : Integer.toString(b));
+            }
+        }
+
+        /** RFC 5952 form: the longest run of two or more zero words as "::", a v4-mapped or ISATAP tail dotted. */
+        void ip6Compressed(ByteSink out, int o) {
+            int[] w = new int[8];
+            for (int k = 0; k < 8; k++) {
+                w[k] = ((d[o + 2 * k] & 0xff) << 8) | (d[o + 2 * k + 1] & 0xff);
+            }
+            boolean mapped = w[0] == 0 && w[1] == 0 && w[2] == 0 && w[3] == 0 && w[4] == 0 && w[5] == 0xffff;
+            boolean isatap = (w[4] | 0x0200) == 0x0200 && w[5] == 0x5efe;
+            boolean v4 = mapped || isatap;
+            int range = v4 ? 6 : 8;
+            int longest = 1;
+            int colonpos = -1;
+            for (int i = 0; i < range; i++) {
+                int run = 0;
+                for (int j = i; j < range && w[j] == 0; j++) {
+                    run++;
+                }
+                if (run > longest) {
+                    longest = run;
+                    colonpos = i;
+                }
+            }
+            boolean needColon = false;
+            for (int i = 0; i < range; i++) {
+                if (i == colonpos) {
+                    if (needColon || i == 0) {
+                        out.put(':');
+                    }
+                    out.put(':');
+                    needColon = false;
+                    i += longest - 1;
+                    continue;
+                }
+                if (needColon) {
+                    out.put(':');
+                }
+                out.put(Integer.toHexString(w[i]));
+                needColon = true;
+            }
+            if (v4) {
+                if (needColon) {
+                    out.put(':');
+                }
+                ip4(out, false, false, o + 12);
+            }
         }
 
         void rawField(ByteSink out, FormatField f) {

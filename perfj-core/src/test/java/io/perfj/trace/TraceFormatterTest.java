@@ -110,6 +110,19 @@ class TraceFormatterTest {
     }
 
     @Test
+    void ipAddressesAsTheKernelPrintsThem() {
+        EventFormat ev = TraceFixtures.format("t", "\"a=%pI4 z=%pi4 b=%pI6c c=%pI6c d=%pI6 e=%pI6c\", REC->a, REC->a, REC->b, REC->c, REC->c, REC->d",
+                "__u8 a[4];8;4;0", "__u8 b[16];12;16;0", "__u8 c[16];28;16;0", "__u8 d[16];44;16;0");
+        ByteBuffer r = raw(60);
+        r.put(8, new byte[] {10, 0, 0, 7});
+        r.put(12, new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 1, 2, 3, 4});
+        r.put(28, new byte[] {0x20, 0x01, 0x0d, (byte) 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+        r.put(44, new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        assertEquals("a=10.0.0.7 z=010.000.000.007 b=::ffff:1.2.3.4 c=2001:db8::1 "
+                + "d=2001:0db8:0000:0000:0000:0000:0000:0001 e=::", print(ev, r.array()));
+    }
+
+    @Test
     void printfConversions() {
         ByteSink s = new ByteSink();
         CFormat.number(s.put('|'), "%03d", 7, 0);
