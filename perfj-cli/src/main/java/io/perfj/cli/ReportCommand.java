@@ -122,6 +122,12 @@ public final class ReportCommand implements Callable<Integer> {
             }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
+            if (sort == null && !json && !opts.filters() && io.perfj.report.TraceReport.applies(data)) {
+                // perf's default order for a recording of tracepoints alone is by trace text
+                java.util.List<String> w = new io.perfj.report.TraceReport(session, out).print();
+                InputOptions.warn(out, err, w, session.warnings());
+                return 0;
+            }
             Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();

@@ -75,7 +75,7 @@ public final class ScriptCommand implements Callable<Integer> {
             }
             out.flush();
             printer.print();
-            InputOptions.warn(out, err, session.warnings());
+            InputOptions.warn(out, err, session.warnings(), printer.traceWarnings());
         }
         return 0;
     }

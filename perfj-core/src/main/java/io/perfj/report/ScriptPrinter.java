@@ -9,6 +9,7 @@ import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
 import io.perfj.session.Session;
+import io.perfj.trace.TraceEvents;
 
 import io.perfj.io.TextOut;
 import java.util.EnumSet;
@@ -25,7 +26,7 @@ import java.util.Set;
 public final class ScriptPrinter {
     /** Fields of {@code -F}. */
     public enum Field {
-        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, ADDR;
+        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, ADDR, TRACE;
 
         public static Set<Field> parse(String spec) {
             Set<Field> out = EnumSet.noneOf(Field.class);
@@ -48,7 +49,7 @@ public final class ScriptPrinter {
                 return Field.valueOf(name.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("unknown field '" + name
-                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr)");
+                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr, trace)");
             }
         }
 
@@ -145,7 +146,7 @@ public final class ScriptPrinter {
      * sample), and the frame lines printed so far.
      */
     private static final class Layout {
-        final boolean comm, pid, tid, cpu, time, period, event, addr, ip;
+        final boolean comm, pid, tid, cpu, time, period, event, addr, ip, trace;
         final FrameLines frames;
 
         Layout(Set<Field> f) {
@@ -158,6 +159,7 @@ public final class ScriptPrinter {
             event = f.contains(Field.EVENT);
             addr = f.contains(Field.ADDR);
             ip = f.contains(Field.IP);
+            trace = f.contains(Field.TRACE);
             frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO));
         }
     }
@@ -179,8 +181,15 @@ public final class ScriptPrinter {
         if (requested != null) {
             return requested;
         }
-        Set<Field> f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
         long st = e.attr().sampleType();
+        Set<Field> f;
+        if (e.attr().type() == TraceEvents.PERF_TYPE_TRACEPOINT) {
+            f = EnumSet.copyOf(TracepointLines.defaultFields(st));
+            f.addAll(opts.add());
+            f.removeAll(opts.remove());
+            return f;
+        }
+        f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
         // perf drops a default field the samples do not have: the CPU without PERF_SAMPLE_CPU.
         // The period it always has (the attr's fixed period when not sampled).
         if ((st & SampleFormat.CPU) != 0) {
@@ -227,6 +236,20 @@ public final class ScriptPrinter {
         });
         out.flush();
         return session.recordWarnings();
+    }
+
+    private TracepointLines tracepoints;
+
+    /** What reading the tracing data and formatting tracepoint samples met (after {@link #print()}). */
+    public List<String> traceWarnings() {
+        return tracepoints == null ? List.of() : tracepoints.warnings();
+    }
+
+    private TracepointLines tracepoints() {
+        if (tracepoints == null) {
+            tracepoints = new TracepointLines(data, resolver);
+        }
+        return tracepoints;
     }
 
     private final List<Location> stack = new java.util.ArrayList<>();
@@ -319,6 +342,9 @@ public final class ScriptPrinter {
         }
         if (f.addr) {
             out.hexSpaces(s.addr(), 16).ch(' ');
+        }
+        if (f.trace) {
+            tracepoints().print(s, out);
         }
         if (!f.ip) {
             out.nl();
