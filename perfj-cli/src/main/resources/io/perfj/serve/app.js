@@ -137,10 +137,14 @@
     const t0 = performance.now();
     const id = g.data.nodes.id[i];
     const fn = g.data.nodes.fn[i];
-    if (fn >= 0) select(fn);
+    // the new graph is drawn with the clicked function selected; the selection's details
+    // (callers and callees, source) are asked for after it, so that their answers, which go over
+    // every stack, do not compete with the zoom's on the server
+    if (fn >= 0) state.selected = fn;
     state.root = id;
     await loadFlame();
     state.timing.zoom = performance.now() - t0;
+    if (fn >= 0) select(fn);
   }
 
   function crumbs(elId, data, onPick) {
