@@ -86,6 +86,7 @@ public final class ExportCommand implements Callable<Integer> {
             }
         }
         err.flush();
+        profile.failIfDamaged();
         return 0;
     }
 

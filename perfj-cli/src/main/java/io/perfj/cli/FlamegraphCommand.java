@@ -46,6 +46,9 @@ public final class FlamegraphCommand implements Callable<Integer> {
             throw new CliError("flamegraph takes one recording, or two to compare (-i BEFORE -i AFTER)");
         }
         Profile first = profile.read(profile.in.inputs.getFirst(), err);
+        if (first.firstSampled(null) < 0) {
+            profile.failIfDamaged(); // nothing read before the damage: the damage is the error
+        }
         int ev = ProfileCliOptions.event(first, profile.in.inputs.getFirst(), profile.event);
         String name = first.events().get(ev);
         FlameTree tree;
@@ -86,6 +89,7 @@ public final class FlamegraphCommand implements Callable<Integer> {
         }
         out.flush();
         err.flush();
+        profile.failIfDamaged();
         return 0;
     }
 }

@@ -35,15 +35,39 @@ final class ProfileCliOptions {
                 .value(int.class, v -> maxStack = v);
     }
 
-    /** The profile of one recording; the session's warnings go to {@code err}. */
+    /** The first damage met by {@link #read} (its profile has the samples before it), or null. */
+    private io.perfj.io.FormatException damage;
+
+    /**
+     * The profile of one recording; the session's warnings go to {@code err}. A recording
+     * damaged part-way gives the samples before the damage: the command writes what it makes of
+     * them and then calls {@link #failIfDamaged()}, so that it still ends with the error.
+     */
     Profile read(Path file, PrintWriter err) {
         try (PerfData data = PerfData.open(file)) {
             Session session = sym.session(data);
-            Profile p = Profile.read(session, maxStack, filters.filter(data));
+            Profile.Read r = Profile.readUntilDamage(session, maxStack, filters.filter(data));
             for (String w : session.warnings()) {
                 err.println(w);
             }
-            return p;
+            if (r.damage() != null && damage == null) {
+                damage = r.damage();
+            }
+            return r.profile();
+        }
+    }
+
+    /** For a command that goes on (serve): the damage {@link #read} met, as a warning line, if any. */
+    void warnIfDamaged(PrintWriter err) {
+        if (damage != null) {
+            err.println("perfj: warning: " + damage.getMessage() + " (the samples before it are shown)");
+        }
+    }
+
+    /** Throws the damage {@link #read} met, if any (after the command wrote what was read before it). */
+    void failIfDamaged() {
+        if (damage != null) {
+            throw damage;
         }
     }
 

@@ -68,6 +68,7 @@ public final class ServeCommand implements Callable<Integer> {
             Profile p = profile.read(file, err);
             err.println(String.format(Locale.ROOT, "perfj: %s: %d samples, %d distinct stacks, %d threads (%.1f s)",
                     file, p.sampleCount(), p.stacks().size(), p.threadCount(), (System.nanoTime() - t0) / 1e9));
+            profile.warnIfDamaged(err);
             err.flush();
             // --event picks the first recording's event; the diff finds it in the second by name
             int event = k == 0 && profile.event != null ? ProfileCliOptions.event(p, file, profile.event) : -1;

@@ -29,6 +29,49 @@ class ExportCommandTest {
         return a;
     }
 
+    /**
+     * A recording damaged part-way: the export holds the samples before the damage (the same
+     * stacks as the recording cut just before it gives) and the command still ends with the
+     * one-line error naming the offset.
+     */
+    @Test
+    void damagedPartWayExportsWhatCameBeforeAndFails() throws java.io.IOException {
+        byte[] pipe = Files.readAllBytes(Fixtures.recording("pipe"));
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(pipe).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        // the pipe header (magic, size), then records; the size of one past the middle set to 0
+        int at = (int) b.getLong(8);
+        int damaged = -1;
+        while (at + 8 <= pipe.length) {
+            int size = b.getShort(at + 6) & 0xffff;
+            if (at > pipe.length / 2 && b.getInt(at) == 9) { // a SAMPLE
+                damaged = at;
+                break;
+            }
+            at += size;
+        }
+        assertTrue(damaged > 0, "a sample past the middle of pipe.data");
+        byte[] bad = pipe.clone();
+        java.nio.ByteBuffer.wrap(bad).order(java.nio.ByteOrder.LITTLE_ENDIAN).putShort(damaged + 6, (short) 0);
+        Path broken = tmp.resolve("broken.data");
+        Files.write(broken, bad);
+        Path cut = tmp.resolve("cut.data");
+        Files.write(cut, java.util.Arrays.copyOf(pipe, damaged));
+        Path got = tmp.resolve("got.folded");
+        CliFixtures.Run r = CliFixtures.run(args("--format", "folded", "-i", broken.toString(), "-o", got.toString()));
+        assertEquals(2, r.rc(), r.err());
+        assertTrue(r.err().contains("0x" + Integer.toHexString(damaged)), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("perfj: ")).count(), r.err());
+        CliFixtures.Run whole = CliFixtures.run(args("--format", "folded", "-i", cut.toString()));
+        assertEquals(0, whole.rc(), whole.err());
+        assertFalse(whole.out().isEmpty());
+        assertEquals(whole.out(), Files.readString(got));
+        // the flame graph too: drawn from the same samples, then the error
+        Path svg = tmp.resolve("got.svg");
+        CliFixtures.Run f = CliFixtures.run("flamegraph", "--no-system-files", "-i", broken.toString(), "-o", svg.toString());
+        assertEquals(2, f.rc(), f.err());
+        assertTrue(Files.size(svg) > 0);
+    }
+
     /** Folded stacks as stackcollapse-perf.pl makes them from perf script (perf 6.1's mode). */
     @Test
     void foldedMatchesStackcollapse() {

@@ -49,13 +49,28 @@ public final class OrderedRecords implements RecordInput {
         this.arena = new RecordArena(maxHeapHeld);
     }
 
+    /** A format error of the input, thrown once the records read before it are delivered. */
+    private io.perfj.io.FormatException damage;
+
     @Override
     public RawRecord next() {
         while (!order.hasReady()) {
             if (ended) {
+                if (damage != null) {
+                    io.perfj.io.FormatException d = damage;
+                    damage = null;
+                    throw d;
+                }
                 return null;
             }
-            RawRecord r = in.next();
+            RawRecord r;
+            try {
+                r = in.next();
+            } catch (io.perfj.io.FormatException e) {
+                // the records queued before the damage are delivered first, in order, then the error
+                damage = e;
+                r = null;
+            }
             if (r == null) {
                 ended = true;
                 order.end();

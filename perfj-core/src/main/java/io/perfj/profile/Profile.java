@@ -91,10 +91,32 @@ public final class Profile {
 
     /** Reads the samples of the session that pass {@code filter}. */
     public static Profile read(Session session, int maxStack, SampleFilter filter) {
+        Read r = readUntilDamage(session, maxStack, filter);
+        if (r.damage() != null) {
+            throw r.damage();
+        }
+        return r.profile();
+    }
+
+    /**
+     * A profile of the samples before the first damage in the recording, and that damage (null
+     * when the whole recording was read): what was read before a corruption is still shown.
+     */
+    public record Read(Profile profile, io.perfj.io.FormatException damage) {
+    }
+
+    /** {@link #read(Session, int, SampleFilter)}, keeping the samples delivered before a format error. */
+    public static Read readUntilDamage(Session session, int maxStack, SampleFilter filter) {
         Builder b = new Builder(session, maxStack, filter);
-        session.run(b);
+        io.perfj.io.FormatException damage = null;
+        try {
+            session.run(b);
+        } catch (io.perfj.io.FormatException e) {
+            // the session delivers every record before the damage, then throws
+            damage = e;
+        }
         b.events = session.eventNames();
-        return new Profile(b);
+        return new Read(new Profile(b), damage);
     }
 
     /** The recording's event names, as {@code perfj script} prints them; samples index it. */
