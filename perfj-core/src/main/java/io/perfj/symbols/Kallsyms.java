@@ -38,11 +38,11 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
     /** {@link #read(Path)} through the given cache entry (null: parse). */
     static Kallsyms read(Path file, KallsymsCache cache) {
         byte[] data = TextFiles.read(file);
-        Tables t = cache == null ? null : cache.load(data.length);
+        Tables t = cache == null ? null : cache.load(data);
         if (t == null) {
             t = tables(data, file.toString(), data.length > SPLIT ? data.length / 2 : 0);
             if (cache != null) {
-                cache.store(t);
+                cache.store(data, t);
             }
         }
         return t.kallsyms(data);

@@ -17,11 +17,15 @@ import java.util.List;
 /**
  * The parsed columns of a kallsyms file kept between runs, so that the next report, script or
  * annotate over the same file reads its tables instead of scanning 100k+ lines again (a tenth
- * of a short report's CPU time). Only regular files are kept — a recording's copy in the
- * build-id cache or one named with {@code -k}, which do not change — never {@code /proc}. An
- * entry is used only when the file's path, size, modification time and file key are the ones it
- * was made from, and when everything in it is consistent with the file's size; anything else
- * (missing, stale, cut short, damaged, unwritable directory) means a parse, as without a cache.
+ * of a short report's CPU time, and most of what stands between a short report and its first
+ * kernel symbol). A regular file — a recording's copy in the build-id cache or one named with
+ * {@code -k} — is known by its path, size, modification time and file key. A file under
+ * {@code /proc} or {@code /sys} ({@code /proc/kallsyms} of the running kernel, whose size and
+ * time say nothing) is known by its path and its content: its length and two checksums (CRC-32C
+ * and CRC-32) of the bytes just read, so a module or BPF program loaded since the entry was made
+ * means a parse. An entry is used only when its key is the file's and everything in it is
+ * consistent with the file's size; anything else (missing, stale, cut short, damaged, unwritable
+ * directory) means a parse, as without a cache.
  *
  * <p>Where: the directory named by the system property {@code perfj.cache} ({@code off}: no
  * cache), else {@code $XDG_CACHE_HOME/perfj}, else {@code ~/.cache/perfj}; one file per kallsyms
@@ -30,11 +34,16 @@ import java.util.List;
 final class KallsymsCache {
     private static final long MAGIC = 0x3130_534b_4a46_5250L; // "PRFJKS01", little-endian
     private final Path entry;
-    private final String key;
+    /** The whole key, or for a file known by its content the part before the checksums. */
+    private final String keyPrefix;
+    private final boolean byContent;
+    private String key;
 
-    private KallsymsCache(Path entry, String key) {
+    private KallsymsCache(Path entry, String key, boolean byContent) {
         this.entry = entry;
-        this.key = key;
+        this.keyPrefix = key;
+        this.byContent = byContent;
+        this.key = byContent ? null : key;
     }
 
     /** The cache entry for a kallsyms file, or null when the file is not one to cache. */
@@ -50,16 +59,44 @@ final class KallsymsCache {
             }
             Path abs = file.toAbsolutePath().normalize();
             if (abs.startsWith("/proc") || abs.startsWith("/sys")) {
-                return null;
+                return forContent(abs, dir);
             }
             BasicFileAttributes a = Files.readAttributes(abs, BasicFileAttributes.class);
             if (!a.isRegularFile()) {
                 return null;
             }
             String key = abs + "\n" + a.size() + "\n" + a.lastModifiedTime() + "\n" + a.fileKey();
-            return new KallsymsCache(dir.resolve("kallsyms").resolve(Long.toHexString(hash(abs.toString())) + ".bin"), key);
+            return new KallsymsCache(entryFor(abs, dir), key, false);
         } catch (IOException | RuntimeException e) {
             return null;
+        }
+    }
+
+    /**
+     * The entry for a file known by its content, not by its attributes (what {@link
+     * #forFile(Path, Path)} gives for {@code /proc} and {@code /sys}; tests use it on copies).
+     */
+    static KallsymsCache forContent(Path file, Path dir) {
+        if (dir == null) {
+            return null;
+        }
+        Path abs = file.toAbsolutePath().normalize();
+        return new KallsymsCache(entryFor(abs, dir), abs + "\ncontent\n", true);
+    }
+
+    private static Path entryFor(Path abs, Path dir) {
+        return dir.resolve("kallsyms").resolve(Long.toHexString(hash(abs.toString())) + ".bin");
+    }
+
+    /** The key of the bytes read, for a file known by its content. */
+    private void keyOf(byte[] data) {
+        if (key == null) {
+            // intrinsics even before the JIT has compiled anything: about 1 ms for 5 MB
+            java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+            c.update(data, 0, data.length);
+            java.util.zip.CRC32 d = new java.util.zip.CRC32();
+            d.update(data, 0, data.length);
+            key = keyPrefix + data.length + " " + Long.toHexString(c.getValue()) + " " + Long.toHexString(d.getValue());
         }
     }
 
@@ -85,8 +122,12 @@ final class KallsymsCache {
         return h;
     }
 
-    /** The kept tables, or null when there is no usable entry for the file as it is now. */
-    Kallsyms.Tables load(int fileSize) {
+    /** The kept tables, or null when there is no usable entry for the file's bytes as read now. */
+    Kallsyms.Tables load(byte[] data) {
+        if (byContent) {
+            keyOf(data);
+        }
+        int fileSize = data.length;
         if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
@@ -163,8 +204,11 @@ final class KallsymsCache {
         return new String(s, StandardCharsets.UTF_8);
     }
 
-    /** Keeps the tables for the next run; a failure to write only means no entry. */
-    void store(Kallsyms.Tables t) {
+    /** Keeps the tables of {@code data} for the next run; a failure to write only means no entry. */
+    void store(byte[] data, Kallsyms.Tables t) {
+        if (byContent) {
+            keyOf(data);
+        }
         long size = 64 + key.length() * 3L + (t.warning() == null ? 0 : t.warning().length() * 3L);
         for (Kallsyms.Table x : t.tables()) {
             size += 8 + x.module().length() * 3L + 26L * x.starts().length;

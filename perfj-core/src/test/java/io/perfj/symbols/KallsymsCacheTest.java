@@ -53,10 +53,10 @@ class KallsymsCacheTest {
         Path dir = tmp.resolve("cache");
         KallsymsCache c = KallsymsCache.forFile(k, dir);
         assertNotNull(c);
-        assertNull(c.load((int) Files.size(k)), "no entry before the first read");
+        assertNull(c.load(Files.readAllBytes(k)), "no entry before the first read");
         Kallsyms first = Kallsyms.read(k, c);
         assertTrue(Files.isRegularFile(c.entry()), "the first read leaves an entry");
-        assertNotNull(c.load((int) Files.size(k)), "the entry is used by the next read");
+        assertNotNull(c.load(Files.readAllBytes(k)), "the entry is used by the next read");
         Kallsyms second = Kallsyms.read(k, KallsymsCache.forFile(k, dir));
         Kallsyms parsed = Kallsyms.parse(Files.readAllBytes(k), k.toString());
         assertSame(parsed, first);
@@ -78,7 +78,7 @@ class KallsymsCacheTest {
         Files.write(k, lines);
         Files.setLastModifiedTime(k, FileTime.fromMillis(Files.getLastModifiedTime(k).toMillis() + 5000));
         KallsymsCache c = KallsymsCache.forFile(k, dir);
-        assertNull(c.load((int) Files.size(k)), "an entry of the old file is not used");
+        assertNull(c.load(Files.readAllBytes(k)), "an entry of the old file is not used");
         assertSame(Kallsyms.parse(Files.readAllBytes(k), k.toString()), Kallsyms.read(k, c));
     }
 
@@ -113,10 +113,36 @@ class KallsymsCacheTest {
     }
 
     @Test
-    void procAndMissingDirectoriesAreNotCached() {
-        assertNull(KallsymsCache.forFile(Path.of("/proc/kallsyms"), tmp));
+    void missingFilesAndNoDirectoryAreNotCached() {
         assertNull(KallsymsCache.forFile(tmp.resolve("absent"), tmp));
         assertNull(KallsymsCache.forFile(tmp, null));
+        assertNull(KallsymsCache.forContent(tmp, null));
+    }
+
+    @Test
+    void procFilesAreKnownByTheirContent() throws IOException {
+        KallsymsCache proc = KallsymsCache.forFile(Path.of("/proc/kallsyms"), tmp);
+        assertNotNull(proc, "/proc/kallsyms has an entry, keyed by what is read");
+        // a copy keyed the same way: same path, size and time, one symbol changed
+        Path k = copy();
+        Path dir = tmp.resolve("cache");
+        FileTime time = Files.getLastModifiedTime(k);
+        Kallsyms first = Kallsyms.read(k, KallsymsCache.forContent(k, dir));
+        assertNotNull(KallsymsCache.forContent(k, dir).load(Files.readAllBytes(k)), "the same bytes use the entry");
+        assertSame(Kallsyms.parse(Files.readAllBytes(k), k.toString()), first);
+        // a symbol perf keeps, renamed in place
+        String kept = first.kernel().symbols().stream().map(Symbol::name).filter(n -> n.startsWith("sym_1")).findFirst().orElseThrow();
+        String renamed = "sXm" + kept.substring(3);
+        byte[] b = Files.readAllBytes(k);
+        int at = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf(" " + kept + "\n") + 2;
+        b[at] = 'X';
+        Files.write(k, b);
+        Files.setLastModifiedTime(k, time);
+        KallsymsCache c = KallsymsCache.forContent(k, dir);
+        assertNull(c.load(Files.readAllBytes(k)), "other bytes of the same length are parsed");
+        Kallsyms changed = Kallsyms.read(k, c);
+        assertSame(Kallsyms.parse(Files.readAllBytes(k), k.toString()), changed);
+        assertTrue(changed.kernel().symbols().stream().anyMatch(s -> s.name().equals(renamed)), "the changed name is read");
     }
 
     /** The same symbols, by position: addresses, ends, bindings and names, kernel and modules. */
