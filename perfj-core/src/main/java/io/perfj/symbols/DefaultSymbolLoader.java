@@ -8,11 +8,14 @@ import java.util.List;
 /**
  * The {@link SymbolLoader} made of perfj's parsers: {@link ElfSymbols} for ELF objects (user
  * objects in perf's adjusted address space, kernel modules with absolute addresses),
- * {@link Kallsyms} for the kernel, {@link PerfMap} for JIT maps.
+ * {@link Kallsyms} for the kernel, {@link PerfMap} for JIT maps. ELF facts and symbol tables,
+ * like kallsyms tables, are kept between runs ({@link ElfSymbolCache}, {@link KallsymsCache})
+ * unless the {@code perfj.cache} property is {@code off}.
  */
 public final class DefaultSymbolLoader implements SymbolLoader {
     private final boolean useSystem;
     private final boolean perfTrees;
+    private final Path cacheDir;
 
     /** A loader that may open this machine's files (e.g. the object a debug file belongs to). */
     public DefaultSymbolLoader() {
@@ -31,20 +34,42 @@ public final class DefaultSymbolLoader implements SymbolLoader {
      *                  {@link ElfSymbols#loadUser(Path, List, boolean, boolean)})
      */
     public DefaultSymbolLoader(boolean useSystem, boolean perfTrees) {
+        this(useSystem, perfTrees, CacheFiles.directory());
+    }
+
+    /** With the cache in {@code cacheDir} (null: none; tests). */
+    DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Path cacheDir) {
         this.useSystem = useSystem;
         this.perfTrees = perfTrees;
+        this.cacheDir = cacheDir;
     }
 
     @Override
     public SymbolTable loadElf(Path file, Dso dso) {
-        if (dso != null && (dso.kind() == DsoKind.KERNEL || dso.kind() == DsoKind.KERNEL_MODULE)) {
-            return ElfSymbols.loadKernel(file);
+        boolean kernel = dso != null && (dso.kind() == DsoKind.KERNEL || dso.kind() == DsoKind.KERNEL_MODULE);
+        if (perfTrees && !kernel) {
+            Path runtime = separateDebug(file) ? runtimeFor(file, dso) : null;
+            if (runtime != null) {
+                return ElfSymbols.loadUser(runtime, List.of(file), false, true).table();
+            }
+            return ElfSymbols.loadUser(file, List.of(), false, true).table();
         }
+        // the load reads the file and perhaps the runtime object it belongs to: all are in the key
+        String key = cacheDir == null ? null
+                : ElfSymbolCache.symbolsKey(kernel ? "kernel" : "user", file, kernel ? List.of() : runtimeCandidates(file, dso));
+        ElfSymbols.Columns c = ElfSymbolCache.symbols(cacheDir, file, key);
+        if (c == null) {
+            c = kernel ? ElfSymbols.kernelColumns(file) : userColumns(file, dso);
+            ElfSymbolCache.storeSymbols(cacheDir, file, key, c);
+        }
+        return c.table();
+    }
+
+    private ElfSymbols.Columns userColumns(Path file, Dso dso) {
         Path runtime = separateDebug(file) ? runtimeFor(file, dso) : null;
-        if (runtime != null) {
-            return ElfSymbols.loadUser(runtime, List.of(file), false, perfTrees).table();
+        try (ElfFile elf = ElfFile.open(runtime != null ? runtime : file)) {
+            return ElfSymbols.userColumns(elf, runtime != null ? runtime : file, runtime != null ? List.of(file) : List.of());
         }
-        return ElfSymbols.loadUser(file, List.of(), false, perfTrees).table();
     }
 
     /** A separate debug file has its code sections as NOBITS: its segments say nothing of file offsets. */
@@ -61,14 +86,7 @@ public final class DefaultSymbolLoader implements SymbolLoader {
      */
     private Path runtimeFor(Path debug, Dso dso) {
         byte[] id = elfBuildId(debug);
-        java.util.List<Path> candidates = new java.util.ArrayList<>();
-        if (debug.getParent() != null) {
-            candidates.add(debug.getParent().resolve("elf"));
-        }
-        if (useSystem && dso != null && dso.longName().startsWith("/")) {
-            candidates.add(Path.of(dso.longName()));
-        }
-        for (Path c : candidates) {
+        for (Path c : runtimeCandidates(debug, dso)) {
             try {
                 if (java.nio.file.Files.isRegularFile(c) && !c.equals(debug)
                         && (id == null || java.util.Arrays.equals(id, elfBuildId(c)))) {
@@ -81,8 +99,24 @@ public final class DefaultSymbolLoader implements SymbolLoader {
         return null;
     }
 
+    /** Where {@link #runtimeFor} looks, in order (existence not checked). */
+    private List<Path> runtimeCandidates(Path debug, Dso dso) {
+        List<Path> candidates = new java.util.ArrayList<>(2);
+        if (debug.getParent() != null) {
+            candidates.add(debug.getParent().resolve("elf"));
+        }
+        if (useSystem && dso != null && dso.longName().startsWith("/")) {
+            candidates.add(Path.of(dso.longName()));
+        }
+        return candidates;
+    }
+
     @Override
     public boolean hasSymtab(Path file) {
+        ElfSymbolCache.Facts f = facts(file);
+        if (f != null) {
+            return f.hasSymtab();
+        }
         try (ElfFile elf = ElfFile.open(file)) {
             return elf.symtabSection().isPresent();
         }
@@ -90,9 +124,33 @@ public final class DefaultSymbolLoader implements SymbolLoader {
 
     @Override
     public byte[] elfBuildId(Path file) {
+        ElfSymbolCache.Facts f = facts(file);
+        if (f != null) {
+            return f.buildId();
+        }
         try (ElfFile elf = ElfFile.open(file)) {
             return elf.buildId().orElse(null);
         }
+    }
+
+    /**
+     * A file's build-id and .symtab presence, kept or read now; null when the file's build-id
+     * note cannot be read (the callers then open it themselves, failing as they always did).
+     */
+    private ElfSymbolCache.Facts facts(Path file) {
+        if (cacheDir == null) {
+            return null;
+        }
+        ElfSymbolCache.Facts f = ElfSymbolCache.facts(cacheDir, file);
+        if (f == null) {
+            try (ElfFile elf = ElfFile.open(file)) {
+                f = new ElfSymbolCache.Facts(elf.buildId().orElse(null), elf.symtabSection().isPresent());
+            } catch (RuntimeException e) {
+                return null;
+            }
+            ElfSymbolCache.storeFacts(cacheDir, file, f);
+        }
+        return f;
     }
 
     @Override

@@ -92,6 +92,22 @@ public final class ElfSymbols {
 
     /** As {@link #loadUser(Path, List, boolean, boolean)} for an already opened runtime file. */
     public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree) {
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates);
+        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt) : columns(l.syms, l.plt).table(),
+                l.source, l.section, l.plt.size());
+    }
+
+    /** As {@link #loadUser(ElfFile, Path, List, boolean)} without perf's tree, as columns (to keep between runs). */
+    static Columns userColumns(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates);
+        return columns(l.syms, l.plt);
+    }
+
+    /** A user object's symbols as gathered, before perf's fix-ups. */
+    private record Loaded(Collected syms, List<Symbol> plt, Path source, String section) {
+    }
+
+    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
         Collected syms = new Collected(true);
         Path source = runtimePath;
         String section;
@@ -133,8 +149,7 @@ public final class ElfSymbols {
                 }
             }
         }
-        List<Symbol> plt = pltSymbols(runtime);
-        return new Result(perfTree ? perfTree(syms.toSymbols(), plt) : table(syms, plt), source, section, plt.size());
+        return new Loaded(syms, pltSymbols(runtime), source, section);
     }
 
     /**
@@ -145,11 +160,67 @@ public final class ElfSymbols {
      * stretched symbol.
      */
     static SymbolTable table(List<Symbol> syms, List<Symbol> plt) {
-        return table(Collected.of(syms), plt);
+        return columns(Collected.of(syms), plt).table();
     }
 
-    /** {@link #table(List, List)} over collected columns: names are made (demangled) on demand. */
-    static SymbolTable table(Collected syms, List<Symbol> plt) {
+    /**
+     * A finished symbol table as columns: starts, ends and bindings in address order, and each
+     * symbol's name as the bytes it is made from ({@code names} holds them NUL-terminated, from
+     * {@code nameAt}) with whether it is demangled when made; the table names a symbol the first
+     * time a lookup returns it. {@link ElfSymbolCache} keeps these between runs.
+     */
+    record Columns(long[] start, long[] end, char[] binding, boolean innermost, byte[] names, int[] nameAt,
+                   boolean[] demangle) {
+        SymbolTable table() {
+            return SymbolTable.ofNamed(start, end, binding, innermost, k -> {
+                String raw = io.perfj.elf.ElfSymbolColumns.name(names, nameAt[k]);
+                return demangle[k] ? Demangler.demangle(raw) : raw;
+            });
+        }
+    }
+
+    /** Name bytes gathered into one NUL-terminated blob, offset 0 being the empty name. */
+    private static final class NameBlob {
+        private byte[] b = new byte[4096];
+        private int n = 1;
+
+        int add(byte[] from, int off) {
+            if (off == 0) {
+                return 0;
+            }
+            int end = off;
+            while (end < from.length && from[end] != 0) {
+                end++;
+            }
+            return add(from, off, end - off);
+        }
+
+        int add(byte[] from, int off, int len) {
+            if (len == 0) {
+                return 0;
+            }
+            if (n + len + 1 > b.length) {
+                b = Arrays.copyOf(b, Math.max(b.length * 2, n + len + 1));
+            }
+            System.arraycopy(from, off, b, n, len);
+            int at = n;
+            n += len;
+            b[n++] = 0;
+            return at;
+        }
+
+        int add(String s) {
+            byte[] x = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return add(x, 0, x.length);
+        }
+
+        byte[] bytes() {
+            return Arrays.copyOf(b, n);
+        }
+    }
+
+    /** {@link #table(List, List)} over collected symbols, as columns. */
+    static Columns columns(Collected syms, List<Symbol> plt) {
         int[] kept = SymbolFixups.apply(syms.start, syms.end, syms.binding, syms.n, null, syms::name);
         List<Symbol> p = SymbolTable.sortedCopy(plt);
         int total = kept.length + p.size();
@@ -175,8 +246,18 @@ public final class ElfSymbols {
                 from[k] = ~j++;
             }
         }
-        return SymbolTable.ofNamed(start, end, binding, true,
-                k -> from[k] >= 0 ? syms.name(from[k]) : p.get(~from[k]).name());
+        NameBlob names = new NameBlob();
+        int[] nameAt = new int[total];
+        boolean[] demangle = new boolean[total];
+        for (int k = 0; k < total; k++) {
+            if (from[k] >= 0) {
+                nameAt[k] = syms.rawName(from[k], names);
+                demangle[k] = syms.demangles(from[k]);
+            } else {
+                nameAt[k] = names.add(p.get(~from[k]).name());
+            }
+        }
+        return new Columns(start, end, binding, true, names.bytes(), nameAt, demangle);
     }
 
     /**
@@ -193,6 +274,11 @@ public final class ElfSymbols {
 
     /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */
     public static SymbolTable loadKernel(Path file) {
+        return kernelColumns(file).table();
+    }
+
+    /** {@link #loadKernel(Path)} as columns. */
+    static Columns kernelColumns(Path file) {
         try (ElfFile elf = ElfFile.open(file)) {
             Collected syms = new Collected(false);
             if (elf.symtabSection().isPresent()) {
@@ -202,12 +288,15 @@ public final class ElfSymbols {
             long[] start = new long[kept.length];
             long[] end = new long[kept.length];
             char[] binding = new char[kept.length];
+            NameBlob names = new NameBlob();
+            int[] nameAt = new int[kept.length];
             for (int k = 0; k < kept.length; k++) {
                 start[k] = syms.start[kept[k]];
                 end[k] = syms.end[kept[k]];
                 binding[k] = syms.binding[kept[k]];
+                nameAt[k] = syms.rawName(kept[k], names);
             }
-            return SymbolTable.ofNamed(start, end, binding, false, k -> syms.name(kept[k]));
+            return new Columns(start, end, binding, false, names.bytes(), nameAt, new boolean[kept.length]);
         }
     }
 
@@ -323,6 +412,16 @@ public final class ElfSymbols {
             source[n] = src;
             offset[n] = off;
             n++;
+        }
+
+        /** Symbol {@code i}'s name before demangling, added to {@code blob}; its offset there. */
+        int rawName(int i, NameBlob blob) {
+            return source[i] < 0 ? blob.add(given.get(offset[i]).name()) : blob.add(strings.get(source[i]), offset[i]);
+        }
+
+        /** Whether {@link #name(int)} demangles symbol {@code i}'s raw name. */
+        boolean demangles(int i) {
+            return source[i] >= 0 && demangle;
         }
 
         String name(int i) {

@@ -44,6 +44,8 @@ class KallsymsCacheTest {
             b.append(Long.toHexString(a)).append(" t mod_sym_").append(i).append("\t[").append(i < 250 ? "m_one" : "m_two").append("]\n");
         }
         Files.writeString(k, b);
+        // an hour old: a file modified in the last seconds is not cached (its time says too little)
+        Files.setLastModifiedTime(k, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
         return k;
     }
 
@@ -72,11 +74,12 @@ class KallsymsCacheTest {
         Path dir = tmp.resolve("cache");
         Kallsyms.read(k, KallsymsCache.forFile(k, dir));
         // the same size, another symbol at the first line's address, and a new time
+        FileTime before = Files.getLastModifiedTime(k);
         List<String> lines = Files.readAllLines(k);
         String l = lines.getFirst();
         lines.set(0, l.substring(0, l.length() - 1) + (l.endsWith("x") ? "y" : "x"));
         Files.write(k, lines);
-        Files.setLastModifiedTime(k, FileTime.fromMillis(Files.getLastModifiedTime(k).toMillis() + 5000));
+        Files.setLastModifiedTime(k, FileTime.fromMillis(before.toMillis() + 5000));
         KallsymsCache c = KallsymsCache.forFile(k, dir);
         assertNull(c.load(Files.readAllBytes(k)), "an entry of the old file is not used");
         assertSame(Kallsyms.parse(Files.readAllBytes(k), k.toString()), Kallsyms.read(k, c));
@@ -117,6 +120,13 @@ class KallsymsCacheTest {
         assertNull(KallsymsCache.forFile(tmp.resolve("absent"), tmp));
         assertNull(KallsymsCache.forFile(tmp, null));
         assertNull(KallsymsCache.forContent(tmp, null));
+    }
+
+    @Test
+    void aFileModifiedJustNowIsNotCached() throws IOException {
+        Path k = copy();
+        Files.setLastModifiedTime(k, FileTime.fromMillis(System.currentTimeMillis()));
+        assertNull(KallsymsCache.forFile(k, tmp.resolve("cache")), "two writes in one clock tick would look alike");
     }
 
     @Test
