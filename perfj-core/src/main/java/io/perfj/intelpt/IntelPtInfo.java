@@ -78,6 +78,29 @@ public record IntelPtInfo(long[] fields, Optional<String> filter) {
         }
     }
 
+    /** The fields that convert TSC values to perf time: shift, multiplier, zero. */
+    private static final int TIME_SHIFT = 1;
+    private static final int TIME_MULT = 2;
+    private static final int TIME_ZERO = 3;
+
+    /**
+     * A TSC value as perf time in ns, with the record's conversion (perf's tsc_to_perf_time, the
+     * inverse of the kernel's perf_event_mmap_page time_zero/time_mult/time_shift; 64-bit
+     * wrap-around as in C).
+     */
+    public long perfTime(long tsc) {
+        int shift = (int) fields[TIME_SHIFT];
+        long mult = fields[TIME_MULT];
+        long quot = tsc >>> shift;
+        long rem = tsc & ((1L << shift) - 1);
+        return fields[TIME_ZERO] + quot * mult + ((rem * mult) >>> shift);
+    }
+
+    /** The maximum non-turbo ratio, or 0 when the record is too old to have it. */
+    public long maxNonTurboRatio() {
+        return fields.length > MAX_NONTURBO_RATIO ? fields[MAX_NONTURBO_RATIO] : 0;
+    }
+
     private void range(TextOut out, int from, int to) {
         for (int i = from; i <= to; i++) {
             out.str("  ").str(LABELS[i]);
