@@ -6,7 +6,7 @@
  * sample's moment. The other exported packages are the models it is built on: the recording's
  * file format ({@code io.perfj.perfdata} and its {@code record} and {@code feature} packages),
  * ELF objects ({@code io.perfj.elf}), the process model and symbol tables
- * ({@code io.perfj.symbols}), JIT runtimes' dumps ({@code io.perfj.jit}), BTF ({@code io.perfj.btf}) and the bounds-checked byte reader whose
+ * ({@code io.perfj.symbols}), JIT runtimes' dumps ({@code io.perfj.jit}), Intel PT trace packets ({@code io.perfj.intelpt}), BTF ({@code io.perfj.btf}) and the bounds-checked byte reader whose
  * {@link io.perfj.io.FormatException} every parser throws for bad input. Everything else
  * (perf's text layouts, aggregation, annotation, DWARF, the BTF encoder and C dumper, perf 6.1
  * emulation) is implementation, used by the {@code perfj} command line.
@@ -30,4 +30,5 @@ module io.perfj.core {
     exports io.perfj.btf;
     exports io.perfj.io;
     exports io.perfj.jit;
+    exports io.perfj.intelpt;
 }

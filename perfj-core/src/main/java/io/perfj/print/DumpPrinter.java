@@ -2,6 +2,8 @@ package io.perfj.print;
 
 import io.perfj.io.TextOut;
 
+import io.perfj.intelpt.IntelPtInfo;
+import io.perfj.intelpt.PtPacketDump;
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
 import io.perfj.io.FormatException;
@@ -37,6 +39,7 @@ import java.math.RoundingMode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Prints every record the way {@code perf report -D} (perf 6.1) does: records in perf's delivery
@@ -74,6 +77,8 @@ public final class DumpPrinter {
     private String[] regNames;
     private List<String> readNames;
     private int updateNamesSeen;
+    /** Whether an Intel PT AUXTRACE_INFO came: perf then dumps the packets of each trace buffer. */
+    private boolean intelPt;
 
     /** The session whose process model gives perf's thread and DSO lines, or null for none. */
     private Session session;
@@ -403,10 +408,8 @@ public final class DumpPrinter {
             }
             case UserRecord.FinishedRound f -> out.nl();
             case UserRecord.IdIndex x -> idIndex(x);
-            case UserRecord.AuxtraceInfo a -> out.str(" type: ").u32(a.auxType()).nl();
-            case UserRecord.Auxtrace a -> out.str(" size: ").hexAlt(a.auxSize()).str("  offset: ").hexAlt(a.auxOffset())
-                    .str("  ref: ").hexAlt(a.reference()).str("  idx: ").u32(a.idx()).str("  tid: ").dec(a.tid())
-                    .str("  cpu: ").dec(a.cpu()).nl();
+            case UserRecord.AuxtraceInfo a -> auxtraceInfo(a);
+            case UserRecord.Auxtrace a -> auxtrace(a);
             case UserRecord.AuxtraceError a -> {
             }
             case UserRecord.ThreadMap t -> threadMap(t);
@@ -427,6 +430,30 @@ public final class DumpPrinter {
             }
             case UserRecord.FinishedInit f -> out.str(": unhandled!\n");
             case Unknown u -> out.nl();
+        }
+    }
+
+    private void auxtraceInfo(UserRecord.AuxtraceInfo a) {
+        out.str(" type: ").u32(a.auxType()).nl();
+        if (a.auxType() == IntelPtInfo.AUX_TYPE) {
+            Optional<IntelPtInfo> info = IntelPtInfo.read(a.priv());
+            info.ifPresent(i -> i.print(out));
+            intelPt = info.isPresent();
+        }
+    }
+
+    private void auxtrace(UserRecord.Auxtrace a) {
+        out.str(" size: ").hexAlt(a.auxSize()).str("  offset: ").hexAlt(a.auxOffset())
+                .str("  ref: ").hexAlt(a.reference()).str("  idx: ").u32(a.idx()).str("  tid: ").dec(a.tid())
+                .str("  cpu: ").dec(a.cpu()).nl();
+        Bytes file = data.fileBytes();
+        RawRecord r = a.raw();
+        // perf decodes the trace only once an Intel PT AUXTRACE_INFO set its decoder up; a payload
+        // inside a compressed record has no place in the file to read it from
+        // (a payload cut short by the end of the file: what is there, as the reader warned)
+        long start = r.offset() + r.size();
+        if (intelPt && file != null && !r.compressed() && a.auxSize() >= 0 && start <= file.size()) {
+            PtPacketDump.print(file.slice(start, Math.min(a.auxSize(), file.size() - start)), out);
         }
     }
 
