@@ -53,6 +53,16 @@ public final class TraceReport {
         return true;
     }
 
+    /** Whether an event of {@code data} records callchains (its trace report has a graph perfj does not print). */
+    public static boolean hasCallchains(PerfData data) {
+        for (Evsel e : data.evlist().evsels()) {
+            if ((e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static final class Row {
         final byte[] text;
         long period;
