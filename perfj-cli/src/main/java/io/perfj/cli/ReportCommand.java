@@ -122,8 +122,17 @@ public final class ReportCommand implements Callable<Integer> {
             }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
+            if (("trace".equals(sort) || "trace_fields".equals(sort)) && opts.filters()) {
+                throw new CliError("report --sort " + sort + ": not supported with sample filters"
+                        + " (--comms, --dsos, --pid, --tid, -C, --symbols)");
+            }
+            if ("trace_fields".equals(sort) && !json) {
+                java.util.List<String> w = new io.perfj.report.TraceFieldsReport(session, out).print();
+                InputOptions.warn(out, err, w, session.warnings());
+                return 0;
+            }
             boolean traceSort = "trace".equals(sort) && !io.perfj.report.TraceReport.hasCallchains(data);
-            if ((traceSort || sort == null && io.perfj.report.TraceReport.applies(data)) && !json && !opts.filters()) {
+            if ((traceSort || sort == null && !opts.filters() && io.perfj.report.TraceReport.applies(data)) && !json) {
                 // perf's default order for a recording of tracepoints alone is by trace text
                 java.util.List<String> w = new io.perfj.report.TraceReport(session, out).print();
                 InputOptions.warn(out, err, w, session.warnings());
@@ -216,11 +225,12 @@ public final class ReportCommand implements Callable<Integer> {
                 throw new UnsupportedOperationException("the trace sort key is not supported on a recording"
                         + " with callchains (perfj has no graph under trace rows)");
             }
-            if ("trace_fields".equals(sort)) {
-                throw new UnsupportedOperationException("the trace_fields sort key is not supported"
-                        + " (one column per tracepoint field): use -s trace or perfj script");
+            if ("trace_fields".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
+                throw new UnsupportedOperationException("the trace_fields sort key is not supported on a"
+                        + " recording with callchains (perfj has no graph under trace rows)");
             }
-            keys = SortKey.parse(sort == null || "trace".equals(sort) ? "comm,dso,symbol" : sort);
+            keys = SortKey.parse(sort == null || "trace".equals(sort) || "trace_fields".equals(sort)
+                    ? "comm,dso,symbol" : sort);
         } catch (UnsupportedOperationException e) {
             throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {

@@ -58,26 +58,36 @@ class TracepointGoldenTest {
         assertEquals(dropCaptured(Fixtures.golden(name, "header-I")), dropCaptured(r.out()));
     }
 
-    /** {@code -s trace} asked for: the rows perf's default gives a tracepoint-only recording, also under -a. */
+    /** {@code -s trace} and {@code -s trace_fields} asked for (also under -a, where a dummy event has no samples). */
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched", "tp-syscalls"})
-    void reportSortedByTraceAsPerf(String name) {
-        CliFixtures.Run r = CliFixtures.runPerf(withCache("report", name, "--stdio", "-s", "trace"));
+    @ValueSource(strings = {"tp-sched:trace", "tp-syscalls:trace", "tp-sched:trace_fields", "tp-syscalls:trace_fields"})
+    void reportSortedByTraceAsPerf(String nameAndKey) {
+        String name = nameAndKey.substring(0, nameAndKey.indexOf(':'));
+        String key = nameAndKey.substring(name.length() + 1);
+        CliFixtures.Run r = CliFixtures.runPerf(withCache("report", name, "--stdio", "-s", key));
         assertEquals(0, r.rc(), r.err());
-        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden(name, "report-trace"))),
+        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden(name, "report-" + key))),
                 String.join("\n", ReportGoldenTest.withoutTip(r.out())));
+    }
+
+    /** perf's field text is the formatted trace cut at spaces: a comm with a space shows its first word. */
+    @Test
+    void traceFieldsCutTheTextAtSpacesAsPerf() {
+        assertTrue(Fixtures.golden("tp-sched", "report-trace_fields").contains(" VM        9303 "));
+        assertEquals("VM", io.perfj.report.TraceFieldsReport.fromText("prev_comm=VM Thread prev_pid=9303", "prev_comm"));
+        assertEquals("", io.perfj.report.TraceFieldsReport.fromText("fd: 0x1, buf: 0x2", "fd"));
+        assertEquals(null, io.perfj.report.TraceFieldsReport.fromText("a=1 b=2", "c"));
     }
 
     /** What perfj does not print yet is refused with one line, not printed otherwise. */
     @Test
-    void traceFieldsAndTraceRowsWithCallchainsAreRefused() {
-        CliFixtures.Run f = CliFixtures.run(withCache("report", "tp-sched", "--stdio", "-s", "trace_fields"));
-        assertEquals(1, f.rc(), f.err());
-        assertTrue(f.err().startsWith("perfj: report --sort: the trace_fields sort key is not supported"), f.err());
-        assertTrue(Fixtures.golden("tp-sched", "report-trace_fields").contains("prev_comm    prev_pid"));
+    void traceRowsWithCallchainsOrFiltersAreRefused() {
         CliFixtures.Run g = CliFixtures.run(withCache("report", "tp-chain", "--stdio", "-s", "trace"));
         assertEquals(1, g.rc(), g.err());
         assertTrue(g.err().contains("not supported on a recording with callchains"), g.err());
+        CliFixtures.Run f = CliFixtures.run(withCache("report", "tp-sched", "--stdio", "-s", "trace_fields", "--comms", "perf"));
+        assertEquals(1, f.rc(), f.err());
+        assertTrue(f.err().startsWith("perfj: report --sort trace_fields: not supported with sample filters"), f.err());
     }
 
     /** The pipe read from a stream (standard input), not a file: the same script as perf's. */
