@@ -1,10 +1,5 @@
 package io.perfj.report;
 
-import io.perfj.perfdata.record.KernelRecord;
-import io.perfj.perfdata.record.PerfRecord;
-import io.perfj.perfdata.record.Sample;
-import io.perfj.session.RecordHandler;
-import io.perfj.session.SampleRef;
 import io.perfj.session.Session;
 import io.perfj.trace.EventFormat;
 import io.perfj.trace.FormatField;
@@ -48,77 +43,42 @@ public final class TraceFieldsReport {
         }
     }
 
-    private static final class Event {
-        EventFormat format;
-        final Map<String, Row> rows = new HashMap<>();
-        long samples;
-        long period;
-    }
-
     /** Reads the recording and prints the report; returns what reading the tracing data met. */
     public List<String> print() {
         TracepointLines lines = new TracepointLines(session.data(), session.resolver());
-        List<Event> events = new ArrayList<>();
-        long[] lost = {0};
-        session.run(new RecordHandler() {
-            @Override
-            public void sample(SampleRef ref) {
-                Sample s = ref.sample();
-                EventFormat ev = lines.eventFormat(s);
-                if (ev == null) {
-                    return;
-                }
-                int i = s.evsel().index();
-                while (events.size() <= i) {
-                    events.add(new Event());
-                }
-                Event e = events.get(i);
-                e.format = ev;
-                byte[] raw = s.rawData().bytes(0, s.rawData().size());
-                List<FormatField> fields = ev.fields();
-                byte[][] keys = new byte[fields.size()][];
-                StringBuilder id = new StringBuilder();
+        List<TraceReport.Event<Row>> events = new ArrayList<>();
+        Map<Integer, EventFormat> formats = new HashMap<>();
+        long lost = TraceReport.collect(session, s -> {
+            EventFormat ev = lines.eventFormat(s);
+            if (ev == null) {
+                return;
+            }
+            TraceReport.Event<Row> e = TraceReport.Event.at(events, s.evsel().index());
+            formats.put(s.evsel().index(), ev);
+            byte[] raw = s.rawData().bytes(0, s.rawData().size());
+            List<FormatField> fields = ev.fields();
+            byte[][] keys = new byte[fields.size()][];
+            StringBuilder id = new StringBuilder();
+            for (int k = 0; k < keys.length; k++) {
+                keys[k] = TraceFormatter.fieldBytes(raw, fields.get(k));
+                id.append(new String(keys[k], StandardCharsets.ISO_8859_1)).append('\u0000').append(keys[k].length).append('|');
+            }
+            Row r = e.rows.get(id.toString());
+            if (r == null) {
+                String text = new String(lines.text(s), StandardCharsets.ISO_8859_1);
+                String[] values = new String[keys.length];
                 for (int k = 0; k < keys.length; k++) {
-                    keys[k] = TraceFormatter.fieldBytes(raw, fields.get(k));
-                    id.append(new String(keys[k], StandardCharsets.ISO_8859_1)).append('\u0000').append(keys[k].length).append('|');
+                    String v = fromText(text, fields.get(k).name());
+                    values[k] = v != null ? v : lines.rawField(s, ev, fields.get(k));
                 }
-                Row r = e.rows.get(id.toString());
-                if (r == null) {
-                    String text = new String(lines.text(s), StandardCharsets.ISO_8859_1);
-                    String[] values = new String[keys.length];
-                    for (int k = 0; k < keys.length; k++) {
-                        String v = fromText(text, fields.get(k).name());
-                        values[k] = v != null ? v : lines.rawField(s, ev, fields.get(k));
-                    }
-                    r = new Row(keys, values);
-                    e.rows.put(id.toString(), r);
-                }
-                r.period += s.period();
-                e.samples++;
-                e.period += s.period();
+                r = new Row(keys, values);
+                e.rows.put(id.toString(), r);
             }
-
-            @Override
-            public void record(PerfRecord rec) {
-                if (rec instanceof KernelRecord.LostSamples ls) {
-                    lost[0] += ls.lost();
-                }
-            }
+            r.period += s.period();
+            e.add(s.period());
         });
-        List<String> names = session.eventNames();
-        out.print("# To display the perf.data header info, please use --header/--header-only options.\n");
-        out.print("#\n#\n");
-        out.print("# Total Lost Samples: " + lost[0] + "\n");
-        out.print("#\n");
-        for (int i = 0; i < events.size(); i++) {
-            Event ev = events.get(i);
-            if (ev.samples == 0) {
-                continue;
-            }
-            printEvent(names.get(i), ev);
-            out.print("\n\n");
-        }
-        out.flush();
+        TraceReport.printAll(out, lost, session.eventNames(), events.size(), i -> events.get(i).samples > 0,
+                (name, i) -> printEvent(name, formats.get(i), events.get(i)));
         return lines.warnings();
     }
 
@@ -140,11 +100,9 @@ public final class TraceFieldsReport {
         return null;
     }
 
-    private void printEvent(String name, Event ev) {
-        out.print("# Samples: " + StdioReport.unitNumber(ev.samples) + " of event '" + name + "'\n");
-        out.print("# Event count (approx.): " + Long.toUnsignedString(ev.period) + "\n");
-        out.print("#\n");
-        List<FormatField> fields = ev.format.fields();
+    private void printEvent(String name, EventFormat format, TraceReport.Event<Row> ev) {
+        TraceReport.eventHead(out, name, ev.samples, ev.period);
+        List<FormatField> fields = format.fields();
         List<Row> rows = new ArrayList<>(ev.rows.values());
         rows.sort((a, b) -> {
             int c = Long.compareUnsigned(b.period, a.period);
