@@ -122,7 +122,17 @@ public final class ReportCommand implements Callable<Integer> {
             }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
-            if (sort == null && !json && !opts.filters() && io.perfj.report.TraceReport.applies(data)) {
+            if (("trace".equals(sort) || "trace_fields".equals(sort)) && opts.filters()) {
+                throw new CliError("report --sort " + sort + ": not supported with sample filters"
+                        + " (--comms, --dsos, --pid, --tid, -C, --symbols)");
+            }
+            if ("trace_fields".equals(sort) && !json) {
+                java.util.List<String> w = new io.perfj.report.TraceFieldsReport(session, out).print();
+                InputOptions.warn(out, err, w, session.warnings());
+                return 0;
+            }
+            boolean traceSort = "trace".equals(sort) && !io.perfj.report.TraceReport.hasCallchains(data);
+            if ((traceSort || sort == null && !opts.filters() && io.perfj.report.TraceReport.applies(data)) && !json) {
                 // perf's default order for a recording of tracepoints alone is by trace text
                 java.util.List<String> w = new io.perfj.report.TraceReport(session, out).print();
                 InputOptions.warn(out, err, w, session.warnings());
@@ -208,7 +218,19 @@ public final class ReportCommand implements Callable<Integer> {
         boolean callerOrder = caller != null ? caller : children == null || children;
         List<SortKey> keys;
         try {
-            keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);
+            if (("trace".equals(sort) || "trace_fields".equals(sort)) && json) {
+                throw new UnsupportedOperationException("the " + sort + " sort key has no --json form");
+            }
+            if ("trace".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
+                throw new UnsupportedOperationException("the trace sort key is not supported on a recording"
+                        + " with callchains (perfj has no graph under trace rows)");
+            }
+            if ("trace_fields".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
+                throw new UnsupportedOperationException("the trace_fields sort key is not supported on a"
+                        + " recording with callchains (perfj has no graph under trace rows)");
+            }
+            keys = SortKey.parse(sort == null || "trace".equals(sort) || "trace_fields".equals(sort)
+                    ? "comm,dso,symbol" : sort);
         } catch (UnsupportedOperationException e) {
             throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {

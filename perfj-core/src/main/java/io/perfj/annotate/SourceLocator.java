@@ -20,11 +20,11 @@ import java.util.function.Supplier;
  * Where a function's code comes from in the source, looked up when asked (never while a
  * recording is read): the source position of the function's first instruction, from the same
  * tables annotate interleaves — an object's DWARF line table (found the way annotate finds it,
- * read once per object and kept) or a BPF program's BTF line info (the record of the
- * sub-program's entry in its jited line info).
+ * read once per object and kept), a BPF program's BTF line info (the record of the
+ * sub-program's entry in its jited line info) or a jitdump's debug-info records.
  */
 public final class SourceLocator {
-    /** A source position and what it was read from ({@code "dwarf"} or {@code "btf"}). */
+    /** A source position and what it was read from ({@code "dwarf"}, {@code "btf"} or {@code "jitdump"}). */
     public record Place(String file, long line, long column, String from) {
     }
 
@@ -60,9 +60,53 @@ public final class SourceLocator {
         }
         return switch (dso.kind()) {
             case BPF -> bpf(sym.start());
+            case JIT_CODE -> jit(dso.jitCode(), sym.start());
             case USER, KERNEL, KERNEL_MODULE, VDSO -> elf(dso, sym.start());
             default -> Answer.none("no code on disk for " + dso.shortName());
         };
+    }
+
+    /**
+     * JIT code: the dump's debug-info record for the load (the runtime's own source positions,
+     * e.g. node's {@code file.js:line}): the entry at the function's start, else its first one;
+     * the symbol's address is where perf inject's image puts the code.
+     */
+    private static Answer jit(io.perfj.jit.JitCode code, long addr) {
+        if (code == null) {
+            return Answer.none("no JIT code for the object");
+        }
+        io.perfj.jit.JitRecord.LineEntry e = code.lineAt(code.codeAddr() + (addr - io.perfj.jit.JitCode.TEXT_OFFSET));
+        if (e == null) {
+            // runtimes start their entries after the prologue (node's first is at its first
+            // bytecode): the lowest one inside the code is the function's
+            for (io.perfj.jit.JitRecord.LineEntry x : code.lines()) {
+                if (Long.compareUnsigned(x.addr() - code.codeAddr(), code.codeSize()) < 0
+                        && (e == null || Long.compareUnsigned(x.addr(), e.addr()) < 0)) {
+                    e = x;
+                }
+            }
+        }
+        if (e == null) {
+            return Answer.none("the jitdump has no debug info for the function");
+        }
+        if (!readable(e.file())) {
+            // node 20 writes its debug-info records with names that shift the entries after them
+            return Answer.none("the jitdump's debug info for the function is damaged (its file name is no text)");
+        }
+        return new Answer(new Place(e.file(), Integer.toUnsignedLong(e.line()), 0, "jitdump"), null);
+    }
+
+    private static boolean readable(String file) {
+        if (file.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < file.length(); i++) {
+            char c = file.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\ufffd') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Answer elf(Dso dso, long addr) {

@@ -104,6 +104,8 @@ public final class LibunwindEmulation {
     private long lowestGeneration = -1;
     private java.util.Map<io.perfj.symbols.Dso, Long> lowest;
     private boolean rowSignal;
+    /** The address spaces perf has registered its unwinder for (see {@link #unwinderRegistered}). */
+    private final java.util.Map<Maps, Boolean> registered = new java.util.WeakHashMap<>();
 
     private final ExpressionEvaluator evaluator = ExpressionEvaluator.x86_64();
 
@@ -155,6 +157,9 @@ public final class LibunwindEmulation {
             // perf does not unwind a sample without a stack; without an ip it gives up
             return new long[0];
         }
+        if (!unwinderRegistered(thread.maps())) {
+            return new long[0];
+        }
         this.maps = thread.maps();
         long gen = objects.generation();
         if (gen < 0 || gen != lowestGeneration) {
@@ -195,6 +200,26 @@ public final class LibunwindEmulation {
         this.maps = null;
         this.stack = null;
         return Arrays.copyOf(out, k);
+    }
+
+    /**
+     * Whether perf has an unwinder for this address space at all. perf 6.1 registers libunwind
+     * for a process's maps when a map is inserted whose file it can open and tell the ELF class
+     * of (unwind__prepare_access, dso__type); until then its get_entries is never called and a
+     * sample has no user frames, not even the sampled address (a recording of a static binary
+     * read without that binary). Once registered it stays, so a yes is kept.
+     */
+    private boolean unwinderRegistered(Maps m) {
+        if (registered.containsKey(m)) {
+            return true;
+        }
+        for (Map map : m.list()) {
+            if (map.dso() != null && objects.of(map.dso()) != null) {
+                registered.put(m, Boolean.TRUE);
+                return true;
+            }
+        }
+        return false;
     }
 
     /** libunwind's x86-64 unw_step: &gt; 0 for a new frame, 0 at the end, &lt; 0 on an error. */

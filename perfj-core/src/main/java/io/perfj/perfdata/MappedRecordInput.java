@@ -28,6 +28,7 @@ final class MappedRecordInput implements RecordInput {
     private long aheadUpTo;
     private final List<String> warnings = new ArrayList<>();
     private volatile long pos;
+    private Bytes trailing;
     private boolean done;
 
     MappedRecordInput(Bytes data) {
@@ -107,8 +108,22 @@ final class MappedRecordInput implements RecordInput {
         }
         long at = pos;
         pos += size;
-        if (data.s32(at) == RecordType.AUXTRACE && !skipAuxtracePayload(at, size)) {
+        trailing = null;
+        int type = data.s32(at);
+        if (type == RecordType.AUXTRACE && !skipAuxtracePayload(at, size)) {
             return at;
+        }
+        if (type == RecordType.HEADER_TRACING_DATA && size >= TracingDataPayload.SIZE_END) {
+            long len = data.u32(at + TracingDataPayload.SIZE_AT);
+            long left = data.size() - pos;
+            if (len > left) {
+                done = true;
+                pos = data.size();
+                warnings.add(TracingDataPayload.cutShort(data.source(), data.base() + at, len, left));
+                return at;
+            }
+            trailing = data.slice(pos, len, "tracing_data");
+            pos += len;
         }
         if (mapped) {
             releaseBehind();
@@ -138,6 +153,11 @@ final class MappedRecordInput implements RecordInput {
         }
         pos += payload;
         return true;
+    }
+
+    @Override
+    public Bytes trailing() {
+        return trailing;
     }
 
     /** How far the walk has come. */

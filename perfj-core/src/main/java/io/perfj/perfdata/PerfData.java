@@ -350,6 +350,16 @@ public final class PerfData implements AutoCloseable {
         features.put((int) id, body.slice(8, body.size() - 8, "feature " + FeatureId.name((int) id)));
     }
 
+    /**
+     * Called by the record input with the blob after a pipe-mode HEADER_TRACING_DATA record (null
+     * when it was cut short): it becomes the TRACING_DATA feature, unless the header has one.
+     */
+    void onTracingData(Bytes blob) {
+        if (blob != null) {
+            features.putIfAbsent(FeatureId.TRACING_DATA, blob);
+        }
+    }
+
     void warn(String message) {
         warnings.add(message);
     }

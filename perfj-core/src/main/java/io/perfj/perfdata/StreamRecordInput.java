@@ -18,6 +18,7 @@ final class StreamRecordInput implements RecordInput {
     private ByteOrder order = ByteOrder.LITTLE_ENDIAN;
     private long offset;
     private boolean done;
+    private Bytes trailing;
 
     StreamRecordInput(InputStream in, String name, long startOffset) {
         this.in = in;
@@ -69,10 +70,45 @@ final class StreamRecordInput implements RecordInput {
         RawRecord r = new RawRecord(offset, type, misc, b, false);
         long at = offset;
         offset += size;
+        trailing = null;
         if (type == RecordType.AUXTRACE && size >= AuxtracePayload.SIZE_END) {
             skipPayload(at, b.u64(AuxtracePayload.SIZE_AT));
         }
+        if (type == RecordType.HEADER_TRACING_DATA && size >= TracingDataPayload.SIZE_END) {
+            readTracingData(at, b.u32(TracingDataPayload.SIZE_AT));
+        }
         return r;
+    }
+
+    /**
+     * Reads the tracing_data blob after a HEADER_TRACING_DATA record. readNBytes grows its buffer
+     * as bytes arrive, so a bogus length costs only what the stream really holds.
+     */
+    private void readTracingData(long at, long len) {
+        if (len > Integer.MAX_VALUE - 16) {
+            done = true;
+            warnings.add(TracingDataPayload.cutShort(name, at, len, 0) + " (larger than perfj reads from a pipe)");
+            return;
+        }
+        byte[] blob;
+        try {
+            blob = in.readNBytes((int) len);
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + ": " + e.getMessage(), e);
+        }
+        long start = offset;
+        offset += blob.length;
+        if (blob.length < len) {
+            done = true;
+            warnings.add(TracingDataPayload.cutShort(name, at, len, blob.length));
+            return;
+        }
+        trailing = Bytes.of(java.lang.foreign.MemorySegment.ofArray(blob), order, name, "tracing_data", start);
+    }
+
+    @Override
+    public Bytes trailing() {
+        return trailing;
     }
 
     /** Reads past an AUXTRACE record's trace data (which perfj does not decode). */

@@ -73,6 +73,7 @@ final class UnpackingRecordInput implements RecordInput {
                     }
                 }
                 case RecordType.HEADER_FEATURE -> data.onHeaderFeature(r);
+                case RecordType.HEADER_TRACING_DATA -> data.onTracingData(base.trailing());
                 default -> {
                 }
             }

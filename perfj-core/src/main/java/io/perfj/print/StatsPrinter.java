@@ -51,8 +51,19 @@ public final class StatsPrinter {
         if (!data.isPipe()) {
             return io.perfj.perfdata.feature.EventNames.names(data, null);
         }
-        return data.evlist().evsels().stream()
-                .map(e -> io.perfj.perfdata.feature.EventNames.defaultName(e.attr())).toList();
+        List<String> recorded = io.perfj.perfdata.feature.EventNames.names(data, null);
+        List<io.perfj.perfdata.Evsel> evsels = data.evlist().evsels();
+        List<String> names = new java.util.ArrayList<>(evsels.size());
+        for (int i = 0; i < evsels.size(); i++) {
+            var attr = evsels.get(i).attr();
+            // perf 6.1 cannot print stats of a pipe with tracing data at all (it reads the blob
+            // after HEADER_TRACING_DATA as records and stops): perfj names the tracepoint as
+            // the recording does rather than as "unknown tracepoint".
+            boolean tracepoint = attr.type() == io.perfj.trace.TraceEvents.PERF_TYPE_TRACEPOINT;
+            names.add(tracepoint && i < recorded.size() ? recorded.get(i)
+                    : io.perfj.perfdata.feature.EventNames.defaultName(attr));
+        }
+        return names;
     }
 
     /** Whether the recording has AUX area data (the AUXTRACE feature), which perf's stats title mentions. */

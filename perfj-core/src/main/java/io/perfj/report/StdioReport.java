@@ -117,6 +117,9 @@ public final class StdioReport {
         return n + String.valueOf(units[i]).stripTrailing() + (i == 0 ? " " : "");
     }
 
+    /** perf's width of an unresolved address, BITS_PER_LONG / 4. */
+    private static final int UNRESOLVED_DSO_WIDTH = 16;
+
     private void printHists(Hists h, ReportOptions o) {
         long total = total(h);
         comments.print("# Samples: " + unitNumber(view.relative() ? h.keptSamples() : h.totalSamples())
@@ -162,6 +165,11 @@ public final class StdioReport {
             // perf's cpu column keeps its header's width whatever it prints (-001, 1000)
             for (HistEntry e : k == SortKey.CPU ? List.<HistEntry>of() : h.entries()) {
                 w = Math.max(w, utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
+            }
+            if (k == SortKey.DSO && keys.contains(SortKey.SYM) && o.dsos() == null && h.anyUnresolved()) {
+                // hists__set_unres_dso_col_len: an entry without a symbol widens the DSO column
+                // to an address's 16 digits (not under --dsos)
+                w = Math.max(w, UNRESOLVED_DSO_WIDTH);
             }
             headers.add(k.header());
             widths.add(w);

@@ -53,6 +53,16 @@ public final class TraceReport {
         return true;
     }
 
+    /** Whether an event of {@code data} records callchains (its trace report has a graph perfj does not print). */
+    public static boolean hasCallchains(PerfData data) {
+        for (Evsel e : data.evlist().evsels()) {
+            if ((e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static final class Row {
         final byte[] text;
         long period;
@@ -62,31 +72,49 @@ public final class TraceReport {
         }
     }
 
-    private static final class Event {
-        final Map<String, Row> rows = new HashMap<>();
+    /** One event's rows by their key, and its totals. */
+    static final class Event<R> {
+        final Map<String, R> rows = new HashMap<>();
         long samples;
         long period;
+
+        /** Event {@code i} of {@code events}, made (with those before it) when first met. */
+        static <R> Event<R> at(List<Event<R>> events, int i) {
+            while (events.size() <= i) {
+                events.add(new Event<>());
+            }
+            return events.get(i);
+        }
+
+        void add(long period) {
+            samples++;
+            this.period += period;
+        }
     }
 
     /** Reads the recording and prints the report; returns what reading the tracing data met. */
     public List<String> print() {
         TracepointLines lines = new TracepointLines(session.data(), session.resolver());
-        List<Event> events = new ArrayList<>();
+        List<Event<Row>> events = new ArrayList<>();
+        long lost = collect(session, s -> {
+            Event<Row> ev = Event.at(events, s.evsel().index());
+            byte[] text = lines.text(s);
+            Row r = ev.rows.computeIfAbsent(new String(text, StandardCharsets.ISO_8859_1), k -> new Row(text));
+            r.period += s.period();
+            ev.add(s.period());
+        });
+        printAll(out, lost, session.eventNames(), events.size(), i -> events.get(i).samples > 0,
+                (name, i) -> printEvent(name, events.get(i)));
+        return lines.warnings();
+    }
+
+    /** Reads the recording, handing every sample over; returns the samples lost (LOST_SAMPLES records). */
+    static long collect(Session session, java.util.function.Consumer<io.perfj.perfdata.record.Sample> sample) {
         long[] lost = {0};
         session.run(new RecordHandler() {
             @Override
             public void sample(SampleRef ref) {
-                var s = ref.sample();
-                int i = s.evsel().index();
-                while (events.size() <= i) {
-                    events.add(new Event());
-                }
-                Event ev = events.get(i);
-                byte[] text = lines.text(s);
-                Row r = ev.rows.computeIfAbsent(new String(text, StandardCharsets.ISO_8859_1), k -> new Row(text));
-                r.period += s.period();
-                ev.samples++;
-                ev.period += s.period();
+                sample.accept(ref.sample());
             }
 
             @Override
@@ -96,27 +124,35 @@ public final class TraceReport {
                 }
             }
         });
-        List<String> names = session.eventNames();
-        out.print("# To display the perf.data header info, please use --header/--header-only options.\n");
-        out.print("#\n#\n");
-        out.print("# Total Lost Samples: " + lost[0] + "\n");
-        out.print("#\n");
-        for (int i = 0; i < events.size(); i++) {
-            Event ev = events.get(i);
-            if (ev.samples == 0) {
-                continue;
-            }
-            printEvent(names.get(i), ev);
-            out.print("\n\n");
-        }
-        out.flush();
-        return lines.warnings();
+        return lost[0];
     }
 
-    private void printEvent(String name, Event ev) {
-        out.print("# Samples: " + StdioReport.unitNumber(ev.samples) + " of event '" + name + "'\n");
-        out.print("# Event count (approx.): " + Long.toUnsignedString(ev.period) + "\n");
+    /** perf's head of a report, then each event that has samples, with two empty lines after it. */
+    static void printAll(PrintWriter out, long lost, List<String> names, int events,
+                         java.util.function.IntPredicate hasSamples,
+                         java.util.function.ObjIntConsumer<String> printEvent) {
+        out.print("# To display the perf.data header info, please use --header/--header-only options.\n");
+        out.print("#\n#\n");
+        out.print("# Total Lost Samples: " + lost + "\n");
         out.print("#\n");
+        for (int i = 0; i < events; i++) {
+            if (hasSamples.test(i)) {
+                printEvent.accept(names.get(i), i);
+                out.print("\n\n");
+            }
+        }
+        out.flush();
+    }
+
+    /** An event's three head lines. */
+    static void eventHead(PrintWriter out, String name, long samples, long period) {
+        out.print("# Samples: " + StdioReport.unitNumber(samples) + " of event '" + name + "'\n");
+        out.print("# Event count (approx.): " + Long.toUnsignedString(period) + "\n");
+        out.print("#\n");
+    }
+
+    private void printEvent(String name, Event<Row> ev) {
+        eventHead(out, name, ev.samples, ev.period);
         List<Row> rows = new ArrayList<>(ev.rows.values());
         rows.sort((a, b) -> {
             int c = Long.compareUnsigned(b.period, a.period);

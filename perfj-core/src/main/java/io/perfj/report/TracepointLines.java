@@ -93,6 +93,18 @@ final class TracepointLines {
         return true;
     }
 
+    /** The format of a tracepoint sample's event, or null. */
+    EventFormat eventFormat(Sample s) {
+        return events == null || s.rawData() == null ? null : events.byId(s.evsel().attr().config());
+    }
+
+    /** One field of the sample's raw data as libtraceevent prints it alone. */
+    String rawField(Sample s, EventFormat ev, io.perfj.trace.FormatField f) {
+        ByteSink one = new ByteSink();
+        formatter.field(ev, s.rawData().bytes(0, s.rawData().size()), f, one);
+        return new String(one.toByteArray(), java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     List<String> warnings() {
         return List.copyOf(warnings);
     }

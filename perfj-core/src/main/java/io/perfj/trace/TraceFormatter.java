@@ -499,6 +499,30 @@ public final class TraceFormatter {
         }
     }
 
+    /** Appends one field of the raw data as libtraceevent's tep_print_field prints it. */
+    public void field(EventFormat ev, byte[] data, FormatField f, ByteSink out) {
+        new Run(ev, data).rawField(out, f);
+    }
+
+    /**
+     * The bytes perf compares a field by (sort.c, __sort__hde_cmp): a dynamic field's data where
+     * its u32 locator points, any other field's bytes at its offset (clamped to the data).
+     */
+    public static byte[] fieldBytes(byte[] data, FormatField f) {
+        int off = f.offset();
+        int len = f.size();
+        if ((f.dynamic() || f.relative()) && off >= 0 && off + 4 <= data.length) {
+            int loc = (data[off] & 0xff) | (data[off + 1] & 0xff) << 8 | (data[off + 2] & 0xff) << 16
+                    | (data[off + 3] & 0xff) << 24;
+            int start = (loc & 0xffff) + (f.relative() ? off + f.size() : 0);
+            len = (loc >>> 16) & 0xffff;
+            off = start;
+        }
+        off = Math.max(0, Math.min(off, data.length));
+        len = Math.max(0, Math.min(len, data.length - off));
+        return Arrays.copyOfRange(data, off, off + len);
+    }
+
     /** Appends the event's text for the raw data {@code data} to {@code out}. */
     public void format(EventFormat ev, byte[] data, ByteSink out) {
         Run r = new Run(ev, data);

@@ -71,4 +71,45 @@ class SourceLocatorTest {
         assertTrue(l.find(bpf, new Symbol(0xffffffffc0000000L, 0xffffffffc0000010L, "bpf_prog_x", 'G')).reason()
                 .contains("no BPF program info"));
     }
+
+    private static io.perfj.jit.JitCode nodeRun() throws Exception {
+        Path dump;
+        try (var files = Files.list(Fixtures.file("jitdump"))) {
+            dump = files.filter(f -> f.getFileName().toString().endsWith(".dump")).findFirst().orElseThrow();
+        }
+        return io.perfj.jit.JitDump.read(dump).codes().stream()
+                .filter(c -> c.name().startsWith("JS:*run /tmp/perfj-jitdump/hot.js:")).findFirst().orElseThrow();
+    }
+
+    private static SourceLocator.Answer jitAnswer(io.perfj.jit.JitCode code) throws Exception {
+        Dso d = new Dso("/tmp/jitted-1-" + code.index() + ".so", code);
+        return new SourceLocator(null, () -> null).find(d, d.symbols().symbols().getFirst());
+    }
+
+    /** JIT code: the runtime's own source position, from the jitdump's debug-info record for the load. */
+    @Test
+    void jitCodeFromTheDumpsDebugInfo() throws Exception {
+        io.perfj.jit.JitCode run = nodeRun();
+        long at = run.codeAddr();
+        var first = new io.perfj.jit.JitRecord.LineEntry(at + 0x20, 6, 13, "/tmp/perfj-jitdump/hot.js");
+        var later = new io.perfj.jit.JitRecord.LineEntry(at + 0x40, 7, 5, "/tmp/perfj-jitdump/hot.js");
+        var outside = new io.perfj.jit.JitRecord.LineEntry(at - 0x10, 1, 1, "/tmp/other.js");
+        // node starts its entries after the prologue: the first one inside the code is the function's
+        SourceLocator.Answer a = jitAnswer(new io.perfj.jit.JitCode(run.dump(), run.load(), List.of(later, outside, first), run.mapLength()));
+        assertEquals(new SourceLocator.Place("/tmp/perfj-jitdump/hot.js", 6, 0, "jitdump"), a.place(), a.reason());
+        var atStart = new io.perfj.jit.JitRecord.LineEntry(at, 5, 1, "/tmp/perfj-jitdump/hot.js");
+        a = jitAnswer(new io.perfj.jit.JitCode(run.dump(), run.load(), List.of(first, atStart), run.mapLength()));
+        assertEquals(5, a.place().line());
+        a = jitAnswer(new io.perfj.jit.JitCode(run.dump(), run.load(), List.of(outside), run.mapLength()));
+        assertNull(a.place());
+        assertEquals("the jitdump has no debug info for the function", a.reason());
+    }
+
+    /** node 20's own records: their file names are shifted out of place, and that is said, not shown. */
+    @Test
+    void nodesDamagedDebugInfoIsAReasonNotAName() throws Exception {
+        SourceLocator.Answer a = jitAnswer(nodeRun());
+        assertNull(a.place(), String.valueOf(a.place()));
+        assertTrue(a.reason().contains("damaged"), a.reason());
+    }
 }
