@@ -90,7 +90,7 @@ public final class ScriptPrinter {
     private final Set<Field> requested;
     private final int maxStack;
     private final ScriptOptions opts;
-    private final ChainWalk walk = new ChainWalk();
+    private final ChainWalk walk;
     /** --reltime: the first printed sample's time, or -1 before it. */
     private long initialTime = -1;
 
@@ -102,6 +102,7 @@ public final class ScriptPrinter {
     /** Prints to {@code out} what {@code opts} asks for. */
     public ScriptPrinter(Session session, java.io.OutputStream out, ScriptOptions opts) {
         this.session = session;
+        this.walk = ChainWalk.of(session);
         this.data = session.data();
         this.resolver = session.resolver();
         this.out = new TextOut(out, 1 << 16);
