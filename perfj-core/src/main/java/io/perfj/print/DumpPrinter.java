@@ -740,7 +740,7 @@ public final class DumpPrinter {
                         .hexPad(bs.to(i), 16).ch(' ').dec((f >>> 4) & 0xffff).str(" cycles ")
                         .str((f & 1) != 0 ? "M" : " ").str((f & 2) != 0 ? "P" : " ")
                         .str((f & 8) != 0 ? "A" : " ").str((f & 4) != 0 ? "T" : " ").ch(' ')
-                        .hex(f >>> 33).ch(' ').str(branchType((int) ((f >>> 20) & 15))).nl();
+                        .hex(f >>> 33).ch(' ').str(BranchStack.typeName(f)).nl();
             } else if (i == 0) {
                 out.str(".....  0: ").hexPad(bs.to(0), 16).nl();
                 out.str(".....  1: ").hexPad(bs.from(0), 16).nl();
@@ -748,15 +748,6 @@ public final class DumpPrinter {
                 out.str(".....").str(i + 1 < 10 ? "  " : " ").dec(i + 1).str(": ").hexPad(bs.from(i), 16).nl();
             }
         }
-    }
-
-    private static final String[] BRANCH_TYPES = {
-        "", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET", "COND_CALL", "COND_RET",
-        "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI",
-    };
-
-    private static String branchType(int t) {
-        return t == 0 ? "" : BRANCH_TYPES[t];
     }
 
     private void regs(String kind, Regs r) {

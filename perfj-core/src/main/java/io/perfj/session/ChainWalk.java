@@ -80,22 +80,8 @@ public final class ChainWalk {
                 return lbr(s, cc, marker, fromRoot);
             }
         }
-        int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
-        int limit = fromRoot ? Integer.MAX_VALUE : max;
-        for (int i = 0; i < ccSize && size < limit; i++) {
-            long ip = cc.ip(i);
-            if (user != null && ip == Callchain.CONTEXT_USER) {
-                break;
-            }
-            if (Callchain.isContext(ip)) {
-                mode = Contexts.cpumode(ip, mode);
-                if (mode == Contexts.INVALID) {
-                    size = 0;
-                    return false;
-                }
-                continue;
-            }
-            add(ip, mode, false);
+        if (!recorded(cc, ccSize, fromRoot ? Integer.MAX_VALUE : max, user != null)) {
+            return false;
         }
         if (size > max) {
             int drop = size - max;
@@ -108,6 +94,31 @@ public final class ChainWalk {
             for (int i = 0; i < user.length && i < max; i++) {
                 add(user[i], 2, true);
             }
+        }
+        return true;
+    }
+
+    /**
+     * Adds the recorded chain's first {@code end} entries (at most {@code limit} addresses;
+     * up to the user marker when {@code toUser}), context markers switching the mode; false,
+     * with nothing kept, when a marker is invalid.
+     */
+    private boolean recorded(Callchain cc, int end, int limit, boolean toUser) {
+        int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
+        for (int i = 0; i < end && size < limit; i++) {
+            long ip = cc.ip(i);
+            if (toUser && ip == Callchain.CONTEXT_USER) {
+                break;
+            }
+            if (Callchain.isContext(ip)) {
+                mode = Contexts.cpumode(ip, mode);
+                if (mode == Contexts.INVALID) {
+                    size = 0;
+                    return false;
+                }
+                continue;
+            }
+            add(ip, mode, false);
         }
         return true;
     }
@@ -133,18 +144,15 @@ public final class ChainWalk {
         if (perf61 && fromRoot && callerModes == null) {
             return false;
         }
-        int mode = 2;
-        for (int i = 0; i <= marker; i++) {
-            long ip = cc.ip(i);
-            if (Callchain.isContext(ip)) {
-                mode = Contexts.cpumode(ip, mode);
-                if (mode == Contexts.INVALID) {
-                    size = 0;
-                    return false;
+        if (!recorded(cc, marker + 1, Integer.MAX_VALUE, false)) {
+            return false;
+        }
+        if (callerModes != null) {
+            for (int i = 0, j = 0; i <= marker; i++) {
+                if (!Callchain.isContext(cc.ip(i))) {
+                    modes[j++] = callerModes[i];
                 }
-                continue;
             }
-            add(ip, callerModes == null ? mode : callerModes[i], false);
         }
         BranchStack bs = s.branchStack();
         int n = bs.size();
