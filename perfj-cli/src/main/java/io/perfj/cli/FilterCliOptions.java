@@ -56,6 +56,12 @@ final class FilterCliOptions {
      * The samples read at all (--cpu, --time): perf drops the others before counting anything.
      * -C on a recording without CPUs fails as perf's does; a bad --time fails with perf's words.
      */
+    /** Whether any filter or selection was given. */
+    boolean given() {
+        return time != null || comms != null || dsos != null || symbols != null || pids != null || tids != null
+                || cpus != null;
+    }
+
     SampleSelection selection(PerfData data) {
         checkCpus(data);
         TimeRanges t = null;

@@ -43,6 +43,8 @@ public final class ReportCommand implements Callable<Integer> {
     boolean dump;
     boolean stats;
     boolean inline = true;
+    /** -b/--branch-stack (true), --no-branch-stack (false), or null: perf's default for the file. */
+    Boolean branchStack;
     final Refused refused = new Refused();
     final CommandSpec spec;
 
@@ -54,7 +56,8 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--stdio").describe("Text output (the only interactive-free layout; accepted for perf compatibility).")
                 .flag(v -> stdio = v);
         m.option("-s", "--sort").label("KEYS")
-                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol).")
+                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol); in branch mode "
+                        + "comm, dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles.")
                 .value(String.class, v -> sort = v);
         m.option("--children").negatable()
                 .describe("Add callers' accumulated periods (default: on when callchains were recorded).")
@@ -101,6 +104,10 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--inline").negatable()
                 .describe("Show functions inlined at unwound addresses as callchain frames of their own (default: on).")
                 .value(Boolean.class, v -> inline = v);
+        m.option("-b", "--branch-stack").negatable()
+                .describe("Branch mode: one entry per branch of the samples' branch stacks (default: on when the "
+                        + "recording was made with -b).")
+                .value(Boolean.class, v -> branchStack = v);
         refused.declare(m, Refused.REPORT);
         spec = m.spec();
     }
@@ -119,6 +126,10 @@ public final class ReportCommand implements Callable<Integer> {
                 if (headerOnly) {
                     return 0;
                 }
+            }
+            boolean branchMode = branchStack != null ? branchStack : io.perfj.report.BranchReport.isDefault(data);
+            if (branchMode) {
+                return branchReport(data, out, err);
             }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
@@ -146,6 +157,31 @@ public final class ReportCommand implements Callable<Integer> {
             }
             InputOptions.warn(out, err, session.warnings());
         }
+        return 0;
+    }
+
+    /** perf report's branch mode: one entry per branch ({@link io.perfj.report.BranchReport}). */
+    private int branchReport(PerfData data, PrintWriter out, PrintWriter err) {
+        if (!io.perfj.report.BranchReport.hasBranchStacks(data)) {
+            throw new CliError("report -b: the recording has no branch stacks (it was not recorded with -b or -j)");
+        }
+        if (json || nrSamples || totalPeriod || quiet || percentage != null || hideUnresolved || filters.given()) {
+            throw new CliError("report: --json, -n, --show-total-period, -q, --percentage, --hide-unresolved and the "
+                    + "filters are not supported in branch mode (use --no-branch-stack)");
+        }
+        List<io.perfj.report.BranchSortKey> keys;
+        try {
+            keys = io.perfj.report.BranchSortKey.parse(sort == null ? io.perfj.report.BranchSortKey.DEFAULT : sort);
+        } catch (UnsupportedOperationException e) {
+            throw new CliError("report --sort: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
+        }
+        Session session = sym.session(data);
+        io.perfj.report.BranchReport r = io.perfj.report.BranchReport.build(session, keys,
+                sort != null && sort.contains("symbol"));
+        r.print(out, !header, percentLimit);
+        InputOptions.warn(out, err, session.warnings());
         return 0;
     }
 

@@ -679,6 +679,10 @@ public final class DumpPrinter {
         EventAttr a = s.evsel().attr();
         long st = a.sampleType();
         Callchain cc = s.callchain();
+        boolean lbrCallStack = (a.branchSampleType() & (1L << 11)) != 0;
+        if (cc != null && lbrCallStack && s.branchStack() != null) {
+            lbrCallChain(cc, s.branchStack());
+        }
         if (cc != null) {
             out.str("... FP chain: nr:").udec(cc.nr()).nl();
             Bytes ips = cc.ips();
@@ -689,7 +693,7 @@ public final class DumpPrinter {
         }
         BranchStack bs = s.branchStack();
         if (bs != null) {
-            branchStack(bs, (a.branchSampleType() & (1L << 11)) != 0);
+            branchStack(bs, lbrCallStack);
         }
         if (s.userRegs() != null && s.userRegs().abi() != Regs.ABI_NONE) {
             regs("user", s.userRegs());
@@ -728,6 +732,30 @@ public final class DumpPrinter {
         }
     }
 
+    /**
+     * perf's "LBR call chain": the callchain up to its user marker, then the LBR call stack (the
+     * latest call's target, every call's source), numbered on; nothing without a user marker or
+     * with an empty branch stack.
+     */
+    private void lbrCallChain(Callchain cc, BranchStack bs) {
+        int n = cc.size();
+        int user = 0;
+        while (user < n && cc.ip(user) != Callchain.CONTEXT_USER) {
+            user++;
+        }
+        if (user == n || bs.size() == 0) {
+            return;
+        }
+        out.str("... LBR call chain: nr:").udec(user + 1 + bs.nr() + 1).nl();
+        for (int i = 0; i <= user; i++) {
+            chainLine(i, cc.ip(i));
+        }
+        chainLine(user + 1, bs.to(0));
+        for (int i = 0; i < bs.size(); i++) {
+            chainLine(user + 2 + i, bs.from(i));
+        }
+    }
+
     private void branchStack(BranchStack bs, boolean callstack) {
         int n = bs.size();
         out.str(callstack ? "... branch callstack: nr:" : "... branch stack: nr:").udec(callstack ? bs.nr() + 1 : bs.nr())
@@ -739,23 +767,14 @@ public final class DumpPrinter {
                         .hexPad(bs.to(i), 16).ch(' ').dec((f >>> 4) & 0xffff).str(" cycles ")
                         .str((f & 1) != 0 ? "M" : " ").str((f & 2) != 0 ? "P" : " ")
                         .str((f & 8) != 0 ? "A" : " ").str((f & 4) != 0 ? "T" : " ").ch(' ')
-                        .hex(f >>> 33).ch(' ').str(branchType((int) ((f >>> 20) & 15))).nl();
+                        .hex(f >>> 33).ch(' ').str(BranchStack.typeName(f)).nl();
             } else if (i == 0) {
-                out.str(".....   0: ").hexPad(bs.to(0), 16).nl();
-                out.str(".....   1: ").hexPad(bs.from(0), 16).nl();
+                out.str(".....  0: ").hexPad(bs.to(0), 16).nl();
+                out.str(".....  1: ").hexPad(bs.from(0), 16).nl();
             } else {
                 out.str(".....").str(i + 1 < 10 ? "  " : " ").dec(i + 1).str(": ").hexPad(bs.from(i), 16).nl();
             }
         }
-    }
-
-    private static final String[] BRANCH_TYPES = {
-        "", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET", "COND_CALL", "COND_RET",
-        "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI",
-    };
-
-    private static String branchType(int t) {
-        return t == 0 ? "" : BRANCH_TYPES[t];
     }
 
     private void regs(String kind, Regs r) {

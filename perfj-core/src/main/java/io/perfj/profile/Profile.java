@@ -253,7 +253,7 @@ public final class Profile {
         private final Session session;
         private final int maxStack;
         private final SampleFilter filter;
-        private final ChainWalk walk = new ChainWalk();
+        private final ChainWalk walk;
         private final List<Location> chain = new ArrayList<>();
         private final FrameTable frames = new FrameTable();
         private final StackTable stacks = new StackTable();
@@ -278,6 +278,7 @@ public final class Profile {
 
         Builder(Session session, int maxStack, SampleFilter filter) {
             this.session = session;
+            this.walk = ChainWalk.of(session);
             this.maxStack = maxStack;
             this.filter = filter;
         }

@@ -103,6 +103,7 @@ public final class Report {
         this.data = data;
         this.opts = opts;
         this.perf61 = perf61;
+        this.walk = ChainWalk.of(perf61, data.fileBytes());
     }
 
     /**
@@ -232,7 +233,7 @@ public final class Report {
 
     private int[] chainFrames = new int[256];
     private long[] chainIps = new long[256];
-    private final ChainWalk walk = new ChainWalk();
+    private final ChainWalk walk;
 
     /** The cpumode of each chain frame (from the chain's context markers; user for unwound frames). */
     private int[] chainModes = new int[256];

@@ -26,7 +26,7 @@ import java.util.Set;
 public final class ScriptPrinter {
     /** Fields of {@code -F}. */
     public enum Field {
-        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, ADDR, TRACE;
+        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, ADDR, TRACE, BRSTACK, BRSTACKSYM;
 
         public static Set<Field> parse(String spec) {
             Set<Field> out = EnumSet.noneOf(Field.class);
@@ -49,7 +49,7 @@ public final class ScriptPrinter {
                 return Field.valueOf(name.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("unknown field '" + name
-                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr, trace)");
+                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr, trace, brstack, brstacksym)");
             }
         }
 
@@ -90,7 +90,7 @@ public final class ScriptPrinter {
     private final Set<Field> requested;
     private final int maxStack;
     private final ScriptOptions opts;
-    private final ChainWalk walk = new ChainWalk();
+    private final ChainWalk walk;
     /** --reltime: the first printed sample's time, or -1 before it. */
     private long initialTime = -1;
 
@@ -102,6 +102,7 @@ public final class ScriptPrinter {
     /** Prints to {@code out} what {@code opts} asks for. */
     public ScriptPrinter(Session session, java.io.OutputStream out, ScriptOptions opts) {
         this.session = session;
+        this.walk = ChainWalk.of(session);
         this.data = session.data();
         this.resolver = session.resolver();
         this.out = new TextOut(out, 1 << 16);
@@ -146,7 +147,7 @@ public final class ScriptPrinter {
      * sample), and the frame lines printed so far.
      */
     private static final class Layout {
-        final boolean comm, pid, tid, cpu, time, period, event, addr, ip, trace;
+        final boolean comm, pid, tid, cpu, time, period, event, addr, ip, trace, brstack, brstacksym;
         final FrameLines frames;
 
         Layout(Set<Field> f) {
@@ -160,6 +161,8 @@ public final class ScriptPrinter {
             addr = f.contains(Field.ADDR);
             ip = f.contains(Field.IP);
             trace = f.contains(Field.TRACE);
+            brstack = f.contains(Field.BRSTACK);
+            brstacksym = f.contains(Field.BRSTACKSYM);
             frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO));
         }
     }
@@ -347,6 +350,7 @@ public final class ScriptPrinter {
             tracepoints().print(s, out);
         }
         if (!f.ip) {
+            branches(s, f);
             out.nl();
             return;
         }
@@ -359,14 +363,17 @@ public final class ScriptPrinter {
                     f.frames.print(s.pid(), s.tid(), walk.mode(i), walk.ip(i), gen, resolver, out);
                     out.nl();
                 }
+                branches(s, f);
                 out.nl();
             } else if (opts.hideCallGraph() || (s.evsel().attr().sampleType() & SampleFormat.CALLCHAIN) == 0) {
                 out.ch(' ');
                 f.frames.printRaw(resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip()), out);
+                branches(s, f);
                 out.nl();
             } else {
                 out.ch(' ');
                 f.frames.printSampleIp(resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip()), out);
+                branches(s, f);
                 out.nl();
             }
         } else if (chain) {
@@ -376,11 +383,22 @@ public final class ScriptPrinter {
                 f.frames.print(l, out);
                 out.nl();
             }
+            branches(s, f);
             out.nl();
         } else {
             out.ch(' ');
             f.frames.printSampleIp(stack.getFirst(), out);
+            branches(s, f);
             out.nl();
+        }
+    }
+
+    /** -F brstack / brstacksym: perf prints the branch stack last on the sample's line. */
+    private void branches(Sample s, Layout f) {
+        if (f.brstack) {
+            BranchStackLines.addresses(s, out);
+        } else if (f.brstacksym) {
+            BranchStackLines.symbols(s, resolver, out);
         }
     }
 }

@@ -21,11 +21,7 @@ public enum SortKey {
     /** Parses perf's comma-separated list ("comm,dso,symbol"). */
     public static List<SortKey> parse(String spec) {
         List<SortKey> out = new ArrayList<>();
-        for (String s : spec.split(",")) {
-            String k = s.trim().toLowerCase(Locale.ROOT);
-            if (k.isEmpty()) {
-                continue;
-            }
+        for (String k : names(spec)) {
             out.add(switch (k) {
                 case "comm" -> COMM;
                 case "pid" -> PID;
@@ -35,9 +31,21 @@ public enum SortKey {
                 case "cpu" -> CPU;
                 case "srcline", "srcfile" -> throw new UnsupportedOperationException("the " + k
                         + " sort key is not supported (rows by source line: see perfj annotate for lines)");
-                default -> throw new IllegalArgumentException("unknown sort key '" + s.trim()
+                default -> throw new IllegalArgumentException("unknown sort key '" + k
                         + "' (supported: comm, pid, tid, dso, sym/symbol, cpu)");
             });
+        }
+        return out;
+    }
+
+    /** The keys of perf's comma-separated list, trimmed and in lower case; never empty. */
+    static List<String> names(String spec) {
+        List<String> out = new ArrayList<>();
+        for (String s : spec.split(",")) {
+            String k = s.trim().toLowerCase(Locale.ROOT);
+            if (!k.isEmpty()) {
+                out.add(k);
+            }
         }
         if (out.isEmpty()) {
             throw new IllegalArgumentException("empty sort key list");

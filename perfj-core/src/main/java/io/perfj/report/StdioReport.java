@@ -13,7 +13,7 @@ import java.util.Locale;
  */
 public final class StdioReport {
     private static final String MARGIN = "            ";
-    private static final String IPC_HEADER = "IPC   [IPC Coverage]";
+    static final String IPC_HEADER = "IPC   [IPC Coverage]";
     private static final String IPC_VALUE = "-      -            ";
 
     private final Report report;
@@ -165,6 +165,11 @@ public final class StdioReport {
             // perf's cpu column keeps its header's width whatever it prints (-001, 1000)
             for (HistEntry e : k == SortKey.CPU ? List.<HistEntry>of() : h.entries()) {
                 w = Math.max(w, utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
+                if (k == SortKey.DSO && o.dsos() == null && e.frame() >= 0 && h.frames().get(e.frame()).sym() == null) {
+                    // perf's hists__set_unres_dso_col_len: an entry without a symbol widens the
+                    // object column to an address's 16 digits
+                    w = Math.max(w, 16);
+                }
             }
             if (k == SortKey.DSO && keys.contains(SortKey.SYM) && o.dsos() == null && h.anyUnresolved()) {
                 // hists__set_unres_dso_col_len: an entry without a symbol widens the DSO column

@@ -1,5 +1,8 @@
 package io.perfj.session;
 
+import io.perfj.compat.PerfLbrCallchain;
+import io.perfj.io.Bytes;
+import io.perfj.perfdata.record.BranchStack;
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.Sample;
 
@@ -12,10 +15,40 @@ import java.util.Arrays;
  * saw of user space. Reused from sample to sample.
  */
 public final class ChainWalk {
+    /** attr.branch_sample_type bit PERF_SAMPLE_BRANCH_CALL_STACK. */
+    static final long BRANCH_CALL_STACK = 1L << 11;
+
+    private final boolean perf61;
+    /** The recording's bytes, for perf 6.1's read past an empty LBR stack (null: not mapped). */
+    private final Bytes file;
     private long[] ips = new long[128];
     private int[] modes = new int[128];
     private boolean[] unwound = new boolean[128];
     private int size;
+
+    /** A walk giving the correct answers. */
+    public ChainWalk() {
+        this(false, null);
+    }
+
+    private ChainWalk(boolean perf61, Bytes file) {
+        this.perf61 = perf61;
+        this.file = file;
+    }
+
+    /** A walk as the session's compat mode asks for (perf 6.1's LBR quirks under perf-6.1). */
+    public static ChainWalk of(Session session) {
+        return of(session.compat().perf61(), session.data().fileBytes());
+    }
+
+    /**
+     * A walk with perf 6.1's LBR quirks ({@link PerfLbrCallchain}) when {@code perf61}.
+     *
+     * @param file the recording's bytes (perf reads past an empty LBR stack into them), or null
+     */
+    public static ChainWalk of(boolean perf61, Bytes file) {
+        return new ChainWalk(perf61, file);
+    }
 
     /**
      * Walks the sample's chain, at most {@code max} addresses. Returns false when perf would drop
@@ -40,22 +73,15 @@ public final class ChainWalk {
         size = 0;
         Callchain cc = s.callchain();
         int ccSize = cc == null ? 0 : cc.size();
-        int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
-        int limit = fromRoot ? Integer.MAX_VALUE : max;
-        for (int i = 0; i < ccSize && size < limit; i++) {
-            long ip = cc.ip(i);
-            if (user != null && ip == Callchain.CONTEXT_USER) {
-                break;
+        if (user == null && cc != null && s.branchStack() != null
+                && (s.evsel().attr().branchSampleType() & BRANCH_CALL_STACK) != 0) {
+            int marker = userMarker(cc, Math.min(max, ccSize));
+            if (marker >= 0) {
+                return lbr(s, cc, marker, fromRoot);
             }
-            if (Callchain.isContext(ip)) {
-                mode = Contexts.cpumode(ip, mode);
-                if (mode == Contexts.INVALID) {
-                    size = 0;
-                    return false;
-                }
-                continue;
-            }
-            add(ip, mode, false);
+        }
+        if (!recorded(cc, ccSize, fromRoot ? Integer.MAX_VALUE : max, user != null)) {
+            return false;
         }
         if (size > max) {
             int drop = size - max;
@@ -68,6 +94,87 @@ public final class ChainWalk {
             for (int i = 0; i < user.length && i < max; i++) {
                 add(user[i], 2, true);
             }
+        }
+        return true;
+    }
+
+    /**
+     * Adds the recorded chain's first {@code end} entries (at most {@code limit} addresses;
+     * up to the user marker when {@code toUser}), context markers switching the mode; false,
+     * with nothing kept, when a marker is invalid.
+     */
+    private boolean recorded(Callchain cc, int end, int limit, boolean toUser) {
+        int mode = 2; // perf starts a callchain in user mode until a context marker says otherwise
+        for (int i = 0; i < end && size < limit; i++) {
+            long ip = cc.ip(i);
+            if (toUser && ip == Callchain.CONTEXT_USER) {
+                break;
+            }
+            if (Callchain.isContext(ip)) {
+                mode = Contexts.cpumode(ip, mode);
+                if (mode == Contexts.INVALID) {
+                    size = 0;
+                    return false;
+                }
+                continue;
+            }
+            add(ip, mode, false);
+        }
+        return true;
+    }
+
+    /** Index of PERF_CONTEXT_USER among the chain's first {@code n} entries, or -1. */
+    private static int userMarker(Callchain cc, int n) {
+        for (int i = 0; i < n; i++) {
+            if (cc.ip(i) == Callchain.CONTEXT_USER) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * An LBR call stack: the chain's kernel part up to its user marker, then the user part from
+     * the branch stack, as the hardware saw the calls: the latest call's target (the current
+     * function) and then each call's source, innermost first. perf does not limit it by
+     * --max-stack. An empty branch stack leaves the recorded user part (perf 6.1 reads past it).
+     */
+    private boolean lbr(Sample s, Callchain cc, int marker, boolean fromRoot) {
+        int[] callerModes = perf61 && fromRoot ? PerfLbrCallchain.callerOrderModes(cc, marker) : null;
+        if (perf61 && fromRoot && callerModes == null) {
+            return false;
+        }
+        if (!recorded(cc, marker + 1, Integer.MAX_VALUE, false)) {
+            return false;
+        }
+        if (callerModes != null) {
+            for (int i = 0, j = 0; i <= marker; i++) {
+                if (!Callchain.isContext(cc.ip(i))) {
+                    modes[j++] = callerModes[i];
+                }
+            }
+        }
+        BranchStack bs = s.branchStack();
+        int n = bs.size();
+        if (n == 0) {
+            if (perf61) {
+                if (!fromRoot) {
+                    add(PerfLbrCallchain.emptyStackTo(s, file), 2, false);
+                }
+                return true;
+            }
+            for (int i = marker + 1; i < cc.size(); i++) {
+                long ip = cc.ip(i);
+                if (Callchain.isContext(ip)) {
+                    break;
+                }
+                add(ip, 2, false);
+            }
+            return true;
+        }
+        add(bs.to(0), 2, false);
+        for (int i = 0; i < n; i++) {
+            add(bs.from(i), 2, false);
         }
         return true;
     }

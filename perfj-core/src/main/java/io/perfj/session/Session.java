@@ -353,7 +353,7 @@ public final class Session implements AutoCloseable {
      * with perf's default limit of {@value #DEFAULT_MAX_STACK} frames.
      */
     public void forEachSample(Consumer<? super ResolvedSample> consumer) {
-        ChainWalk walk = new ChainWalk();
+        ChainWalk walk = ChainWalk.of(this);
         List<Location> frames = new ArrayList<>();
         run(new RecordHandler() {
             private List<String> names = List.of();

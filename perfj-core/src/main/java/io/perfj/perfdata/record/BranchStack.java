@@ -23,4 +23,14 @@ public record BranchStack(long nr, long hwIdx, boolean hasHwIdx, Bytes entries) 
     public int size() {
         return (int) nr;
     }
+
+    private static final String[] TYPES = {
+        "", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET", "COND_CALL", "COND_RET",
+        "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI",
+    };
+
+    /** perf's name of an entry's branch type (flags bits 20..23; "" for PERF_BR_UNKNOWN). */
+    public static String typeName(long flags) {
+        return TYPES[(int) ((flags >>> 20) & 15)];
+    }
 }
