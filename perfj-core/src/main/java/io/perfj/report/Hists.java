@@ -693,16 +693,6 @@ public final class Hists {
         return evsel;
     }
 
-    /** Whether an entry's place has no symbol (perf widens the DSO column for one). */
-    boolean anyUnresolved() {
-        for (HistEntry e : sorted) {
-            if (e.frame >= 0 && frames.get(e.frame).sym() == null) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     public String name() {
         return name;
     }

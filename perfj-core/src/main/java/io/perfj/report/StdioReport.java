@@ -117,9 +117,6 @@ public final class StdioReport {
         return n + String.valueOf(units[i]).stripTrailing() + (i == 0 ? " " : "");
     }
 
-    /** perf's width of an unresolved address, BITS_PER_LONG / 4. */
-    private static final int UNRESOLVED_DSO_WIDTH = 16;
-
     private void printHists(Hists h, ReportOptions o) {
         long total = total(h);
         comments.print("# Samples: " + unitNumber(view.relative() ? h.keptSamples() : h.totalSamples())
@@ -170,11 +167,6 @@ public final class StdioReport {
                     // object column to an address's 16 digits
                     w = Math.max(w, 16);
                 }
-            }
-            if (k == SortKey.DSO && keys.contains(SortKey.SYM) && o.dsos() == null && h.anyUnresolved()) {
-                // hists__set_unres_dso_col_len: an entry without a symbol widens the DSO column
-                // to an address's 16 digits (not under --dsos)
-                w = Math.max(w, UNRESOLVED_DSO_WIDTH);
             }
             headers.add(k.header());
             widths.add(w);
