@@ -43,6 +43,8 @@ public final class ReportCommand implements Callable<Integer> {
     boolean dump;
     boolean stats;
     boolean inline = true;
+    /** {@code --group} (true), {@code --no-group} (false), or neither (null: the recorded groups). */
+    Boolean group;
     final Refused refused = new Refused();
     final CommandSpec spec;
 
@@ -101,6 +103,10 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--inline").negatable()
                 .describe("Show functions inlined at unwound addresses as callchain frames of their own (default: on).")
                 .value(Boolean.class, v -> inline = v);
+        m.option("--group").negatable()
+                .describe("Report an event group's events together, a column per event (default: on for the "
+                        + "groups the recording has; --group makes all events one group when it has none).")
+                .value(Boolean.class, v -> group = v);
         refused.declare(m, Refused.REPORT);
         spec = m.spec();
     }
@@ -160,11 +166,16 @@ public final class ReportCommand implements Callable<Integer> {
                         "--percentage: '" + percentage + "' is neither relative nor absolute");
             }
         }
+        // JSON keeps one report per event: a group's columns are its members' own reports there
+        io.perfj.report.ReportView.Groups groups = json || Boolean.FALSE.equals(group)
+                ? io.perfj.report.ReportView.Groups.NONE
+                : group != null ? io.perfj.report.ReportView.Groups.FORCED : io.perfj.report.ReportView.Groups.RECORDED;
         io.perfj.report.ReportView view = new io.perfj.report.ReportView(nrSamples, totalPeriod, quiet, relative,
-                hideUnresolved, !inline);
+                hideUnresolved, !inline, groups);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
-        // is off whatever is asked, but it still prints the callchains it finds.
-        boolean child = !data.isPipe() && (children != null ? children : callchains);
+        // is off whatever is asked, but it still prints the callchains it finds. Without
+        // callchains perf silently drops an asked-for --children.
+        boolean child = !data.isPipe() && callchains && (children == null || children);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         double threshold = 0.5;
         boolean thresholdGiven = false;

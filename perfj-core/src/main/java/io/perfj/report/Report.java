@@ -3,6 +3,7 @@ package io.perfj.report;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RecordType;
+import io.perfj.perfdata.feature.EventGroups;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.KernelRecord;
@@ -223,6 +224,51 @@ public final class Report {
             h.finish(resolver);
             hists.add(h);
         }
+        group(names);
+        for (Hists h : hists) {
+            h.sortOutput();
+        }
+    }
+
+    /**
+     * The group view: each group member linked to its leader, whose report then shows the
+     * group's description and a column per member (perf's {@code report__collapse_hists} with
+     * {@code symbol_conf.event_group}). A group's leader is still counted as one with the view
+     * off (perf says "events" above its report).
+     */
+    private void group(List<String> names) {
+        EventGroups recorded = EventGroups.recorded(data);
+        ReportView.Groups mode = opts.view() == null ? ReportView.Groups.RECORDED : opts.view().groups();
+        // --group and --no-group alike make a recording without groups one group (perf's
+        // evlist__force_leader when either is given), which --no-group then does not show; perf
+        // does it before reading any record, so a pipe's events, which arrive later, stay apart
+        EventGroups g = mode == ReportView.Groups.RECORDED || data.isPipe() ? recorded : recorded.forced();
+        for (int i = 0; i < hists.size(); i++) {
+            hists.get(i).label(g.isGroupEvent(i) && mode != ReportView.Groups.NONE ? g.describe(i, names) : null,
+                    g.nrMembers(i));
+            if (mode != ReportView.Groups.NONE && !g.isLeader(i)) {
+                int leader = g.leader(i);
+                hists.get(leader).link(hists.get(i), g.groupIndex(i), g.nrMembers(leader));
+            }
+        }
+    }
+
+    /**
+     * The reports to print in the group view: every event but group members, which their
+     * leader's report shows. All events when the view is off.
+     */
+    public List<Hists> shownHists() {
+        List<Hists> out = new ArrayList<>();
+        java.util.Set<Hists> members = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Hists h : hists) {
+            members.addAll(h.members());
+        }
+        for (Hists h : hists) {
+            if (!members.contains(h)) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     /** {@code --hide-unresolved}: samples and callchain frames without a symbol are left out. */

@@ -63,7 +63,7 @@ public final class StdioReport {
         comments.print("#\n");
         comments.print("# Total Lost Samples: " + report.lostSamples() + "\n");
         comments.print("#\n");
-        for (Hists h : report.hists()) {
+        for (Hists h : report.shownHists()) {
             if (h.totalSamples() == 0) {
                 continue;
             }
@@ -117,36 +117,71 @@ public final class StdioReport {
         return n + String.valueOf(units[i]).stripTrailing() + (i == 0 ? " " : "");
     }
 
+    /** The event and its group's members (in the group view), whose columns a row shows side by side. */
+    private static List<Hists> group(Hists h) {
+        List<Hists> g = new ArrayList<>();
+        g.add(h);
+        g.addAll(h.members());
+        return g;
+    }
+
+    /**
+     * perf's sample and event-count lines: for a group the sums over its events ("Samples: 388
+     * of events 'anon group { a, b }'"), "events" for any leader of a recorded group.
+     */
+    private void printCounts(Hists h, List<Hists> group, ReportOptions o) {
+        long samples = 0;
+        long period = 0;
+        for (Hists m : group) {
+            samples += view.relative() ? m.keptSamples() : m.totalSamples();
+            period += total(m);
+        }
+        comments.print("# Samples: " + unitNumber(samples) + " of event" + (h.recordedMembers() > 1 ? "s" : "")
+                + " '" + h.label() + "'" + timeSlices(o) + "\n");
+        comments.print("# Event count (approx.): " + Long.toUnsignedString(period) + "\n");
+        comments.print("#\n");
+    }
+
+    /** One value column per event of the group, each {@code width} wide, after perf's "  " separator. */
+    private static void appendValues(StringBuilder row, HistEntry e, List<Hists> group, int width,
+                                     java.util.function.BiFunction<HistEntry, Hists, String> value) {
+        row.append("  ");
+        for (int i = 0; i < group.size(); i++) {
+            HistEntry m = i == 0 ? e : e.pair(i);
+            row.append(pad(value.apply(m, group.get(i)), width, true));
+        }
+    }
+
     private void printHists(Hists h, ReportOptions o) {
         long total = total(h);
-        comments.print("# Samples: " + unitNumber(view.relative() ? h.keptSamples() : h.totalSamples())
-                + " of event '" + h.name() + "'" + timeSlices(o) + "\n");
-        comments.print("# Event count (approx.): " + Long.toUnsignedString(total) + "\n");
-        comments.print("#\n");
+        List<Hists> group = group(h);
+        int n = group.size();
+        printCounts(h, group, o);
         List<String> headers = new ArrayList<>();
         List<Integer> widths = new ArrayList<>();
         List<Boolean> right = new ArrayList<>();
+        // perf's value columns are as wide as the header or, in a group, a value per event
         if (o.children()) {
             headers.add("Children");
-            widths.add(8);
+            widths.add(8 * n);
             right.add(true);
             headers.add("Self");
-            widths.add(8);
+            widths.add(8 * n);
             right.add(true);
         } else {
             headers.add("Overhead");
-            widths.add(8);
+            widths.add(8 * n);
             right.add(true);
         }
         // -n and --show-total-period: perf's columns of the entry's own samples and period
         if (view.samples()) {
             headers.add("Samples");
-            widths.add(12);
+            widths.add(12 * n);
             right.add(true);
         }
         if (view.period()) {
             headers.add("Period");
-            widths.add(12);
+            widths.add(12 * n);
             right.add(true);
         }
         List<HistEntry> shown = new ArrayList<>();
@@ -190,19 +225,17 @@ public final class StdioReport {
             StringBuilder row = new StringBuilder();
             int col = 0;
             if (o.children()) {
-                row.append("  ").append(pad(pct(e.accPeriod(), total), 8, true));
-                row.append("  ").append(pad(pct(e.selfPeriod(), total), 8, true));
-                col = 2;
-            } else {
-                row.append("  ").append(pad(pct(e.selfPeriod(), total), 8, true));
+                appendValues(row, e, group, 8, (m, mh) -> pct(m == null ? 0 : m.accPeriod(), total(mh)));
                 col = 1;
             }
+            appendValues(row, e, group, 8, (m, mh) -> pct(m == null ? 0 : m.selfPeriod(), total(mh)));
+            col++;
             if (view.samples()) {
-                row.append("  ").append(pad(Long.toString(e.selfSamples()), 12, true));
+                appendValues(row, e, group, 12, (m, mh) -> Long.toString(m == null ? 0 : m.selfSamples()));
                 col++;
             }
             if (view.period()) {
-                row.append("  ").append(pad(Long.toUnsignedString(e.selfPeriod()), 12, true));
+                appendValues(row, e, group, 12, (m, mh) -> Long.toUnsignedString(m == null ? 0 : m.selfPeriod()));
                 col++;
             }
             for (int i = 0; i < keys.size(); i++) {
