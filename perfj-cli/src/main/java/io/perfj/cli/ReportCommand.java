@@ -137,12 +137,25 @@ public final class ReportCommand implements Callable<Integer> {
             Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();
-            } else {
-                new StdioReport(r, out).print(!header);
+            } else if (!new StdioReport(r, out).print(!header)) {
+                noSamples(session, err);
             }
             InputOptions.warn(out, err, session.warnings());
         }
         return 0;
+    }
+
+    /**
+     * No sample made an entry (none recorded, or -C/--time kept none): perf's error, which still
+     * exits 0, or under {@code --compat perf-6.1} its exact two lines.
+     */
+    private void noSamples(Session session, PrintWriter err) {
+        if (session.compat().perf61()) {
+            err.print("Error:\nThe " + in.input + " data has no samples!\n");
+        } else {
+            err.println("perfj: warning: " + in.input + " has no samples to report");
+        }
+        err.flush();
     }
 
     private boolean percentLimitGiven() {

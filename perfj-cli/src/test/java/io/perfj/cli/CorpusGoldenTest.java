@@ -115,6 +115,24 @@ class CorpusGoldenTest {
         }
     }
 
+    /**
+     * A recording without samples: perf prints its first lines, then an error on stderr naming
+     * the input as given, and exits 0; perfj --compat perf-6.1 the same.
+     */
+    @Test
+    void aRecordingWithoutSamplesEndsAsPerfDoes() throws IOException {
+        String name = "hs-true-v1";
+        CliFixtures.Run r = runPerfj(name, "report");
+        Path g = golden(name, "report");
+        assertTrue(!Files.exists(g.resolveSibling(name + ".report.rc")), "perf exited 0");
+        assertEquals(0, r.rc());
+        assertEquals(normalize(read(g), "corpus/" + name + ".data", "report"),
+                normalize(r.out(), Fixtures.file("corpus/" + name + ".data").toString(), "report"));
+        String perfErr = Files.readString(Fixtures.require(g.resolveSibling(name + ".report.stderr.txt")));
+        assertEquals(perfErr, r.err().replace(Fixtures.file("corpus/" + name + ".data").toString(),
+                "corpus/" + name + ".data"));
+    }
+
     static void check(String name, String kind, String knownReason) throws IOException {
         String expected = normalize(read(golden(name, kind)), "corpus/" + name + ".data", kind);
         CliFixtures.Run r = runPerfj(name, kind);

@@ -588,7 +588,9 @@ public final class Hists {
      * ({@link #link}) before every event's rows are sorted ({@link #sortOutput}).
      */
     void finish(FrameResolver resolver) {
-        if (opts.has(SortKey.PID)) {
+        // the pid column names the entry's thread by its last name, and the command column is
+        // as wide as the longest such name (perf's thread__comm_len, taken when rows are sorted)
+        if (opts.has(SortKey.PID) || opts.has(SortKey.COMM)) {
             for (HistEntry e : created) {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
@@ -783,13 +785,18 @@ public final class Hists {
         Frame f = e.frame >= 0 ? frames.get(e.frame) : null;
         return switch (k) {
             case COMM -> e.comm;
-            case PID -> TextOut.padLeft(Integer.toString(e.tid), 7) + ":" + (e.threadComm == null ? e.comm : e.threadComm);
+            case PID -> TextOut.padLeft(Integer.toString(e.tid), 7) + ":" + threadComm(e);
             case TID -> TextOut.padLeft(Integer.toString(e.tid), 7);
             // perf's %*.*d: at least three digits after a minus sign (-1 is "-001")
             case CPU -> TextOut.zeroPad(e.cpu, 3);
             case DSO -> f == null ? "" : f.dsoName();
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
         };
+    }
+
+    /** The last name of the entry's thread (the thread of the sample that made it). */
+    public String threadComm(HistEntry e) {
+        return e.threadComm == null ? e.comm : e.threadComm;
     }
 
     public Evsel evsel() {

@@ -147,7 +147,7 @@ public final class Report {
         // stacks and rows are made on a second thread when there are callchains to intern;
         // perf's sample-by-sample order (inOrder) needs each stack at once
         SampleAggregator sink = new SampleAggregator(stacks, agg,
-                wantStacks && inOrder == null ? session.threadCount() : 1);
+                wantStacks && inOrder == null ? session.threadCount() : 1, keepPid, keepTid);
         try {
             session.run(new RecordHandler() {
                 @Override
@@ -175,7 +175,7 @@ public final class Report {
                         return;
                     }
                     // Only what the sort keys and filters look at separates samples.
-                    sink.add(ev, keepComm ? commId(comm) : -1, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
+                    sink.add(ev, keepComm ? commId(comm) : -1, s.pid(), s.tid(),
                             keepCpu ? s.cpu() : -1, self, chainFrames, n, s.period());
                 }
 
@@ -213,8 +213,9 @@ public final class Report {
                 AggTable t = agg.get(i);
                 boolean defer = h.deferChains(printedOnly);
                 for (int r = 0; r < t.rows(); r++) {
-                    h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r), t.cpu(r),
-                            t.self(r), t.stack(r), t.period(r), t.count(r), defer);
+                    // the entry keeps its first sample's thread whether or not it is a key
+                    h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.firstPid(r), t.firstTid(r),
+                            t.cpu(r), t.self(r), t.stack(r), t.period(r), t.count(r), defer);
                 }
                 if (defer) {
                     h.addChains(t, comms);

@@ -40,25 +40,32 @@ public final class StdioReport {
         return view.relative() ? h.keptPeriod() : h.totalPeriod();
     }
 
-    public void print() {
-        print(true);
+    public boolean print() {
+        return print(true);
     }
 
     /**
      * Prints the report; {@code hint}: with perf's first line pointing to --header (perf leaves
-     * it out after printing the header itself).
+     * it out after printing the header itself). Returns false, having printed only those first
+     * lines, when no sample made an entry at all (perf's "data has no samples" error, which is
+     * the caller's to print).
      */
-    public void print(boolean hint) {
+    public boolean print(boolean hint) {
         ReportOptions o = report.options();
         if (hint) {
             comments.print("# To display the perf.data header info, please use --header/--header-only options.\n");
             comments.print("#\n");
         }
+        // perf prints these as it sets up its columns, before reading anything, -q or not
         for (SortKey k : o.sortKeys()) {
             String only = onlyValue(o, k);
             if (only != null) {
-                comments.print("# " + elideName(k) + ": " + only + "\n");
+                out.print("# " + elideName(k) + ": " + only + "\n");
             }
+        }
+        if (!hasSamples()) {
+            out.flush();
+            return false;
         }
         comments.print("#\n");
         comments.print("# Total Lost Samples: " + report.lostSamples() + "\n");
@@ -71,6 +78,17 @@ public final class StdioReport {
             out.print("\n\n");
         }
         out.flush();
+        return true;
+    }
+
+    /** Whether any sample was counted (those the filters hide too; not those -C or --time drop). */
+    private boolean hasSamples() {
+        for (Hists h : report.hists()) {
+            if (h.totalSamples() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -194,9 +212,12 @@ public final class StdioReport {
         List<SortKey> keys = shownKeys(o);
         for (SortKey k : keys) {
             int w = k.header().length();
-            // perf's cpu column keeps its header's width whatever it prints (-001, 1000)
+            // perf's cpu column keeps its header's width whatever it prints (-001, 1000); its
+            // command column is as wide as the entries' threads' last names, and cuts a longer
+            // command to that (a sample before an exec: "perf-ex" of a thread now "sleep")
             for (HistEntry e : k == SortKey.CPU ? List.<HistEntry>of() : h.entries()) {
-                w = Math.max(w, utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
+                w = Math.max(w, k == SortKey.COMM ? utf8Length(h.threadComm(e))
+                        : utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
             }
             headers.add(k.header());
             widths.add(w);
@@ -244,6 +265,9 @@ public final class StdioReport {
                 // perf pads every column to its width except a symbol in the last column
                 // (its symbol printer leaves padding to the column aligner, which skips the last).
                 String v = h.column(e, k);
+                if (k == SortKey.COMM) {
+                    v = cut(v, widths.get(col));
+                }
                 row.append("  ").append(k == SortKey.SYM && last ? v : pad(v, widths.get(col), false));
                 col++;
             }
@@ -310,6 +334,25 @@ public final class StdioReport {
         }
         String sp = " ".repeat(w - len);
         return right ? sp + s : s + sp;
+    }
+
+    /** C's {@code %.*s}: at most {@code w} bytes of UTF-8 (a character that does not fit whole is left out). */
+    static String cut(String s, int w) {
+        if (utf8Length(s) <= w) {
+            return s;
+        }
+        int end = 0;
+        int len = 0;
+        while (end < s.length()) {
+            int cp = s.codePointAt(end);
+            int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (len + n > w) {
+                break;
+            }
+            len += n;
+            end += Character.charCount(cp);
+        }
+        return s.substring(0, end);
     }
 
     static int utf8Length(String s) {
