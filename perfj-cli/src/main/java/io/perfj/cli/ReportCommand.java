@@ -45,6 +45,8 @@ public final class ReportCommand implements Callable<Integer> {
     boolean inline = true;
     /** -b/--branch-stack (true), --no-branch-stack (false), or null: perf's default for the file. */
     Boolean branchStack;
+    /** {@code --group} (true), {@code --no-group} (false), or neither (null: the recorded groups). */
+    Boolean group;
     final Refused refused = new Refused();
     final CommandSpec spec;
 
@@ -108,6 +110,10 @@ public final class ReportCommand implements Callable<Integer> {
                 .describe("Branch mode: one entry per branch of the samples' branch stacks (default: on when the "
                         + "recording was made with -b).")
                 .value(Boolean.class, v -> branchStack = v);
+        m.option("--group").negatable()
+                .describe("Report an event group's events together, a column per event (default: on for the "
+                        + "groups the recording has; --group makes all events one group when it has none).")
+                .value(Boolean.class, v -> group = v);
         refused.declare(m, Refused.REPORT);
         spec = m.spec();
     }
@@ -152,8 +158,8 @@ public final class ReportCommand implements Callable<Integer> {
             Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();
-            } else {
-                new StdioReport(r, out).print(!header);
+            } else if (!new StdioReport(r, out).print(!header)) {
+                noSamples(session, err);
             }
             InputOptions.warn(out, err, session.warnings());
         }
@@ -185,6 +191,19 @@ public final class ReportCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * No sample made an entry (none recorded, or -C/--time kept none): perf's error, which still
+     * exits 0, or under {@code --compat perf-6.1} its exact two lines.
+     */
+    private void noSamples(Session session, PrintWriter err) {
+        if (session.compat().perf61()) {
+            err.print("Error:\nThe " + in.input + " data has no samples!\n");
+        } else {
+            err.println("perfj: warning: " + in.input + " has no samples to report");
+        }
+        err.flush();
+    }
+
     private boolean percentLimitGiven() {
         return spec.findOption("--percent-limit") != null
                 && spec.commandLine().getParseResult().hasMatchedOption("--percent-limit");
@@ -206,11 +225,16 @@ public final class ReportCommand implements Callable<Integer> {
                         "--percentage: '" + percentage + "' is neither relative nor absolute");
             }
         }
+        // JSON keeps one report per event: a group's columns are its members' own reports there
+        io.perfj.report.ReportView.Groups groups = json || Boolean.FALSE.equals(group)
+                ? io.perfj.report.ReportView.Groups.NONE
+                : group != null ? io.perfj.report.ReportView.Groups.FORCED : io.perfj.report.ReportView.Groups.RECORDED;
         io.perfj.report.ReportView view = new io.perfj.report.ReportView(nrSamples, totalPeriod, quiet, relative,
-                hideUnresolved, !inline);
+                hideUnresolved, !inline, groups);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
-        // is off whatever is asked, but it still prints the callchains it finds.
-        boolean child = !data.isPipe() && (children != null ? children : callchains);
+        // is off whatever is asked, but it still prints the callchains it finds. Without
+        // callchains perf silently drops an asked-for --children.
+        boolean child = !data.isPipe() && callchains && (children == null || children);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         double threshold = 0.5;
         boolean thresholdGiven = false;

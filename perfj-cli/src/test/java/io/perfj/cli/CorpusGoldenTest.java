@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Every recording of {@code fixtures/corpus/} (other projects' test files and recordings of other
  * kinds made here) against perf 6.1's output for it, one test per file and command: dump --stats,
  * dump, header -I, report --stdio and script, and report/script with symbols from
- * {@code corpus/symfs} where a golden for that was made. Like perf when the goldens were made,
+ * {@code corpus/symfs}, report --no-group and report --group where a golden for that was made. Like perf when the goldens were made,
  * perfj gets an empty symfs, build-id dir and kallsyms file, so nothing depends on this machine.
  * The differences not fixed yet are listed in {@link CorpusKnownDifferences}; a listed one must
  * still differ. Where perf itself failed and printed nothing (an error in the {@code .stderr.txt}
@@ -35,7 +35,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class CorpusGoldenTest {
     static final List<String> KINDS = List.of("stats", "D", "header-I", "report", "script", "report-symfs",
-            "script-symfs");
+            "script-symfs", "report-no-group", "report-group");
+
+    /** The kinds made only for some files (with symbols from symfs, the group view off or forced). */
+    static boolean optional(String kind) {
+        return kind.endsWith("-symfs") || kind.endsWith("-group");
+    }
 
     private static Path empty;
 
@@ -86,7 +91,7 @@ class CorpusGoldenTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (String name : names()) {
             for (String kind : KINDS) {
-                if (!kind.endsWith("-symfs") || hasGolden(name, kind)) {
+                if (!optional(kind) || hasGolden(name, kind)) {
                     tests.add(DynamicTest.dynamicTest(name + " " + kind, () -> check(name, kind, known.reason(name, kind))));
                 }
             }
@@ -100,7 +105,7 @@ class CorpusGoldenTest {
         Set<String> all = new TreeSet<>();
         for (String name : names()) {
             for (String kind : KINDS) {
-                if (!kind.endsWith("-symfs") || hasGolden(name, kind)) {
+                if (!optional(kind) || hasGolden(name, kind)) {
                     all.add(CorpusKnownDifferences.key(name, kind));
                 }
             }
@@ -108,6 +113,24 @@ class CorpusGoldenTest {
         for (String k : CorpusKnownDifferences.load().keys()) {
             assertTrue(all.contains(k), "known-differences.txt lists " + k + ", which is no corpus test");
         }
+    }
+
+    /**
+     * A recording without samples: perf prints its first lines, then an error on stderr naming
+     * the input as given, and exits 0; perfj --compat perf-6.1 the same.
+     */
+    @Test
+    void aRecordingWithoutSamplesEndsAsPerfDoes() throws IOException {
+        String name = "hs-true-v1";
+        CliFixtures.Run r = runPerfj(name, "report");
+        Path g = golden(name, "report");
+        assertTrue(!Files.exists(g.resolveSibling(name + ".report.rc")), "perf exited 0");
+        assertEquals(0, r.rc());
+        assertEquals(normalize(read(g), "corpus/" + name + ".data", "report"),
+                normalize(r.out(), Fixtures.file("corpus/" + name + ".data").toString(), "report"));
+        String perfErr = Files.readString(Fixtures.require(g.resolveSibling(name + ".report.stderr.txt")));
+        assertEquals(perfErr, r.err().replace(Fixtures.file("corpus/" + name + ".data").toString(),
+                "corpus/" + name + ".data"));
     }
 
     static void check(String name, String kind, String knownReason) throws IOException {
@@ -157,6 +180,8 @@ class CorpusGoldenTest {
             case "stats" -> List.of("dump", "--stats");
             case "D" -> List.of("dump");
             case "report", "report-symfs" -> List.of("report", "--stdio");
+            case "report-no-group" -> List.of("report", "--stdio", "--no-group");
+            case "report-group" -> List.of("report", "--stdio", "--group");
             case "script", "script-symfs" -> List.of("script");
             default -> throw new IllegalArgumentException(kind);
         });

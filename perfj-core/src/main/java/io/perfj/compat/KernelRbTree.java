@@ -76,6 +76,19 @@ public final class KernelRbTree<T> {
         return probe;
     }
 
+    /** The value the search for {@code probe} stops at, as {@link #findOrInsert}, or null. */
+    public T find(T probe, ToLongBiFunction<T, T> cmp) {
+        Node<T> cur = root;
+        while (cur != null) {
+            long c = cmp.applyAsLong(cur.value, probe);
+            if (c == 0) {
+                return cur.value;
+            }
+            cur = c < 0 ? cur.left : cur.right;
+        }
+        return null;
+    }
+
     private Node<T> link(T v, Node<T> p, boolean left) {
         Node<T> n = new Node<>(v);
         n.parent = p;

@@ -40,9 +40,10 @@ public final class PerfHistSort {
 
     /**
      * The entries inserted in order into a tree searched with perf's comparison, each one that
-     * meets an equal entry merged into it by {@code merge(into, from)}; the tree's order.
+     * meets an equal entry merged into it by {@code merge(into, from)}; the tree (its order is
+     * the collapsed order; an event group's rows are matched and added by searching it).
      */
-    public static <T> List<T> collapse(List<T> in, PerfHistTree.Cmp<T> cmp, BiConsumer<T, T> merge) {
+    public static <T> PerfHistTree<T> collapse(List<T> in, PerfHistTree.Cmp<T> cmp, BiConsumer<T, T> merge) {
         PerfHistTree<T> out = new PerfHistTree<>(cmp);
         for (T e : in) {
             T m = out.findOrInsert(e);
@@ -50,7 +51,7 @@ public final class PerfHistSort {
                 merge.accept(m, e);
             }
         }
-        return out.inOrder();
+        return out;
     }
 
     /** {@code output_resort}: each entry, in order, into the output tree; the tree's order. */
@@ -74,9 +75,12 @@ public final class PerfHistSort {
      *                           one-value filter it skips)
      * @param eventHasCallchains whether the event records callchains (perf asks that, not
      *                           whether an entry has one)
+     * @param nrMembers          the size of the event group whose rows these are (1 for an
+     *                           event on its own): equal Self then compares the members' Self in
+     *                           group order ({@code __hpp__sort}; Children has no such step)
      */
     public static Comparator<HistEntry> outputOrder(ReportOptions opts, List<SortKey> shownKeys,
-                                                    boolean eventHasCallchains, FrameTable frames) {
+                                                    boolean eventHasCallchains, FrameTable frames, int nrMembers) {
         Comparator<HistEntry> c;
         if (opts.children()) {
             c = Comparator.comparingLong(HistEntry::accPeriod).reversed();
@@ -86,6 +90,10 @@ public final class PerfHistSort {
             c = c.thenComparing(Comparator.comparingLong(HistEntry::selfPeriod).reversed());
         } else {
             c = Comparator.comparingLong(HistEntry::selfPeriod).reversed();
+        }
+        for (int i = 1; i < nrMembers; i++) {
+            int idx = i;
+            c = c.thenComparing((a, b) -> Long.compare(pairSelf(b, idx), pairSelf(a, idx)));
         }
         c = c.thenComparing((a, b) -> keyOrder(a, b, shownKeys, frames));
         if (opts.symbolIpc()) {
@@ -97,6 +105,11 @@ public final class PerfHistSort {
                     : -Long.signum(cmp.symCmp(frames.get(a.frame()), frames.get(b.frame()))));
         }
         return c;
+    }
+
+    private static long pairSelf(HistEntry e, int idx) {
+        HistEntry p = e.pair(idx);
+        return p == null ? 0 : p.selfPeriod();
     }
 
     private static int callerFirst(HistEntry a, HistEntry b, ReportOptions opts, boolean eventHasCallchains) {

@@ -13,7 +13,8 @@ import java.util.List;
  * on the order entries were inserted. Reproducing perf's rows means walking the same path.
  *
  * <p>Mirrors: perf 6.1's {@code hists__findnew_entry} (the search of {@code hists->entries_in}),
- * {@code hists__collapse_insert_entry} and {@code __hists__insert_output_entry}
+ * {@code hists__collapse_insert_entry}, {@code hists__find_entry}, {@code hists__add_dummy_entry}
+ * and {@code __hists__insert_output_entry}
  * (tools/perf/util/hist.c).
  *
  * @param <T> the entry type
@@ -37,6 +38,15 @@ public final class PerfHistTree<T> {
      */
     public T findOrInsert(T probe) {
         return tree.findOrInsert(probe, cmp::cmp);
+    }
+
+    /**
+     * The entry the search for {@code probe} stops at ({@code cmp(node, probe) == 0}), or null:
+     * perf's {@code hists__find_entry}, which matches an event group member's rows to its
+     * leader's.
+     */
+    public T find(T probe) {
+        return tree.find(probe, cmp::cmp);
     }
 
     /**

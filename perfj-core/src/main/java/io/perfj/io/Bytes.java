@@ -219,13 +219,18 @@ public final class Bytes {
      * taken (perf pads strings with NULs, but a missing terminator is not worth failing over).
      */
     public String cstring(long off, long max) {
+        return new String(cstringBytes(off, max), StandardCharsets.UTF_8);
+    }
+
+    /** The bytes of {@link #cstring}, as they are (a name that is no UTF-8 printed as perf prints it). */
+    public byte[] cstringBytes(long off, long max) {
         check(off, max);
         long end = off;
         long limit = off + max;
         while (end < limit && byteAt(end) != 0) {
             end++;
         }
-        return new String(bytes(off, end - off), StandardCharsets.UTF_8);
+        return bytes(off, end - off);
     }
 
     /**

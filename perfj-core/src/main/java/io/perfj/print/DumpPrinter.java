@@ -357,7 +357,7 @@ public final class DumpPrinter {
             case Sample s -> sample(s);
             case KernelRecord.Mmap m -> out.ch(' ').dec(m.pid()).ch('/').dec(m.tid()).str(": [").hexAlt(m.start())
                     .ch('(').hexAlt(m.len()).str(") @ ").hexAlt(m.pgoff()).str("]: ").ch(m.data() ? 'r' : 'x')
-                    .ch(' ').str(m.filename()).nl();
+                    .ch(' ').bytes(m.filenameBytes()).nl();
             case KernelRecord.Mmap2 m -> mmap2(m);
             case KernelRecord.Comm c -> out.str(c.exec() ? " exec" : "").str(": ").str(c.comm()).ch(':')
                     .dec(c.pid()).ch('/').dec(c.tid()).nl();
@@ -480,7 +480,7 @@ public final class DumpPrinter {
         }
         int prot = m.prot();
         out.ch((prot & 1) != 0 ? 'r' : '-').ch((prot & 2) != 0 ? 'w' : '-').ch((prot & 4) != 0 ? 'x' : '-')
-                .ch((m.flags() & 1) != 0 ? 's' : 'p').ch(' ').str(m.filename()).nl();
+                .ch((m.flags() & 1) != 0 ? 's' : 'p').ch(' ').bytes(m.filenameBytes()).nl();
     }
 
     /** perf's dump_read: fixed perf_record_read fields, whatever the read_format. */

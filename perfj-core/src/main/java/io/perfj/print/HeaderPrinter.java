@@ -12,6 +12,7 @@ import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.feature.BpfProg;
 import io.perfj.perfdata.feature.BtfNames;
+import io.perfj.perfdata.feature.EventGroups;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.feature.Feature;
 import io.perfj.perfdata.feature.Features;
@@ -412,46 +413,24 @@ public final class HeaderPrinter {
     }
 
     /**
-     * perf rebuilds groups from GROUP_DESC (leader index, member count) and prints each group
-     * with more than one member as {@code # group: NAME{leader,member,...}}; "{anon_group}" has
-     * no name. An inconsistent description makes perf drop the groups.
+     * perf rebuilds groups from GROUP_DESC ({@link EventGroups}) and prints each group with more
+     * than one member as {@code # group: NAME{leader,member,...}}; "{anon_group}" has no name.
+     * An inconsistent description is reported and nothing is printed of it.
      */
     private void groupDesc(StringBuilder sb, Feature.GroupDesc g) {
-        List<Evsel> evsels = data.evlist().evsels();
         List<String> evNames = names();
-        int nrGroups = g.groups().size();
-        String[] groupName = new String[evsels.size()];
-        long[] members = new long[evsels.size()];
-        int i = 0;
-        long nr = 0;
-        for (Evsel e : evsels) {
-            if (i < nrGroups && e.index() == g.groups().get(i).leaderIdx()) {
-                Feature.GroupDesc.Group gr = g.groups().get(i);
-                groupName[e.index()] = gr.name().equals("{anon_group}") ? "" : gr.name();
-                members[e.index()] = gr.nrMembers();
-                if (nr > 0) {
-                    warnings.add(data.name() + ": invalid group desc");
-                    return;
-                }
-                nr = gr.nrMembers() - 1;
-                i++;
-            } else if (nr > 0) {
-                nr--;
-            }
-        }
-        if (i != nrGroups || nr != 0) {
+        EventGroups groups = EventGroups.of(data.evlist().evsels().size(), g.groups());
+        if (!groups.valid()) {
             warnings.add(data.name() + ": invalid group desc");
             return;
         }
-        long left = 0;
-        for (Evsel e : evsels) {
-            int idx = e.index();
-            if (groupName[idx] != null && members[idx] > 1) {
-                sb.append("# group: ").append(groupName[idx]).append('{').append(evNames.get(idx));
-                left = members[idx] - 1;
-            } else if (left > 0) {
+        for (int idx = 0; idx < evNames.size(); idx++) {
+            if (groups.isGroupEvent(idx)) {
+                String name = groups.name(idx);
+                sb.append("# group: ").append(name == null ? "" : name).append('{').append(evNames.get(idx));
+            } else if (!groups.isLeader(idx)) {
                 sb.append(',').append(evNames.get(idx));
-                if (--left == 0) {
+                if (idx + 1 == evNames.size() || groups.leader(idx + 1) != groups.leader(idx)) {
                     sb.append("}\n");
                 }
             }

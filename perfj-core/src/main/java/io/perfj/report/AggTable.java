@@ -6,10 +6,20 @@ import java.util.Arrays;
  * Samples merged by what separates them in a report (command id, pid, tid, cpu, own frame,
  * stack), with their period and count summed: an open-addressing table over int arrays, rows in
  * the order their first sample came (the order perf creates entries in). No object per key, so
- * the per-sample cost is a hash and a few array reads.
+ * the per-sample cost is a hash and a few array reads. A row also keeps the process and thread
+ * of its first sample when they are no key: perf's entry remembers that thread (its command
+ * column is as wide as the thread's last name).
  */
 final class AggTable {
-    private static final int W = 6;
+    private static final int W = 8;
+    /** Whether the pid, the tid separate rows. */
+    private final boolean byPid;
+    private final boolean byTid;
+
+    AggTable(boolean byPid, boolean byTid) {
+        this.byPid = byPid;
+        this.byTid = byTid;
+    }
     private int[] keys = new int[W * 1024];
     private long[] periods = new long[1024];
     private long[] counts = new long[1024];
@@ -18,12 +28,16 @@ final class AggTable {
     private int mask = slots.length - 1;
 
     /** Adds one sample's period to its row, making the row when it is new. */
-    void add(int comm, int pid, int tid, int cpu, int self, int stack, long period) {
+    void add(int comm, int samplePid, int sampleTid, int cpu, int self, int stack, long period) {
+        int pid = byPid ? samplePid : -1;
+        int tid = byTid ? sampleTid : -1;
         int h = hash(comm, pid, tid, cpu, self, stack);
         for (int i = h & mask; ; i = (i + 1) & mask) {
             int r = slots[i] - 1;
             if (r < 0) {
                 r = newRow(comm, pid, tid, cpu, self, stack);
+                keys[r * W + 6] = samplePid;
+                keys[r * W + 7] = sampleTid;
                 slots[i] = r + 1;
                 periods[r] = period;
                 counts[r] = 1;
@@ -107,6 +121,16 @@ final class AggTable {
 
     int stack(int r) {
         return keys[r * W + 5];
+    }
+
+    /** The process of the row's first sample. */
+    int firstPid(int r) {
+        return keys[r * W + 6];
+    }
+
+    /** The thread of the row's first sample. */
+    int firstTid(int r) {
+        return keys[r * W + 7];
     }
 
     long period(int r) {

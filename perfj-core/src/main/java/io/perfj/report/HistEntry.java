@@ -32,6 +32,13 @@ public final class HistEntry {
     CallchainNode chains;
     /** The thread's command name when the recording ends (what perf's "pid" column shows). */
     String threadComm;
+    /**
+     * In an event group's leader: the members' entries of the same row, by position in the
+     * group (0, the leader, unused; null where a member has none). Null outside groups.
+     */
+    HistEntry[] pairs;
+    /** In a group member: whether the entry is some leader row's pair already. */
+    boolean paired;
 
     HistEntry(String comm, int pid, int tid, int cpu, int frame) {
         this.comm = comm;
@@ -85,5 +92,42 @@ public final class HistEntry {
 
     public CallchainNode chains() {
         return chains;
+    }
+
+    /**
+     * The entry of the same row in the group's member {@code idx} (its position in the group),
+     * or null when that member has none or this is no group leader's entry.
+     */
+    public HistEntry pair(int idx) {
+        return pairs == null || idx >= pairs.length ? null : pairs[idx];
+    }
+
+    /** A group member's row of this leader entry's: its own period (0 when it has none). */
+    long pairSelf(int idx) {
+        HistEntry p = pair(idx);
+        return p == null ? 0 : p.selfPeriod;
+    }
+
+    void pair(int idx, HistEntry member, int nrMembers) {
+        if (pairs == null) {
+            pairs = new HistEntry[nrMembers];
+        }
+        // two member rows meeting one leader row: perf's list would hold both; the first is printed
+        if (pairs[idx] == null) {
+            pairs[idx] = member;
+        }
+        member.paired = true;
+    }
+
+    /**
+     * perf's dummy entry ({@code hists__add_dummy_entry}): a leader row for a member's row the
+     * leader has no samples in, with the member's keys and nothing counted.
+     */
+    static HistEntry dummyOf(HistEntry member) {
+        HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame);
+        d.filtered = member.filtered;
+        d.map = member.map;
+        d.threadComm = member.threadComm;
+        return d;
     }
 }

@@ -517,15 +517,16 @@ public final class Hists {
     }
 
     /**
-     * perf's entries in the order it walks them when sorting the output: the input tree (built
-     * sample by sample, or, for merged samples, the entries inserted again in the order they were
-     * created, which is the order of their first samples), then collapsed again when a sort key
-     * has a collapse function of its own (comm). See {@link PerfHistSort}.
+     * perf's entry tree as it is when sorting the output: the input tree (built sample by
+     * sample, or, for merged samples, the entries inserted again in the order they were created,
+     * which is the order of their first samples), then collapsed again when a sort key has a
+     * collapse function of its own (comm). See {@link PerfHistSort}.
      */
-    private List<HistEntry> perfTreeOrder() {
-        List<HistEntry> in = tree != null ? tree.inOrder()
+    private PerfHistTree<HistEntry> perfCollapsedTree() {
+        PerfHistTree<HistEntry> in = tree != null ? tree
                 : PerfHistSort.collapse(new ArrayList<>(created), perfCmp(), (m, e) -> merge(m, e, true));
-        return opts.has(SortKey.COMM) ? PerfHistSort.collapse(in, perfCmp(), (m, e) -> merge(m, e, false)) : in;
+        return opts.has(SortKey.COMM) ? PerfHistSort.collapse(in.inOrder(), perfCmp(), (m, e) -> merge(m, e, false))
+                : in;
     }
 
     /**
@@ -578,18 +579,36 @@ public final class Hists {
         return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf));
     }
 
+    /** perf's collapsed entry tree, between {@link #finish} and {@link #sortOutput} (compat mode). */
+    private PerfHistTree<HistEntry> collapsed;
+
+    /**
+     * Ends the input: names the threads and collapses the entries (perf's
+     * {@code hists__collapse_resort}). An event group's members are then linked to their leader
+     * ({@link #link}) before every event's rows are sorted ({@link #sortOutput}).
+     */
     void finish(FrameResolver resolver) {
-        if (opts.has(SortKey.PID)) {
+        // the pid column names the entry's thread by its last name, and the command column is
+        // as wide as the longest such name (perf's thread__comm_len, taken when rows are sorted)
+        if (opts.has(SortKey.PID) || opts.has(SortKey.COMM)) {
             for (HistEntry e : created) {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
+        if (perf61) {
+            collapsed = perfCollapsedTree();
+        }
+    }
+
+    /** The output order of the rows (after {@link #finish} and any {@link #link}). */
+    void sortOutput() {
         List<HistEntry> shown;
         if (perf61) {
             boolean chains = (evsel.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
             // Hidden entries are in perf's output tree too (they shape it); they are not printed.
-            shown = PerfHistSort.outputResort(perfTreeOrder(),
-                    PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames));
+            shown = PerfHistSort.outputResort(collapsed.inOrder(),
+                    PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames, members.size() + 1));
+            collapsed = null;
         } else {
             shown = new ArrayList<>(created);
             shown.sort(order());
@@ -598,6 +617,86 @@ public final class Hists {
             shown.removeIf(e -> e.filtered);
         }
         sorted = shown;
+    }
+
+    /** The group's other events, in group order, when this is a group leader's report; else empty. */
+    private List<Hists> members = List.of();
+    /** perf's description of the event or group ({@code anon group { a, b }}). */
+    private String label;
+    /** How many events the recording groups under this one (1 when it leads no group). */
+    private int recordedMembers = 1;
+
+    /**
+     * Makes {@code member} the next event of the group this event leads (perf's
+     * {@code hists__match} then {@code hists__link}): each of this event's rows gets the
+     * member's row of the same sort keys as its pair; a member row without one becomes a row
+     * here with nothing counted (a dummy), so that the group's report shows it.
+     *
+     * @param idx       the member's position in the group (1 for the first after the leader)
+     * @param nrMembers the group's size, the leader included
+     */
+    void link(Hists member, int idx, int nrMembers) {
+        if (members.isEmpty()) {
+            members = new ArrayList<>();
+        }
+        members.add(member);
+        if (perf61) {
+            // perf searches the member's collapsed tree for each leader row in tree order, then
+            // adds each member row still unpaired to the leader's tree (where it may meet a row
+            // its comparison finds equal after all)
+            for (HistEntry e : collapsed.inOrder()) {
+                HistEntry p = member.collapsed.find(e);
+                if (p != null) {
+                    e.pair(idx, p, nrMembers);
+                }
+            }
+            for (HistEntry m : member.collapsed.inOrder()) {
+                if (!m.paired) {
+                    HistEntry d = HistEntry.dummyOf(m);
+                    HistEntry found = collapsed.findOrInsert(d);
+                    if (found == d) {
+                        d.id = created.size();
+                        created.add(d);
+                    }
+                    found.pair(idx, m, nrMembers);
+                }
+            }
+            return;
+        }
+        Map<Object, HistEntry> byKey = new HashMap<>();
+        for (HistEntry e : created) {
+            byKey.putIfAbsent(groupKey(e), e);
+        }
+        for (HistEntry m : member.created) {
+            Object k = groupKey(m);
+            HistEntry e = byKey.get(k);
+            if (e == null) {
+                e = HistEntry.dummyOf(m);
+                e.id = created.size();
+                created.add(e);
+                byKey.put(k, e);
+            }
+            e.pair(idx, m, nrMembers);
+        }
+    }
+
+    /** What makes two events' entries one row of a group: the values of the sort keys. */
+    private Object groupKey(HistEntry e) {
+        Object obj = null;
+        if (bySym) {
+            obj = frames.canonical(e.frame);
+        } else if (byDso) {
+            Frame f = frames.get(e.frame);
+            obj = f.dso() == null ? "[unknown]" : f.dso();
+        }
+        return java.util.Arrays.asList(byComm ? e.comm : null, opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.tid : -1,
+                opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.pid : -1, opts.has(SortKey.CPU) ? e.cpu : -1, obj);
+    }
+
+    /** Names this event's report: its name, or its group's description with the group's size. */
+    void label(String label, int recordedMembers) {
+        this.label = label;
+        this.recordedMembers = recordedMembers;
     }
 
     /** The default output order, a total order (see the class comment). */
@@ -617,6 +716,12 @@ public final class Hists {
             }
             if ((c = Long.compare(b.selfPeriod, a.selfPeriod)) != 0) {
                 return c;
+            }
+            // a group's rows of equal Self: by the members' Self in group order
+            for (int i = 1; i <= members.size(); i++) {
+                if ((c = Long.compare(b.pairSelf(i), a.pairSelf(i))) != 0) {
+                    return c;
+                }
             }
             return keyOrder(a, b, keys);
         };
@@ -680,7 +785,7 @@ public final class Hists {
         Frame f = e.frame >= 0 ? frames.get(e.frame) : null;
         return switch (k) {
             case COMM -> e.comm;
-            case PID -> TextOut.padLeft(Integer.toString(e.tid), 7) + ":" + (e.threadComm == null ? e.comm : e.threadComm);
+            case PID -> TextOut.padLeft(Integer.toString(e.tid), 7) + ":" + threadComm(e);
             case TID -> TextOut.padLeft(Integer.toString(e.tid), 7);
             // perf's %*.*d: at least three digits after a minus sign (-1 is "-001")
             case CPU -> TextOut.zeroPad(e.cpu, 3);
@@ -689,12 +794,38 @@ public final class Hists {
         };
     }
 
+    /** The last name of the entry's thread (the thread of the sample that made it). */
+    public String threadComm(HistEntry e) {
+        return e.threadComm == null ? e.comm : e.threadComm;
+    }
+
     public Evsel evsel() {
         return evsel;
     }
 
     public String name() {
         return name;
+    }
+
+    /**
+     * The name the report prints: the event's, or for a group leader (in the group view) the
+     * group's description, {@code anon group { a, b }}.
+     */
+    public String label() {
+        return label == null ? name : label;
+    }
+
+    /**
+     * How many events the recording groups under this one, the leader included (1 when it
+     * leads none); perf says "events" above a leader's report even when it reports it alone.
+     */
+    public int recordedMembers() {
+        return recordedMembers;
+    }
+
+    /** The other events of the group this one leads, in group order (empty when it leads none or groups are off). */
+    public List<Hists> members() {
+        return members;
     }
 
     public List<HistEntry> entries() {

@@ -3,6 +3,7 @@ package io.perfj.report;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RecordType;
+import io.perfj.perfdata.feature.EventGroups;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.KernelRecord;
@@ -147,7 +148,7 @@ public final class Report {
         // stacks and rows are made on a second thread when there are callchains to intern;
         // perf's sample-by-sample order (inOrder) needs each stack at once
         SampleAggregator sink = new SampleAggregator(stacks, agg,
-                wantStacks && inOrder == null ? session.threadCount() : 1);
+                wantStacks && inOrder == null ? session.threadCount() : 1, keepPid, keepTid);
         try {
             session.run(new RecordHandler() {
                 @Override
@@ -175,7 +176,7 @@ public final class Report {
                         return;
                     }
                     // Only what the sort keys and filters look at separates samples.
-                    sink.add(ev, keepComm ? commId(comm) : -1, keepPid ? s.pid() : -1, keepTid ? s.tid() : -1,
+                    sink.add(ev, keepComm ? commId(comm) : -1, s.pid(), s.tid(),
                             keepCpu ? s.cpu() : -1, self, chainFrames, n, s.period());
                 }
 
@@ -213,8 +214,9 @@ public final class Report {
                 AggTable t = agg.get(i);
                 boolean defer = h.deferChains(printedOnly);
                 for (int r = 0; r < t.rows(); r++) {
-                    h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r), t.cpu(r),
-                            t.self(r), t.stack(r), t.period(r), t.count(r), defer);
+                    // the entry keeps its first sample's thread whether or not it is a key
+                    h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.firstPid(r), t.firstTid(r),
+                            t.cpu(r), t.self(r), t.stack(r), t.period(r), t.count(r), defer);
                 }
                 if (defer) {
                     h.addChains(t, comms);
@@ -224,6 +226,51 @@ public final class Report {
             h.finish(resolver);
             hists.add(h);
         }
+        group(names);
+        for (Hists h : hists) {
+            h.sortOutput();
+        }
+    }
+
+    /**
+     * The group view: each group member linked to its leader, whose report then shows the
+     * group's description and a column per member (perf's {@code report__collapse_hists} with
+     * {@code symbol_conf.event_group}). A group's leader is still counted as one with the view
+     * off (perf says "events" above its report).
+     */
+    private void group(List<String> names) {
+        EventGroups recorded = EventGroups.recorded(data);
+        ReportView.Groups mode = opts.view() == null ? ReportView.Groups.RECORDED : opts.view().groups();
+        // --group and --no-group alike make a recording without groups one group (perf's
+        // evlist__force_leader when either is given), which --no-group then does not show; perf
+        // does it before reading any record, so a pipe's events, which arrive later, stay apart
+        EventGroups g = mode == ReportView.Groups.RECORDED || data.isPipe() ? recorded : recorded.forced();
+        for (int i = 0; i < hists.size(); i++) {
+            hists.get(i).label(g.isGroupEvent(i) && mode != ReportView.Groups.NONE ? g.describe(i, names) : null,
+                    g.nrMembers(i));
+            if (mode != ReportView.Groups.NONE && !g.isLeader(i)) {
+                int leader = g.leader(i);
+                hists.get(leader).link(hists.get(i), g.groupIndex(i), g.nrMembers(leader));
+            }
+        }
+    }
+
+    /**
+     * The reports to print in the group view: every event but group members, which their
+     * leader's report shows. All events when the view is off.
+     */
+    public List<Hists> shownHists() {
+        List<Hists> out = new ArrayList<>();
+        java.util.Set<Hists> members = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Hists h : hists) {
+            members.addAll(h.members());
+        }
+        for (Hists h : hists) {
+            if (!members.contains(h)) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     /** {@code --hide-unresolved}: samples and callchain frames without a symbol are left out. */

@@ -11,9 +11,23 @@ package io.perfj.report;
  * @param hideUnresolved {@code --hide-unresolved}: no rows (nor callchain lines) of addresses
  *                       without a symbol
  * @param noInline       {@code --no-inline}: callchains without the functions inlined at an address
+ * @param groups         whether the events of a group are reported together (perf's group view)
  */
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
-                         boolean noInline) {
+                         boolean noInline, Groups groups) {
     /** perf's default columns. */
-    public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false);
+    public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, Groups.RECORDED);
+
+    /**
+     * perf report's group view: a group's events as one report, one percentage column per event,
+     * rows matched across the events by their sort keys.
+     */
+    public enum Groups {
+        /** The groups the recording describes (perf's default). */
+        RECORDED,
+        /** {@code --group}: as recorded, or all events one group when none is recorded. */
+        FORCED,
+        /** {@code --no-group}: every event on its own. */
+        NONE
+    }
 }

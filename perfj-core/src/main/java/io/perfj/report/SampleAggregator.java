@@ -45,10 +45,19 @@ final class SampleAggregator {
         boolean last;
     }
 
-    /** Merges into {@code agg} (one table per event, grown as events come); on its own thread when {@code threads > 1}. */
-    SampleAggregator(StackTable stacks, List<AggTable> agg, int threads) {
+    /** Whether the pid, the tid separate samples (they are handed over either way). */
+    private final boolean byPid;
+    private final boolean byTid;
+
+    /**
+     * Merges into {@code agg} (one table per event, grown as events come); on its own thread when
+     * {@code threads > 1}. {@code byPid}, {@code byTid}: whether those keys separate samples.
+     */
+    SampleAggregator(StackTable stacks, List<AggTable> agg, int threads, boolean byPid, boolean byTid) {
         this.stacks = stacks;
         this.agg = agg;
+        this.byPid = byPid;
+        this.byTid = byTid;
         if (threads > 1) {
             full = new ArrayBlockingQueue<>(QUEUED + 1);
             free = new ArrayBlockingQueue<>(QUEUED + 2);
@@ -63,8 +72,9 @@ final class SampleAggregator {
     }
 
     /**
-     * One sample: its keys (-1 for those the report does not separate), its own frame, the
-     * first {@code n} entries of {@code chain} (leaf first) and its period.
+     * One sample: its keys (-1 for those the report does not separate; pid and tid always
+     * given), its own frame, the first {@code n} entries of {@code chain} (leaf first) and its
+     * period.
      */
     void add(int ev, int comm, int pid, int tid, int cpu, int self, int[] chain, int n, long period) {
         if (open == null) {
@@ -179,7 +189,7 @@ final class SampleAggregator {
             stack = stacks.push(stack, chain[i]);
         }
         while (agg.size() <= ev) {
-            agg.add(new AggTable());
+            agg.add(new AggTable(byPid, byTid));
         }
         agg.get(ev).add(comm, pid, tid, cpu, self, stack, period);
     }

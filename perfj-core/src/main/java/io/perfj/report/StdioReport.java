@@ -40,30 +40,37 @@ public final class StdioReport {
         return view.relative() ? h.keptPeriod() : h.totalPeriod();
     }
 
-    public void print() {
-        print(true);
+    public boolean print() {
+        return print(true);
     }
 
     /**
      * Prints the report; {@code hint}: with perf's first line pointing to --header (perf leaves
-     * it out after printing the header itself).
+     * it out after printing the header itself). Returns false, having printed only those first
+     * lines, when no sample made an entry at all (perf's "data has no samples" error, which is
+     * the caller's to print).
      */
-    public void print(boolean hint) {
+    public boolean print(boolean hint) {
         ReportOptions o = report.options();
         if (hint) {
             comments.print("# To display the perf.data header info, please use --header/--header-only options.\n");
             comments.print("#\n");
         }
+        // perf prints these as it sets up its columns, before reading anything, -q or not
         for (SortKey k : o.sortKeys()) {
             String only = onlyValue(o, k);
             if (only != null) {
-                comments.print("# " + elideName(k) + ": " + only + "\n");
+                out.print("# " + elideName(k) + ": " + only + "\n");
             }
+        }
+        if (!hasSamples()) {
+            out.flush();
+            return false;
         }
         comments.print("#\n");
         comments.print("# Total Lost Samples: " + report.lostSamples() + "\n");
         comments.print("#\n");
-        for (Hists h : report.hists()) {
+        for (Hists h : report.shownHists()) {
             if (h.totalSamples() == 0) {
                 continue;
             }
@@ -71,6 +78,17 @@ public final class StdioReport {
             out.print("\n\n");
         }
         out.flush();
+        return true;
+    }
+
+    /** Whether any sample was counted (those the filters hide too; not those -C or --time drop). */
+    private boolean hasSamples() {
+        for (Hists h : report.hists()) {
+            if (h.totalSamples() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -117,36 +135,71 @@ public final class StdioReport {
         return n + String.valueOf(units[i]).stripTrailing() + (i == 0 ? " " : "");
     }
 
+    /** The event and its group's members (in the group view), whose columns a row shows side by side. */
+    private static List<Hists> group(Hists h) {
+        List<Hists> g = new ArrayList<>();
+        g.add(h);
+        g.addAll(h.members());
+        return g;
+    }
+
+    /**
+     * perf's sample and event-count lines: for a group the sums over its events ("Samples: 388
+     * of events 'anon group { a, b }'"), "events" for any leader of a recorded group.
+     */
+    private void printCounts(Hists h, List<Hists> group, ReportOptions o) {
+        long samples = 0;
+        long period = 0;
+        for (Hists m : group) {
+            samples += view.relative() ? m.keptSamples() : m.totalSamples();
+            period += total(m);
+        }
+        comments.print("# Samples: " + unitNumber(samples) + " of event" + (h.recordedMembers() > 1 ? "s" : "")
+                + " '" + h.label() + "'" + timeSlices(o) + "\n");
+        comments.print("# Event count (approx.): " + Long.toUnsignedString(period) + "\n");
+        comments.print("#\n");
+    }
+
+    /** One value column per event of the group, each {@code width} wide, after perf's "  " separator. */
+    private static void appendValues(StringBuilder row, HistEntry e, List<Hists> group, int width,
+                                     java.util.function.BiFunction<HistEntry, Hists, String> value) {
+        row.append("  ");
+        for (int i = 0; i < group.size(); i++) {
+            HistEntry m = i == 0 ? e : e.pair(i);
+            row.append(pad(value.apply(m, group.get(i)), width, true));
+        }
+    }
+
     private void printHists(Hists h, ReportOptions o) {
         long total = total(h);
-        comments.print("# Samples: " + unitNumber(view.relative() ? h.keptSamples() : h.totalSamples())
-                + " of event '" + h.name() + "'" + timeSlices(o) + "\n");
-        comments.print("# Event count (approx.): " + Long.toUnsignedString(total) + "\n");
-        comments.print("#\n");
+        List<Hists> group = group(h);
+        int n = group.size();
+        printCounts(h, group, o);
         List<String> headers = new ArrayList<>();
         List<Integer> widths = new ArrayList<>();
         List<Boolean> right = new ArrayList<>();
+        // perf's value columns are as wide as the header or, in a group, a value per event
         if (o.children()) {
             headers.add("Children");
-            widths.add(8);
+            widths.add(8 * n);
             right.add(true);
             headers.add("Self");
-            widths.add(8);
+            widths.add(8 * n);
             right.add(true);
         } else {
             headers.add("Overhead");
-            widths.add(8);
+            widths.add(8 * n);
             right.add(true);
         }
         // -n and --show-total-period: perf's columns of the entry's own samples and period
         if (view.samples()) {
             headers.add("Samples");
-            widths.add(12);
+            widths.add(12 * n);
             right.add(true);
         }
         if (view.period()) {
             headers.add("Period");
-            widths.add(12);
+            widths.add(12 * n);
             right.add(true);
         }
         List<HistEntry> shown = new ArrayList<>();
@@ -159,9 +212,12 @@ public final class StdioReport {
         List<SortKey> keys = shownKeys(o);
         for (SortKey k : keys) {
             int w = k.header().length();
-            // perf's cpu column keeps its header's width whatever it prints (-001, 1000)
+            // perf's cpu column keeps its header's width whatever it prints (-001, 1000); its
+            // command column is as wide as the entries' threads' last names, and cuts a longer
+            // command to that (a sample before an exec: "perf-ex" of a thread now "sleep")
             for (HistEntry e : k == SortKey.CPU ? List.<HistEntry>of() : h.entries()) {
-                w = Math.max(w, utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
+                w = Math.max(w, k == SortKey.COMM ? utf8Length(h.threadComm(e))
+                        : utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
                 if (k == SortKey.DSO && o.dsos() == null && e.frame() >= 0 && h.frames().get(e.frame()).sym() == null) {
                     // perf's hists__set_unres_dso_col_len: an entry without a symbol widens the
                     // object column to an address's 16 digits
@@ -195,19 +251,17 @@ public final class StdioReport {
             StringBuilder row = new StringBuilder();
             int col = 0;
             if (o.children()) {
-                row.append("  ").append(pad(pct(e.accPeriod(), total), 8, true));
-                row.append("  ").append(pad(pct(e.selfPeriod(), total), 8, true));
-                col = 2;
-            } else {
-                row.append("  ").append(pad(pct(e.selfPeriod(), total), 8, true));
+                appendValues(row, e, group, 8, (m, mh) -> pct(m == null ? 0 : m.accPeriod(), total(mh)));
                 col = 1;
             }
+            appendValues(row, e, group, 8, (m, mh) -> pct(m == null ? 0 : m.selfPeriod(), total(mh)));
+            col++;
             if (view.samples()) {
-                row.append("  ").append(pad(Long.toString(e.selfSamples()), 12, true));
+                appendValues(row, e, group, 12, (m, mh) -> Long.toString(m == null ? 0 : m.selfSamples()));
                 col++;
             }
             if (view.period()) {
-                row.append("  ").append(pad(Long.toUnsignedString(e.selfPeriod()), 12, true));
+                appendValues(row, e, group, 12, (m, mh) -> Long.toUnsignedString(m == null ? 0 : m.selfPeriod()));
                 col++;
             }
             for (int i = 0; i < keys.size(); i++) {
@@ -216,6 +270,9 @@ public final class StdioReport {
                 // perf pads every column to its width except a symbol in the last column
                 // (its symbol printer leaves padding to the column aligner, which skips the last).
                 String v = h.column(e, k);
+                if (k == SortKey.COMM) {
+                    v = cut(v, widths.get(col));
+                }
                 row.append("  ").append(k == SortKey.SYM && last ? v : pad(v, widths.get(col), false));
                 col++;
             }
@@ -282,6 +339,25 @@ public final class StdioReport {
         }
         String sp = " ".repeat(w - len);
         return right ? sp + s : s + sp;
+    }
+
+    /** C's {@code %.*s}: at most {@code w} bytes of UTF-8 (a character that does not fit whole is left out). */
+    static String cut(String s, int w) {
+        if (utf8Length(s) <= w) {
+            return s;
+        }
+        int end = 0;
+        int len = 0;
+        while (end < s.length()) {
+            int cp = s.codePointAt(end);
+            int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (len + n > w) {
+                break;
+            }
+            len += n;
+            end += Character.charCount(cp);
+        }
+        return s.substring(0, end);
     }
 
     static int utf8Length(String s) {

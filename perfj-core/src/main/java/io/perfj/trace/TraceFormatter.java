@@ -458,6 +458,8 @@ public final class TraceFormatter {
                     off = ol[0];
                     len = ol[1];
                 }
+                // a damaged format can put the field past the record's data: nothing of it is there
+                off = Math.max(0, Math.min(off, d.length));
                 len = Math.max(0, Math.min(len, d.length - off));
                 if (f.string() && printable(off, len)) {
                     CFormat.string(out, "%s", Arrays.copyOfRange(d, off, d.length), 0);

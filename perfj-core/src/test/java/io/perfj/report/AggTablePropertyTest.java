@@ -17,7 +17,7 @@ class AggTablePropertyTest {
     @Property(tries = 200)
     void mergesLikeAMapInFirstSeenOrder(@ForAll @Size(max = 3000) List<@IntRange(min = 0, max = 40) Integer> picks,
                                         @ForAll @IntRange(min = 1, max = 9) int spread) {
-        AggTable t = new AggTable();
+        AggTable t = new AggTable(true, true);
         Map<List<Integer>, long[]> want = new LinkedHashMap<>();
         for (int i = 0; i < picks.size(); i++) {
             int p = picks.get(i);
@@ -35,6 +35,26 @@ class AggTablePropertyTest {
             assertEquals(keys.get(r), k, "row " + r);
             assertEquals(want.get(k)[0], t.period(r));
             assertEquals(want.get(k)[1], t.count(r));
+        }
+    }
+
+    /** Without pid and tid keys samples of all threads share a row, which keeps its first sample's thread. */
+    @Property(tries = 100)
+    void aRowWithoutThreadKeysKeepsItsFirstThread(@ForAll @Size(max = 500) List<@IntRange(min = 0, max = 40) Integer> picks) {
+        AggTable t = new AggTable(false, false);
+        Map<Integer, int[]> first = new LinkedHashMap<>();
+        for (int i = 0; i < picks.size(); i++) {
+            int self = picks.get(i) % 4;
+            t.add(0, 100 + i, 1000 + i, -1, self, 0, 1);
+            first.putIfAbsent(self, new int[]{100 + i, 1000 + i});
+        }
+        assertEquals(first.size(), t.rows());
+        List<int[]> want = new ArrayList<>(first.values());
+        for (int r = 0; r < t.rows(); r++) {
+            assertEquals(-1, t.pid(r));
+            assertEquals(-1, t.tid(r));
+            assertEquals(want.get(r)[0], t.firstPid(r));
+            assertEquals(want.get(r)[1], t.firstTid(r));
         }
     }
 }

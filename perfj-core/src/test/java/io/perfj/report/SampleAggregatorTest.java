@@ -57,7 +57,7 @@ class SampleAggregatorTest {
     private static Tables run(int threads) {
         StackTable stacks = new StackTable();
         List<AggTable> agg = new ArrayList<>();
-        SampleAggregator sink = new SampleAggregator(stacks, agg, threads);
+        SampleAggregator sink = new SampleAggregator(stacks, agg, threads, true, true);
         Random rnd = new Random(11);
         int[] chain = new int[80_000];
         for (int i = 0; i < SAMPLES; i++) {
@@ -77,7 +77,7 @@ class SampleAggregatorTest {
     void consumerFailureIsRethrownToTheWriter() {
         StackTable stacks = new StackTable();
         List<AggTable> agg = new ArrayList<>();
-        SampleAggregator sink = new SampleAggregator(stacks, agg, 2);
+        SampleAggregator sink = new SampleAggregator(stacks, agg, 2, true, true);
         int[] chain = {1, 2, 3};
         // a negative event makes the consumer's table lookup fail
         sink.add(-5, 0, 0, 0, 0, 0, chain, 3, 1);

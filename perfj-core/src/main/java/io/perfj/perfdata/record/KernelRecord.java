@@ -35,6 +35,17 @@ public sealed interface KernelRecord extends PerfRecord
         public boolean data() {
             return (raw.misc() & MISC_MMAP_DATA) != 0;
         }
+
+        /** The file name's bytes as recorded ({@link #filename} decodes them as UTF-8). */
+        public byte[] filenameBytes() {
+            return nameBytes(raw, 40);
+        }
+    }
+
+    /** A record's NUL-terminated name at {@code off}, as perf reads it (up to the record's end at most). */
+    private static byte[] nameBytes(RawRecord raw, long off) {
+        io.perfj.io.Bytes b = raw.bytes();
+        return off >= b.size() ? new byte[0] : b.cstringBytes(off, b.size() - off);
     }
 
     /** PERF_RECORD_LOST (2). */
@@ -80,6 +91,11 @@ public sealed interface KernelRecord extends PerfRecord
             implements KernelRecord {
         public boolean hasBuildId() {
             return buildId != null;
+        }
+
+        /** The file name's bytes as recorded ({@link #filename} decodes them as UTF-8). */
+        public byte[] filenameBytes() {
+            return nameBytes(raw, 72);
         }
     }
 

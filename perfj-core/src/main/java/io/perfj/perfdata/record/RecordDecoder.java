@@ -69,10 +69,12 @@ public final class RecordDecoder {
             b = full.slice(0, end);
         }
         return switch (raw.type()) {
+            // a name is read up to its NUL as perf reads it, into the sample_id trailer when the
+            // record holds none before it
             case RecordType.MMAP -> new KernelRecord.Mmap(raw, b.s32(8), b.s32(12), b.u64(16), b.u64(24),
-                    b.u64(32), string(b, 40), sid);
+                    b.u64(32), string(full, 40), sid);
             case RecordType.LOST -> new KernelRecord.Lost(raw, b.u64(8), b.u64(16), sid);
-            case RecordType.COMM -> new KernelRecord.Comm(raw, b.s32(8), b.s32(12), string(b, 16), sid);
+            case RecordType.COMM -> new KernelRecord.Comm(raw, b.s32(8), b.s32(12), string(full, 16), sid);
             case RecordType.EXIT -> new KernelRecord.Exit(raw, b.s32(8), b.s32(12), b.s32(16), b.s32(20),
                     b.u64(24), sid);
             case RecordType.FORK -> new KernelRecord.Fork(raw, b.s32(8), b.s32(12), b.s32(16), b.s32(20),
@@ -84,7 +86,7 @@ public final class RecordDecoder {
                 ReadValues v = readValues(c, e == null ? 0 : e.attr().readFormat());
                 yield new KernelRecord.Read(raw, b.s32(8), b.s32(12), v, sid);
             }
-            case RecordType.MMAP2 -> mmap2(raw, b, sid);
+            case RecordType.MMAP2 -> mmap2(raw, b, full, sid);
             case RecordType.AUX -> new KernelRecord.Aux(raw, b.u64(8), b.u64(16), b.u64(24), sid);
             case RecordType.ITRACE_START -> new KernelRecord.ItraceStart(raw, b.s32(8), b.s32(12), sid);
             case RecordType.LOST_SAMPLES -> new KernelRecord.LostSamples(raw, b.u64(8), sid);
@@ -121,7 +123,7 @@ public final class RecordDecoder {
         };
     }
 
-    private static KernelRecord.Mmap2 mmap2(RawRecord raw, Bytes b, SampleId sid) {
+    private static KernelRecord.Mmap2 mmap2(RawRecord raw, Bytes b, Bytes full, SampleId sid) {
         int pid = b.s32(8);
         int tid = b.s32(12);
         long start = b.u64(16);
@@ -129,7 +131,7 @@ public final class RecordDecoder {
         long pgoff = b.u64(32);
         int prot = b.s32(64);
         int flags = b.s32(68);
-        String name = string(b, 72);
+        String name = string(full, 72);
         if ((raw.misc() & KernelRecord.MISC_MMAP_BUILD_ID) != 0) {
             int n = Math.min(b.u8(40), 20);
             return new KernelRecord.Mmap2(raw, pid, tid, start, len, pgoff, 0, 0, 0, 0, b.bytes(44, n),

@@ -313,6 +313,24 @@ class RecordDecoderTest {
         assertEquals(5, b.prot());
     }
 
+    /**
+     * An MMAP2 without a NUL before its sample_id trailer (hotspot's perf.data.true.v2 has one
+     * with no room for prot and flags): perf reads the name on into the trailer, up to a NUL.
+     */
+    @Test
+    void mmap2NameRunsIntoTheTrailerAsPerfReadsIt() {
+        ByteOrder o = ByteOrder.LITTLE_ENDIAN;
+        EventAttr a = attr(o, SampleFormat.TID | SampleFormat.TIME, 0, SAMPLE_ID_ALL, 0, 0, 0);
+        RawRecord r = new Rec(o).u32(0x6ee4).u32(0x6ee4).u64(0x1000).u64(0x2000).u64(0).u64(0).u64(0).u64(0)
+                .bytes("[stack]\0".getBytes(StandardCharsets.US_ASCII)) // where prot and flags belong
+                .u32(0x6ee4).u32(0x6ee4).u64(99) // trailer: pid, tid, time
+                .raw(RecordType.MMAP2, 2);
+        KernelRecord.Mmap2 m = (KernelRecord.Mmap2) RecordDecoder.decode(r, evlist(a));
+        assertArrayEquals(new byte[] {(byte) 0xe4, 'n'}, m.filenameBytes());
+        assertEquals("\ufffdn", m.filename());
+        assertEquals(99, m.sampleId().time());
+    }
+
     @Test
     void cpuMapEncodings() {
         ByteOrder o = ByteOrder.LITTLE_ENDIAN;
