@@ -139,6 +139,32 @@ class SessionThreadsTest {
         }
     }
 
+    @Test
+    void aSampleTheStageLeftUnwoundIsUnwoundByTheConsumer() {
+        // a stage that stopped (or never saw the record) hands over NONE: the consumer unwinds
+        // the sample itself, with the same frames (this was a ClassCastException)
+        Path file = Fixtures.recording("bpf-dwarf");
+        SessionOptions opts = SessionOptions.of(cacheOnly());
+        List<long[]> left = new ArrayList<>();
+        List<long[]> own = new ArrayList<>();
+        try (Session s = Session.open(file, opts)) {
+            s.threads(1).run(ref -> {
+                Sample smp = ref.sample();
+                s.resolver().unwoundAhead(smp, DecodedRecords.NONE);
+                left.add(s.resolver().unwindUser(smp));
+                s.resolver().unwoundAhead(null, null);
+            });
+        }
+        try (Session s = Session.open(file, opts)) {
+            s.threads(1).run(ref -> own.add(s.resolver().unwindUser(ref.sample())));
+        }
+        assertEquals(own.size(), left.size());
+        assertTrue(own.stream().filter(f -> f != null && f.length > 1).count() > 100, "few stacks to compare");
+        for (int i = 0; i < own.size(); i++) {
+            assertArrayEquals(own.get(i), left.get(i), "sample " + i);
+        }
+    }
+
     /** c-fp.data with the header of its {@code nth} record damaged (a size below a header's). */
     private static Path damaged(int nth) throws IOException {
         Path src = Fixtures.recording("c-fp");
