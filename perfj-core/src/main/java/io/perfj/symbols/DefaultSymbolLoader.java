@@ -16,6 +16,7 @@ public final class DefaultSymbolLoader implements SymbolLoader {
     private final boolean useSystem;
     private final boolean perfTrees;
     private final Path cacheDir;
+    private final java.util.concurrent.ConcurrentHashMap<Path, ElfSymbolCache.Facts> facts = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A loader that may open this machine's files (e.g. the object a debug file belongs to). */
     public DefaultSymbolLoader() {
@@ -141,7 +142,11 @@ public final class DefaultSymbolLoader implements SymbolLoader {
         if (cacheDir == null) {
             return null;
         }
-        ElfSymbolCache.Facts f = ElfSymbolCache.facts(cacheDir, file);
+        ElfSymbolCache.Facts f = facts.get(file);
+        if (f != null) {
+            return f;
+        }
+        f = ElfSymbolCache.facts(cacheDir, file);
         if (f == null) {
             try (ElfFile elf = ElfFile.open(file)) {
                 f = new ElfSymbolCache.Facts(elf.buildId().orElse(null), elf.symtabSection().isPresent());
@@ -150,6 +155,7 @@ public final class DefaultSymbolLoader implements SymbolLoader {
             }
             ElfSymbolCache.storeFacts(cacheDir, file, f);
         }
+        facts.put(file, f); // a candidate's build-id is asked, then its .symtab: one read for both
         return f;
     }
 

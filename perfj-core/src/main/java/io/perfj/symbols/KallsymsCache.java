@@ -95,14 +95,14 @@ final class KallsymsCache {
         long textStart = b.getLong();
         long textEnd = b.getLong();
         int bad = b.getInt();
-        String warning = b.get() == 0 ? null : string(b);
+        String warning = b.get() == 0 ? null : CacheFiles.string(b);
         int count = b.getInt();
         if (count < 1 || count > b.remaining()) {
             return null;
         }
         List<Kallsyms.Table> tables = new ArrayList<>(count);
         for (int t = 0; t < count; t++) {
-            String module = string(b);
+            String module = CacheFiles.string(b);
             int n = b.getInt();
             if (n < 0 || (long) n * 26 > b.remaining()) {
                 return null;
@@ -141,11 +141,11 @@ final class KallsymsCache {
         b.putLong(t.textStart()).putLong(t.textEnd()).putInt(t.badLines());
         b.put((byte) (t.warning() == null ? 0 : 1));
         if (t.warning() != null) {
-            put(b, t.warning());
+            CacheFiles.put(b, t.warning());
         }
         b.putInt(t.tables().size());
         for (Kallsyms.Table x : t.tables()) {
-            put(b, x.module());
+            CacheFiles.put(b, x.module());
             int n = x.starts().length;
             b.putInt(n);
             CacheFiles.putLongs(b, x.starts());
@@ -155,14 +155,6 @@ final class KallsymsCache {
             CacheFiles.putInts(b, x.nameTo());
         }
         CacheFiles.write(entry, b);
-    }
-
-    private static String string(ByteBuffer b) {
-        return CacheFiles.string(b);
-    }
-
-    private static void put(ByteBuffer b, String s) {
-        CacheFiles.put(b, s);
     }
 
     /** Where this file's entry is (tests). */
