@@ -53,6 +53,9 @@ class OptionsGoldenTest {
                     "--dsos", "hot", "--no-children", "-g", "none"),
             new Case("bpf-sys", "report-hide-unresolved", false, "report", "--stdio", "--hide-unresolved",
                     "--no-children", "-g", "none"),
+            // perf's short form of --hide-unresolved
+            new Case("bpf-sys", "report-hide-unresolved", false, "report", "--stdio", "-U", "--no-children",
+                    "-g", "none"),
             new Case("bpf-sys", "report-relative-kernel", false, "report", "--stdio", "--percentage", "relative",
                     "--dsos", "[kernel.kallsyms]", "--no-children", "-g", "none"),
             new Case("bpf-sys", "report-relative-comm", false, "report", "--stdio", "--percentage", "relative",
