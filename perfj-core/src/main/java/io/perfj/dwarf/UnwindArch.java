@@ -92,9 +92,10 @@ public enum UnwindArch {
 
     /**
      * A return address restored while the row's RA_SIGN_STATE is 1, without its authentication
-     * code. perf's libunwind leaves such an address as it is when reading another process's stack
-     * (it has no key mask), and the address then matches no map; this walk clears the bits above
-     * the user address range instead, which is what the XPACI instruction gives for user code.
+     * code. libunwind strips it from another process's stack only with a mask its caller supplies
+     * (the ptrauth_insn_mask accessor, newer than perf 6.1), and a signed address matches no map;
+     * this walk clears the bits above the user address range, which is what XPACI gives for user
+     * code.
      */
     public long stripSigned(long address) {
         return this == AARCH64 ? address & AARCH64_USER_ADDRESS_MASK : address;
