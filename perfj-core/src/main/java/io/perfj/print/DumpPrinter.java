@@ -5,8 +5,6 @@ import io.perfj.io.TextOut;
 import io.perfj.intelpt.IntelPtInfo;
 import io.perfj.intelpt.PtPacketDump;
 import io.perfj.io.Bytes;
-import io.perfj.io.Cursor;
-import io.perfj.io.FormatException;
 import io.perfj.perfdata.EventAttr;
 import io.perfj.perfdata.Evlist;
 import io.perfj.perfdata.Evsel;
@@ -19,6 +17,7 @@ import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.feature.RecordedArch;
 import io.perfj.perfdata.record.BranchStack;
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.KernelRecord;
@@ -63,7 +62,6 @@ import java.util.Optional;
  * perf prints them.
  */
 public final class DumpPrinter {
-    private static final int FEAT_ARCH = FeatureId.ARCH;
 
     private final PerfData data;
     private final String fileLabel;
@@ -717,7 +715,7 @@ public final class DumpPrinter {
 
     private String regName(int bit) {
         if (regNames == null) {
-            regNames = arch().equals("arm64") ? arm64Regs() : x86Regs();
+            regNames = RecordedArch.of(data).equals(RecordedArch.ARM64) ? arm64Regs() : x86Regs();
         }
         return bit < regNames.length && regNames[bit] != null ? regNames[bit] : "(null)";
     }
@@ -742,24 +740,6 @@ public final class DumpPrinter {
         n[32] = "pc";
         n[46] = "vg";
         return n;
-    }
-
-    /** perf_env__arch's normalised architecture, from the ARCH feature (x86 when absent). */
-    private String arch() {
-        Bytes f = data.features().get(FEAT_ARCH);
-        String a = "x86_64";
-        if (f != null) {
-            try {
-                Cursor c = f.cursor();
-                a = c.perfString();
-            } catch (FormatException e) {
-                // keep the default
-            }
-        }
-        if (a.startsWith("aarch64") || a.startsWith("arm64")) {
-            return "arm64";
-        }
-        return "x86";
     }
 
     private static String pageSize(long size) {

@@ -202,16 +202,15 @@ public final class ScriptPrinter {
             f.removeAll(opts.remove());
             return f;
         }
-        f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
+        // the symbol's offset is a default field with or without callchains: a sample line
+        // without one prints sym+0x.. too (perf's default fields of hardware and software events)
+        f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.SYMOFF, Field.DSO);
         // perf drops a default field the samples do not have: the CPU without PERF_SAMPLE_CPU.
         // The period it always has (the attr's fixed period when not sampled).
         if ((st & SampleFormat.CPU) != 0) {
             f.add(Field.CPU);
         }
         f.add(Field.PERIOD);
-        if ((st & SampleFormat.CALLCHAIN) != 0) {
-            f.add(Field.SYMOFF);
-        }
         f.addAll(opts.add());
         f.removeAll(opts.remove());
         return f;
