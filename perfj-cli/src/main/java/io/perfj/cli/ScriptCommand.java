@@ -63,7 +63,7 @@ public final class ScriptCommand implements Callable<Integer> {
             }
             ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
                     filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline);
-            Session session = sym.session(data);
+            Session session = sym.session(data).itrace(io.perfj.intelpt.PtSynthOptions.scriptDefault());
             ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
             try {
                 printer.check();

@@ -72,7 +72,7 @@ final class StreamRecordInput implements RecordInput {
         offset += size;
         trailing = null;
         if (type == RecordType.AUXTRACE && size >= AuxtracePayload.SIZE_END) {
-            skipPayload(at, b.u64(AuxtracePayload.SIZE_AT));
+            readPayload(at, b.u64(AuxtracePayload.SIZE_AT));
         }
         if (type == RecordType.HEADER_TRACING_DATA && size >= TracingDataPayload.SIZE_END) {
             readTracingData(at, b.u32(TracingDataPayload.SIZE_AT));
@@ -111,7 +111,36 @@ final class StreamRecordInput implements RecordInput {
         return trailing;
     }
 
-    /** Reads past an AUXTRACE record's trace data (which perfj does not decode). */
+    /**
+     * Reads an AUXTRACE record's trace data, kept as the record's {@link #trailing()} (a pipe
+     * cannot be read again: the decoder gets it from there); a payload too large to hold is
+     * stepped over.
+     */
+    private void readPayload(long at, long payload) {
+        if (payload >= 0 && payload <= MAX_KEPT_PAYLOAD) {
+            byte[] blob;
+            try {
+                blob = in.readNBytes((int) payload);
+            } catch (IOException e) {
+                throw new UncheckedIOException(name + ": " + e.getMessage(), e);
+            }
+            long start = offset;
+            offset += blob.length;
+            if (blob.length < payload) {
+                done = true;
+                warnings.add(AuxtracePayload.cutShort(name, at, payload, blob.length));
+                return;
+            }
+            trailing = Bytes.of(java.lang.foreign.MemorySegment.ofArray(blob), order, name, "AUXTRACE data", start);
+            return;
+        }
+        skipPayload(at, payload);
+    }
+
+    /** The largest AUXTRACE payload kept in memory from a pipe. */
+    private static final long MAX_KEPT_PAYLOAD = 1L << 30;
+
+    /** Reads past an AUXTRACE record's trace data. */
     private void skipPayload(long at, long payload) {
         long skipped = 0;
         byte[] buf = new byte[(int) Math.min(Math.max(payload, 0), 1 << 16)];

@@ -61,6 +61,9 @@ public final class Session implements AutoCloseable {
     private final JitInjection jit;
     private final List<String> recordWarnings = new ArrayList<>();
     private boolean ran;
+    /** What to synthesize from Intel PT trace (null: nothing), and the decoding under way. */
+    private io.perfj.intelpt.PtSynthOptions itraceOptions;
+    private ItraceInjection itrace;
     /** Threads for this session alone (tests), 0 for {@link #threads()}. */
     private int threadsOverride;
 
@@ -128,7 +131,33 @@ public final class Session implements AutoCloseable {
      * records, so ask again once samples have come.
      */
     public List<String> eventNames() {
-        return EventNames.names(data);
+        List<String> names = EventNames.names(data);
+        if (itrace == null || itrace.names().isEmpty()) {
+            return names;
+        }
+        List<String> out = new ArrayList<>(names);
+        itrace.names().forEach((i, n) -> {
+            if (i < out.size()) {
+                out.set(i, n);
+            }
+        });
+        return out;
+    }
+
+    /** Whether {@code e} is an event synthesized from instruction trace (see {@link #itrace}). */
+    public boolean synthesized(io.perfj.perfdata.Evsel e) {
+        return itrace != null && itrace.names().containsKey(e.index());
+    }
+
+    /**
+     * Decodes the recording's Intel PT trace as it runs, and delivers the samples (and errors, as
+     * PERF_RECORD_AUXTRACE_ERROR records to {@link RecordHandler#record}) that {@code o} asks for
+     * among the recorded ones, as perf's {@code --itrace} does. Set before {@link #run}; the
+     * synthesized events join the event list when the run starts.
+     */
+    public Session itrace(io.perfj.intelpt.PtSynthOptions o) {
+        itraceOptions = o;
+        return this;
     }
 
     /**
@@ -140,6 +169,7 @@ public final class Session implements AutoCloseable {
             throw new IllegalStateException(data.name() + ": a session is read once");
         }
         ran = true;
+        itrace = ItraceInjection.of(data, resolver.machine(), itraceOptions, options.compat().perf61());
         SampleRef ref = new SampleRef(data.evlist());
         RecordHandler handler = h.preloadsSymbols() && runThreads() > 1 ? new Preloading(h) : h;
         try {
@@ -225,12 +255,16 @@ public final class Session implements AutoCloseable {
                         if (jit.any()) {
                             injectDue(scan.time(), h);
                         }
+                        if (itrace != null) {
+                            itrace.beforeSample(scan.time(), h, ref);
+                        }
                         ref.at(scan);
                         h.sample(ref);
                     } else {
                         deliver(RecordDecoder.decode(scan.record(), data.evlist()), ref, h);
                     }
                 }
+                flushItrace(h, ref);
                 recordWarnings.addAll(scan.warnings());
             }
         } else if (runThreads() < 2) {
@@ -238,6 +272,7 @@ public final class Session implements AutoCloseable {
                 for (PerfRecord r; (r = in.next()) != null; ) {
                     deliver(r, ref, h);
                 }
+                flushItrace(h, ref);
                 recordWarnings.addAll(in.warnings());
             }
         } else {
@@ -250,6 +285,7 @@ public final class Session implements AutoCloseable {
                     }
                     deliver(r, ref, h);
                 }
+                flushItrace(h, ref);
                 recordWarnings.addAll(in.warnings());
             } finally {
                 in.close();
@@ -297,7 +333,18 @@ public final class Session implements AutoCloseable {
         return Runtime.getRuntime().availableProcessors();
     }
 
+    private void flushItrace(RecordHandler h, SampleRef ref) {
+        if (itrace != null) {
+            itrace.flush(h, ref);
+        }
+    }
+
     private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
+        if (itrace != null) {
+            long t = r instanceof Sample s ? s.time()
+                    : r instanceof io.perfj.perfdata.record.KernelRecord k ? k.sampleId().time() : 0;
+            itrace.before(r, t, h, ref);
+        }
         if (r instanceof Sample s) {
             if (jit.any()) {
                 injectDue(s.time(), h);
@@ -419,6 +466,9 @@ public final class Session implements AutoCloseable {
         all.addAll(recordWarnings);
         all.addAll(resolver.warnings());
         all.addAll(jit.warnings());
+        if (itrace != null) {
+            all.addAll(itrace.warnings());
+        }
         return all;
     }
 
