@@ -22,6 +22,8 @@ public final class ScriptCommand implements Callable<Integer> {
     boolean hideCallGraph;
     boolean header;
     boolean inline = true;
+    String itrace;
+    boolean noItrace;
     final CommandSpec spec;
 
     ScriptCommand() {
@@ -43,6 +45,12 @@ public final class ScriptCommand implements Callable<Integer> {
         m.option("--inline").negatable()
                 .describe("Show functions inlined at unwound addresses as frames of their own (default: on).")
                 .value(Boolean.class, v -> inline = v);
+        m.option("--itrace").label("OPTS")
+                .describe("What to synthesize from Intel PT trace, as perf's letters: i[PERIOD] instructions, b branches, "
+                        + "c calls, r returns, x transactions, w ptwrites, p power events, e errors (default: ce with "
+                        + "power events and the rest).")
+                .value(String.class, v -> itrace = v);
+        m.option("--no-itrace").describe("Do not decode instruction trace.").flag(v -> noItrace = v);
         refused.declare(m, Refused.SCRIPT);
         spec = m.spec();
     }
@@ -63,7 +71,14 @@ public final class ScriptCommand implements Callable<Integer> {
             }
             ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
                     filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline);
-            Session session = sym.session(data).itrace(io.perfj.intelpt.PtSynthOptions.scriptDefault());
+            io.perfj.intelpt.PtSynthOptions synth;
+            try {
+                synth = noItrace ? null : itrace == null ? io.perfj.intelpt.PtSynthOptions.scriptDefault()
+                        : io.perfj.intelpt.PtSynthOptions.parse(itrace);
+            } catch (IllegalArgumentException e) {
+                throw new CliError("script " + e.getMessage());
+            }
+            Session session = sym.session(data).itrace(synth);
             ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
             try {
                 printer.check();

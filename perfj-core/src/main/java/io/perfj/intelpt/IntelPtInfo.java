@@ -158,9 +158,19 @@ public record IntelPtInfo(long[] fields, Optional<String> filter) {
         return (quot << shift) + Long.divideUnsigned(rem << shift, mult);
     }
 
-    /** The TSC frequency in Hz (the ticks in a second of perf time). */
+    /** TSC ticks in {@code ns} nanoseconds of perf time ({@code intel_pt_ns_to_ticks}). */
+    public long nsToTicks(long ns) {
+        int shift = (int) fields[TIME_SHIFT];
+        long mult = fields[TIME_MULT];
+        if (mult == 0) {
+            return 0;
+        }
+        return (Long.divideUnsigned(ns, mult) << shift) + Long.divideUnsigned(Long.remainderUnsigned(ns, mult) << shift, mult);
+    }
+
+    /** The TSC frequency in Hz. */
     public long tscFrequency() {
-        return tsc(fields[TIME_ZERO] + 1_000_000_000L) ;
+        return nsToTicks(1_000_000_000L);
     }
 
     public long maxNonTurboRatio() {

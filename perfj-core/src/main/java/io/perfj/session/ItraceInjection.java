@@ -154,7 +154,10 @@ final class ItraceInjection {
         }
         cbr2khz = i.maxNonTurboRatio() == 0 ? 0 : i.tscFrequency() / i.maxNonTurboRatio() / 1000;
         addEvsels(pt, timeless);
-        runner = new PtQueueRunner(i, pt.attr().config(), timeless, opts, q -> code.walker(q), this::deliver);
+        PtSynthOptions o = opts.periodNs() ? new PtSynthOptions(opts.branches(), opts.branchFilter(), opts.instructions(),
+                opts.periodType(), i.nsToTicks(opts.period()), false, opts.transactions(), opts.ptwrites(), opts.pwrEvents(),
+                opts.errors()) : opts;
+        runner = new PtQueueRunner(i, pt.attr().config(), timeless, o, q -> code.walker(q), this::deliver);
     }
 
     private void addEvsels(Evsel pt, boolean timeless) {
@@ -171,7 +174,7 @@ final class ItraceInjection {
             branches = add(0, HW_BRANCH_INSTRUCTIONS, 1, st | SampleFormat.ADDR, flags, a.readFormat(), id++, "branches");
         }
         if (opts.instructions()) {
-            long period = opts.period();
+            long period = opts.periodNs() ? info.nsToTicks(opts.period()) : opts.period();
             instructions = add(0, HW_INSTRUCTIONS, period, st, flags, a.readFormat(), id++, "instructions");
         }
         st &= ~SampleFormat.PERIOD;
