@@ -271,7 +271,7 @@ public final class PtDecoder {
 
     private int nextPacket() {
         lastPacketType = packet.type;
-        do {
+        while (true) {
             pos += pktStep;
             at += pktStep;
             len -= pktStep;
@@ -282,13 +282,31 @@ public final class PtDecoder {
                     return e;
                 }
             }
+            int h = buf[at] & 0xff;
+            if (h == 0) {
+                pktStep = 1; // PAD
+                continue;
+            }
+            if ((h & 1) == 0 && h != 2 && ctx == PtPacketDecoder.CTX_NONE) {
+                // a short TNT, most of a trace's bytes: decoded here rather than by the general decoder
+                int stop = 31 - Integer.numberOfLeadingZeros(h);
+                packet.type = PtPacketType.TNT;
+                packet.count = stop - 1;
+                packet.payload = ((long) h) << (64 - stop);
+                packet.length = 1;
+                pktStep = 1;
+                break;
+            }
             int n = PtPacketDecoder.decode(buf, at, len, ctx, packet);
             if (n <= 0) {
                 return badPacket();
             }
             ctx = PtPacketDecoder.nextContext(packet, ctx);
             pktStep = n;
-        } while (packet.type == PtPacketType.PAD);
+            if (packet.type != PtPacketType.PAD) {
+                break;
+            }
+        }
         clock.lastWasCyc = lastPacketType == PtPacketType.CYC;
         return OK;
     }
