@@ -137,6 +137,13 @@ public final class PtDecoder {
         return current;
     }
 
+    /** Which buffer of the queue is decoded (1 for the first): a new one is a new trace. */
+    public long traceNr() {
+        return traceNr;
+    }
+
+    private long traceNr;
+
     /** Offset of the current packet from the start of {@link #buffer()}. */
     public long offsetInBuffer() {
         return at;
@@ -251,6 +258,7 @@ public final class PtDecoder {
                 continue;
             }
             current = b;
+            traceNr++;
             buf = b.data();
             at = 0;
             len = buf.length;
@@ -376,6 +384,14 @@ public final class PtDecoder {
     private void setIp() {
         setLastIp();
         ip = lastIp;
+    }
+
+    /** Takes the packet's IP when it can be had; whether the decoder has an IP now. */
+    private boolean takeIp() {
+        if (haveIp()) {
+            setIp();
+        }
+        return ip != 0;
     }
 
     private boolean haveIp() {
@@ -585,38 +601,26 @@ public final class PtDecoder {
                 case TIP_PGD -> {
                     continuousPeriod = false;
                     pge = false;
-                    if (haveIp()) {
-                        setIp();
-                    }
-                    if (ip != 0) {
+                    if (takeIp()) {
                         state.type |= PtState.TRACE_END;
                         return OK;
                     }
                 }
                 case TIP_PGE -> {
                     pge = true;
-                    if (haveIp()) {
-                        setIp();
-                    }
-                    if (ip != 0) {
+                    if (takeIp()) {
                         state.type |= PtState.TRACE_BEGIN;
                         return OK;
                     }
                 }
                 case TIP -> {
                     pge = true;
-                    if (haveIp()) {
-                        setIp();
-                    }
-                    if (ip != 0) {
+                    if (takeIp()) {
                         return OK;
                     }
                 }
                 case FUP -> {
-                    if (haveIp()) {
-                        setIp();
-                    }
-                    if (ip != 0) {
+                    if (takeIp()) {
                         return OK;
                     }
                 }
@@ -1006,12 +1010,7 @@ public final class PtDecoder {
                 }
                 case TIP_PGD -> {
                     state.fromIp = ip;
-                    if (packet.count == 0) {
-                        state.toIp = 0;
-                    } else {
-                        setIp();
-                        state.toIp = ip;
-                    }
+                    state.toIp = tipTarget();
                     pge = false;
                     continuousPeriod = false;
                     state.type |= PtState.TRACE_END;
@@ -1020,23 +1019,13 @@ public final class PtDecoder {
                 case TIP_PGE -> {
                     pge = true;
                     state.fromIp = 0;
-                    if (packet.count == 0) {
-                        state.toIp = 0;
-                    } else {
-                        setIp();
-                        state.toIp = ip;
-                    }
+                    state.toIp = tipTarget();
                     state.type |= PtState.TRACE_BEGIN;
                     return OK;
                 }
                 case TIP -> {
                     state.fromIp = ip;
-                    if (packet.count == 0) {
-                        state.toIp = 0;
-                    } else {
-                        setIp();
-                        state.toIp = ip;
-                    }
+                    state.toIp = tipTarget();
                     return OK;
                 }
                 case MTC -> clock.mtc(packet.payload);
@@ -1045,6 +1034,15 @@ public final class PtDecoder {
                 }
             }
         }
+    }
+
+    /** The target of the TIP after a FUP: its IP, 0 when it has none. */
+    private long tipTarget() {
+        if (packet.count == 0) {
+            return 0;
+        }
+        setIp();
+        return ip;
     }
 
     private int fupInPsb() {

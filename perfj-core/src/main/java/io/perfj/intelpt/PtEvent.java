@@ -38,6 +38,8 @@ public final class PtEvent {
     long psbOffset;
     int cbr;
     long cbrPayload;
+    /** perf's callchain of the sample (context markers and addresses), or null. */
+    long[] callchain;
     /** For {@link Kind#ERROR}: the code ({@link PtErrors}). */
     int code;
     /** For {@link Kind#ERROR}: the buffer and where in it the decoder was. */
@@ -95,6 +97,10 @@ public final class PtEvent {
 
     public long cbrPayload() {
         return cbrPayload;
+    }
+
+    public long[] callchain() {
+        return callchain;
     }
 
     public int code() {

@@ -79,6 +79,8 @@ public final class PtQueueRunner {
     private long[] heapOrdinal = new long[4];
     private int heapCnt;
     private boolean newData;
+    /** The thread stacks by tid, when callchains are made. */
+    private final java.util.Map<Integer, PtThreadStack> stacks = new java.util.HashMap<>();
     /** The current pid and tid of each CPU ({@code machine__set_current_tid}). */
     private final java.util.Map<Integer, long[]> current = new java.util.HashMap<>();
 
@@ -157,6 +159,14 @@ public final class PtQueueRunner {
                 }
             }
         }
+    }
+
+    /**
+     * The callchain perf's report gives a recorded sample of {@code tid} at {@code ip} from the
+     * thread stack the trace decoded so far made (add_callchain).
+     */
+    public long[] lateCallchain(int tid, long ip) {
+        return PtThreadStack.sampleLate(stacks.get(tid), ip, PtSynthOptions.CALLCHAIN_SIZE + 1);
     }
 
     // ------------------------------------------------------------------ decoding
@@ -383,6 +393,10 @@ public final class PtQueueRunner {
         if ((s.type & PtState.BRANCH) == 0) {
             return;
         }
+        if ((opts.callchain() || opts.addCallchain()) && q.tid != -1) {
+            stacks.computeIfAbsent(q.tid, t -> new PtThreadStack()).event(q.flags, s.fromIp, s.toIp, s.insnLen,
+                    q.decoder.traceNr());
+        }
         if (opts.branches() && (opts.branchFilter() == 0 || (opts.branchFilter() & q.flags) != 0)) {
             emit(q, PtEvent.Kind.BRANCH, s.fromIp, s.toIp, 1, q.flags);
         }
@@ -406,6 +420,8 @@ public final class PtQueueRunner {
         e.cbrPayload = q.state.cbrPayload;
         e.code = 0;
         e.buffer = null;
+        e.callchain = opts.callchain() && kind != PtEvent.Kind.BRANCH
+                ? PtThreadStack.sample(q.tid == -1 ? null : stacks.get(q.tid), ip, PtSynthOptions.CALLCHAIN_SIZE + 1) : null;
         sink.event(e);
     }
 
@@ -422,6 +438,7 @@ public final class PtQueueRunner {
         e.flags = 0;
         e.kernel = Long.compareUnsigned(s.fromIp, KERNEL_START) >= 0;
         e.code = s.err;
+        e.callchain = null;
         e.buffer = q.decoder.buffer();
         e.bufferOffset = q.decoder.offsetInBuffer();
         sink.event(e);

@@ -15,16 +15,38 @@ package io.perfj.intelpt;
  * @param ptwrites synthesize PTWRITE samples
  * @param pwrEvents synthesize power events (cbr, psb)
  * @param errors synthesize decoder errors
+ * @param callchain give the synthesized samples (not branches) callchains from the decoder's
+ *                  thread stack
+ * @param addCallchain give the recorded samples without a callchain one from the thread stack
  */
 public record PtSynthOptions(boolean branches, int branchFilter, boolean instructions, PtDecoder.Period periodType,
                              long period, boolean periodNs, boolean transactions, boolean ptwrites,
-                             boolean pwrEvents, boolean errors) {
+                             boolean pwrEvents, boolean errors, boolean callchain, boolean addCallchain) {
+    /** perf's default callchain length for synthesized samples. */
+    public static final int CALLCHAIN_SIZE = 16;
+
     /** perf's default instruction period: 100000 ns. */
     public static final long DEFAULT_PERIOD_NS = 100_000;
 
     /** perf script's default: calls and errors, with power events (cbr, psb) and the rest on. */
     public static PtSynthOptions scriptDefault() {
-        return new PtSynthOptions(true, CALLS, false, PtDecoder.Period.NONE, 0, false, true, true, true, true);
+        return new PtSynthOptions(true, CALLS, false, PtDecoder.Period.NONE, 0, false, true, true, true, true, false,
+                false);
+    }
+
+    /**
+     * perf report's default: instructions every 100us, no branches, the rest on, and callchains
+     * from the thread stack for the synthesized samples and the recorded ones.
+     */
+    public static PtSynthOptions reportDefault() {
+        return new PtSynthOptions(false, 0, true, PtDecoder.Period.TICKS, DEFAULT_PERIOD_NS, true, true, true, true, true,
+                true, true);
+    }
+
+    /** These options with {@code period} (TSC ticks) for {@code periodNs}. */
+    public PtSynthOptions inTicks(long ticks) {
+        return new PtSynthOptions(branches, branchFilter, instructions, periodType, ticks, false, transactions, ptwrites,
+                pwrEvents, errors, callchain, addCallchain);
     }
 
     private static final int CALLS = PtEvent.FLAG_CALL | PtEvent.FLAG_ASYNC | PtEvent.FLAG_TRACE_END;
@@ -115,6 +137,6 @@ public record PtSynthOptions(boolean branches, int branchFilter, boolean instruc
             filter |= RETURNS;
         }
         return new PtSynthOptions(branches, filter, instructions, instructions ? type : PtDecoder.Period.NONE,
-                instructions ? period : 0, instructions && ns, transactions, ptwrites, pwr, errors);
+                instructions ? period : 0, instructions && ns, transactions, ptwrites, pwr, errors, false, false);
     }
 }

@@ -90,6 +90,17 @@ final class StreamRecordInput implements RecordInput {
             warnings.add(TracingDataPayload.cutShort(name, at, len, 0) + " (larger than perfj reads from a pipe)");
             return;
         }
+        int got = readBlob(len, "tracing_data");
+        if (got < len) {
+            warnings.add(TracingDataPayload.cutShort(name, at, len, got));
+        }
+    }
+
+    /**
+     * Reads the {@code len} bytes after a record into {@link #trailing()}; returns how many the
+     * stream had (fewer: the stream ended, reading stops, no trailing bytes).
+     */
+    private int readBlob(long len, String structure) {
         byte[] blob;
         try {
             blob = in.readNBytes((int) len);
@@ -100,10 +111,10 @@ final class StreamRecordInput implements RecordInput {
         offset += blob.length;
         if (blob.length < len) {
             done = true;
-            warnings.add(TracingDataPayload.cutShort(name, at, len, blob.length));
-            return;
+            return blob.length;
         }
-        trailing = Bytes.of(java.lang.foreign.MemorySegment.ofArray(blob), order, name, "tracing_data", start);
+        trailing = Bytes.of(java.lang.foreign.MemorySegment.ofArray(blob), order, name, structure, start);
+        return blob.length;
     }
 
     @Override
@@ -118,20 +129,10 @@ final class StreamRecordInput implements RecordInput {
      */
     private void readPayload(long at, long payload) {
         if (payload >= 0 && payload <= MAX_KEPT_PAYLOAD) {
-            byte[] blob;
-            try {
-                blob = in.readNBytes((int) payload);
-            } catch (IOException e) {
-                throw new UncheckedIOException(name + ": " + e.getMessage(), e);
+            int got = readBlob(payload, "AUXTRACE data");
+            if (got < payload) {
+                warnings.add(AuxtracePayload.cutShort(name, at, payload, got));
             }
-            long start = offset;
-            offset += blob.length;
-            if (blob.length < payload) {
-                done = true;
-                warnings.add(AuxtracePayload.cutShort(name, at, payload, blob.length));
-                return;
-            }
-            trailing = Bytes.of(java.lang.foreign.MemorySegment.ofArray(blob), order, name, "AUXTRACE data", start);
             return;
         }
         skipPayload(at, payload);

@@ -14,6 +14,7 @@ import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.KernelRecord;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.RecordDecoder;
@@ -74,7 +75,8 @@ final class ItraceInjection {
         this.machine = machine;
         this.opts = opts;
         this.perf61 = perf61;
-        this.code = new PerfNoTracedCode(machine);
+        // perf report (the mode that adds callchains to recorded samples) counts the kernel's failures anew
+        this.code = new PerfNoTracedCode(machine, !opts.addCallchain());
     }
 
     /** The injection for {@code data}, or null when synthesizing is off. */
@@ -154,9 +156,7 @@ final class ItraceInjection {
         }
         cbr2khz = i.maxNonTurboRatio() == 0 ? 0 : i.tscFrequency() / i.maxNonTurboRatio() / 1000;
         addEvsels(pt, timeless);
-        PtSynthOptions o = opts.periodNs() ? new PtSynthOptions(opts.branches(), opts.branchFilter(), opts.instructions(),
-                opts.periodType(), i.nsToTicks(opts.period()), false, opts.transactions(), opts.ptwrites(), opts.pwrEvents(),
-                opts.errors()) : opts;
+        PtSynthOptions o = opts.periodNs() ? opts.inTicks(i.nsToTicks(opts.period())) : opts;
         runner = new PtQueueRunner(i, pt.attr().config(), timeless, o, q -> code.walker(q), this::deliver);
     }
 
@@ -172,6 +172,9 @@ final class ItraceInjection {
         long id = pt.ids()[0] + ID_OFFSET;
         if (opts.branches()) {
             branches = add(0, HW_BRANCH_INSTRUCTIONS, 1, st | SampleFormat.ADDR, flags, a.readFormat(), id++, "branches");
+        }
+        if (opts.callchain()) {
+            st |= SampleFormat.CALLCHAIN;
         }
         if (opts.instructions()) {
             long period = opts.periodNs() ? info.nsToTicks(opts.period()) : opts.period();
@@ -294,7 +297,35 @@ final class ItraceInjection {
         Bytes rawData = raw == null ? null : Bytes.of(raw, ByteOrder.LITTLE_ENDIAN, data.name(), "perf_synth");
         long id = ev.ids()[0];
         pending.add(new Sample(rr, ev, st, id, e.ip(), e.pid(), e.tid(), e.time(), e.addr(), id, id, e.cpu(), 0,
-                e.period(), null, null, rawData, null, null, null, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, null));
+                e.period(), null, callchain(e.callchain()), rawData, null, null, null, 0, 0, 0, 0, 0, null, 0, 0, 0, 0,
+                null));
+    }
+
+    private Callchain callchain(long[] ips) {
+        if (ips == null) {
+            return null;
+        }
+        byte[] b = new byte[ips.length * 8];
+        for (int i = 0; i < ips.length; i++) {
+            putLong(b, 8 * i, ips[i]);
+        }
+        return new Callchain(ips.length, Bytes.of(b, ByteOrder.LITTLE_ENDIAN, data.name(), "callchain"));
+    }
+
+    /**
+     * A recorded sample, with the callchain perf report adds from the thread stack when it has
+     * none (add_callchain); itself otherwise.
+     */
+    Sample withCallchain(Sample s) {
+        if (runner == null || !opts.addCallchain() || s.callchain() != null && s.callchain().nr() > 0
+                || names.containsKey(s.evsel().index())) {
+            return s;
+        }
+        return new Sample(s.raw(), s.evsel(), s.sampleType() | SampleFormat.CALLCHAIN, s.identifier(), s.ip(), s.pid(),
+                s.tid(), s.time(), s.addr(), s.id(), s.streamId(), s.cpu(), s.res(), s.period(), s.read(),
+                callchain(runner.lateCallchain(s.tid(), s.ip())), s.rawData(), s.branchStack(), s.userRegs(),
+                s.userStack(), s.weight(), s.insLat(), s.pStageCyc(), s.dataSrc(), s.transaction(), s.intrRegs(),
+                s.physAddr(), s.cgroup(), s.dataPageSize(), s.codePageSize(), s.aux());
     }
 
     private static final Bytes EMPTY = Bytes.of(new byte[0], ByteOrder.LITTLE_ENDIAN, "synthesized", "sample");

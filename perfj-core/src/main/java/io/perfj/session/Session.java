@@ -144,6 +144,26 @@ public final class Session implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Whether {@code data} holds Intel PT trace (an AUXTRACE_INFO of Intel PT type before its
+     * first sample), which perf decodes by default.
+     */
+    public static boolean hasIntelPt(PerfData data) {
+        if (data.isPipe() || !data.header().hasFeature(io.perfj.perfdata.FeatureId.AUXTRACE)) {
+            return false;
+        }
+        io.perfj.perfdata.RecordInput in = data.records();
+        for (io.perfj.perfdata.RawRecord r = in.next(); r != null; r = in.next()) {
+            if (r.type() == io.perfj.perfdata.RecordType.AUXTRACE_INFO) {
+                return r.bytes().size() >= 12 && r.bytes().u32(8) == io.perfj.intelpt.IntelPtInfo.AUX_TYPE;
+            }
+            if (r.type() == io.perfj.perfdata.RecordType.SAMPLE) {
+                return false;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code e} is an event synthesized from instruction trace (see {@link #itrace}). */
     public boolean synthesized(io.perfj.perfdata.Evsel e) {
         return itrace != null && itrace.names().containsKey(e.index());
@@ -344,6 +364,9 @@ public final class Session implements AutoCloseable {
             long t = r instanceof Sample s ? s.time()
                     : r instanceof io.perfj.perfdata.record.KernelRecord k ? k.sampleId().time() : 0;
             itrace.before(r, t, h, ref);
+            if (r instanceof Sample s) {
+                r = itrace.withCallchain(s);
+            }
         }
         if (r instanceof Sample s) {
             if (jit.any()) {
