@@ -139,6 +139,9 @@ public final class ReportCommand implements Callable<Integer> {
             }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
+            if (intelPt) {
+                session.itrace(io.perfj.intelpt.PtSynthOptions.reportDefault());
+            }
             if (("trace".equals(sort) || "trace_fields".equals(sort)) && opts.filters()) {
                 throw new CliError("report --sort " + sort + ": not supported with sample filters"
                         + " (--comms, --dsos, --pid, --tid, -C, --symbols)");
@@ -209,11 +212,16 @@ public final class ReportCommand implements Callable<Integer> {
                 && spec.commandLine().getParseResult().hasMatchedOption("--percent-limit");
     }
 
+    /** Whether the recording has Intel PT trace, which report decodes with callchains for every sample. */
+    private boolean intelPt;
+
     private ReportOptions options(PerfData data) {
         boolean callchains = false;
         for (Evsel e : data.evlist().evsels()) {
             callchains |= (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
         }
+        intelPt = !json && io.perfj.session.Session.hasIntelPt(data);
+        callchains |= intelPt;
         io.perfj.report.SampleFilter f = filters.filter(data);
         io.perfj.report.SampleSelection select = filters.selection(data);
         boolean relative = false;

@@ -26,6 +26,8 @@ public final class ScriptCommand implements Callable<Integer> {
     boolean deltatime;
     boolean inline = true;
     final java.util.Set<ScriptOptions.SideBand> sideBand = java.util.EnumSet.noneOf(ScriptOptions.SideBand.class);
+    String itrace;
+    boolean noItrace;
     final CommandSpec spec;
 
     /** What each --show-*-events option prints among the samples. */
@@ -73,6 +75,12 @@ public final class ScriptCommand implements Callable<Integer> {
                 }
             });
         }
+        m.option("--itrace").label("OPTS")
+                .describe("What to synthesize from Intel PT trace, as perf's letters: i[PERIOD] instructions, b branches, "
+                        + "c calls, r returns, x transactions, w ptwrites, p power events, e errors (default: ce with "
+                        + "power events and the rest).")
+                .value(String.class, v -> itrace = v);
+        m.option("--no-itrace").describe("Do not decode instruction trace.").flag(v -> noItrace = v);
         refused.declare(m, Refused.SCRIPT);
         spec = m.spec();
     }
@@ -101,7 +109,14 @@ public final class ScriptCommand implements Callable<Integer> {
             ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
                     filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline,
                     java.util.Set.copyOf(sideBand), deltatime);
-            Session session = sym.session(data);
+            io.perfj.intelpt.PtSynthOptions synth;
+            try {
+                synth = noItrace ? null : itrace == null ? io.perfj.intelpt.PtSynthOptions.scriptDefault()
+                        : io.perfj.intelpt.PtSynthOptions.parse(itrace);
+            } catch (IllegalArgumentException e) {
+                throw new CliError("script " + e.getMessage());
+            }
+            Session session = sym.session(data).itrace(synth);
             ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
             try {
                 printer.check();

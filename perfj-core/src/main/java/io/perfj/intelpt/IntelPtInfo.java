@@ -97,6 +97,82 @@ public record IntelPtInfo(long[] fields, Optional<String> filter) {
     }
 
     /** The maximum non-turbo ratio, or 0 when the record is too old to have it. */
+    private long field(int i) {
+        return i < fields.length ? fields[i] : 0;
+    }
+
+    /** The PMU type of the intel_pt event. */
+    public int pmuType() {
+        return (int) field(0);
+    }
+
+    /** Whether the kernel gave the TSC conversion (else perf decodes without timestamps). */
+    public boolean capUserTimeZero() {
+        return field(4) != 0;
+    }
+
+    /** The config bit that enables TSC packets. */
+    public long tscBit() {
+        return field(5);
+    }
+
+    public long noRetCompBit() {
+        return field(6);
+    }
+
+    /** How the recording tells context switches: 1 sched_switch, 2 or 3 switch records (3: CPU-wide). */
+    public int haveSchedSwitch() {
+        return (int) field(7);
+    }
+
+    public boolean snapshotMode() {
+        return field(8) != 0;
+    }
+
+    public boolean perCpuMmaps() {
+        return field(PER_CPU_MMAPS) != 0;
+    }
+
+    public long mtcFreqBits() {
+        return field(11);
+    }
+
+    public long tscCtcN() {
+        return field(12);
+    }
+
+    public long tscCtcD() {
+        return field(13);
+    }
+
+    /** perf time (ns) to TSC ({@code perf_time_to_tsc}). */
+    public long tsc(long perfTime) {
+        int shift = (int) fields[TIME_SHIFT];
+        long mult = fields[TIME_MULT];
+        if (mult == 0) {
+            return 0;
+        }
+        long t = perfTime - fields[TIME_ZERO];
+        long quot = Long.divideUnsigned(t, mult);
+        long rem = Long.remainderUnsigned(t, mult);
+        return (quot << shift) + Long.divideUnsigned(rem << shift, mult);
+    }
+
+    /** TSC ticks in {@code ns} nanoseconds of perf time ({@code intel_pt_ns_to_ticks}). */
+    public long nsToTicks(long ns) {
+        int shift = (int) fields[TIME_SHIFT];
+        long mult = fields[TIME_MULT];
+        if (mult == 0) {
+            return 0;
+        }
+        return (Long.divideUnsigned(ns, mult) << shift) + Long.divideUnsigned(Long.remainderUnsigned(ns, mult) << shift, mult);
+    }
+
+    /** The TSC frequency in Hz. */
+    public long tscFrequency() {
+        return nsToTicks(1_000_000_000L);
+    }
+
     public long maxNonTurboRatio() {
         return fields.length > MAX_NONTURBO_RATIO ? fields[MAX_NONTURBO_RATIO] : 0;
     }

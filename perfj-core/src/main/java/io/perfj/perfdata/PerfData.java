@@ -354,6 +354,33 @@ public final class PerfData implements AutoCloseable {
      * Called by the record input with the blob after a pipe-mode HEADER_TRACING_DATA record (null
      * when it was cut short): it becomes the TRACING_DATA feature, unless the header has one.
      */
+    /** A pipe's AUXTRACE payloads by record offset, until the decoder takes them. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Bytes> auxPayloads = new java.util.concurrent.ConcurrentHashMap<>();
+
+    void onAuxtrace(RawRecord r, Bytes payload) {
+        if (payload != null && !r.compressed()) {
+            auxPayloads.put(r.offset(), payload);
+        }
+    }
+
+    /**
+     * The trace data that follows the PERF_RECORD_AUXTRACE {@code r} ({@code size} bytes by its
+     * {@code size} field): in a file, where it is (cut at the end of the file); from a stream, as
+     * it was read (once: the stream's copy is handed over). Null when there is none (a record inside a
+     * compressed record, or a pipe's payload already taken).
+     */
+    public Bytes auxtracePayload(RawRecord r, long size) {
+        if (stream != null) {
+            return auxPayloads.remove(r.offset());
+        }
+        Bytes file = fileBytes();
+        long start = r.offset() + r.size();
+        if (file == null || r.compressed() || size < 0 || start > file.size()) {
+            return null;
+        }
+        return file.slice(start, Math.min(size, file.size() - start));
+    }
+
     void onTracingData(Bytes blob) {
         if (blob != null) {
             features.putIfAbsent(FeatureId.TRACING_DATA, blob);

@@ -72,7 +72,7 @@ final class StreamRecordInput implements RecordInput {
         offset += size;
         trailing = null;
         if (type == RecordType.AUXTRACE && size >= AuxtracePayload.SIZE_END) {
-            skipPayload(at, b.u64(AuxtracePayload.SIZE_AT));
+            readPayload(at, b.u64(AuxtracePayload.SIZE_AT));
         }
         if (type == RecordType.HEADER_TRACING_DATA && size >= TracingDataPayload.SIZE_END) {
             readTracingData(at, b.u32(TracingDataPayload.SIZE_AT));
@@ -90,6 +90,17 @@ final class StreamRecordInput implements RecordInput {
             warnings.add(TracingDataPayload.cutShort(name, at, len, 0) + " (larger than perfj reads from a pipe)");
             return;
         }
+        int got = readBlob(len, "tracing_data");
+        if (got < len) {
+            warnings.add(TracingDataPayload.cutShort(name, at, len, got));
+        }
+    }
+
+    /**
+     * Reads the {@code len} bytes after a record into {@link #trailing()}; returns how many the
+     * stream had (fewer: the stream ended, reading stops, no trailing bytes).
+     */
+    private int readBlob(long len, String structure) {
         byte[] blob;
         try {
             blob = in.readNBytes((int) len);
@@ -100,10 +111,10 @@ final class StreamRecordInput implements RecordInput {
         offset += blob.length;
         if (blob.length < len) {
             done = true;
-            warnings.add(TracingDataPayload.cutShort(name, at, len, blob.length));
-            return;
+            return blob.length;
         }
-        trailing = Bytes.of(java.lang.foreign.MemorySegment.ofArray(blob), order, name, "tracing_data", start);
+        trailing = Bytes.of(java.lang.foreign.MemorySegment.ofArray(blob), order, name, structure, start);
+        return blob.length;
     }
 
     @Override
@@ -111,7 +122,26 @@ final class StreamRecordInput implements RecordInput {
         return trailing;
     }
 
-    /** Reads past an AUXTRACE record's trace data (which perfj does not decode). */
+    /**
+     * Reads an AUXTRACE record's trace data, kept as the record's {@link #trailing()} (a pipe
+     * cannot be read again: the decoder gets it from there); a payload too large to hold is
+     * stepped over.
+     */
+    private void readPayload(long at, long payload) {
+        if (payload >= 0 && payload <= MAX_KEPT_PAYLOAD) {
+            int got = readBlob(payload, "AUXTRACE data");
+            if (got < payload) {
+                warnings.add(AuxtracePayload.cutShort(name, at, payload, got));
+            }
+            return;
+        }
+        skipPayload(at, payload);
+    }
+
+    /** The largest AUXTRACE payload kept in memory from a pipe. */
+    private static final long MAX_KEPT_PAYLOAD = 1L << 30;
+
+    /** Reads past an AUXTRACE record's trace data. */
     private void skipPayload(long at, long payload) {
         long skipped = 0;
         byte[] buf = new byte[(int) Math.min(Math.max(payload, 0), 1 << 16)];

@@ -74,6 +74,11 @@ final class UnpackingRecordInput implements RecordInput {
                 }
                 case RecordType.HEADER_FEATURE -> data.onHeaderFeature(r);
                 case RecordType.HEADER_TRACING_DATA -> data.onTracingData(base.trailing());
+                case RecordType.AUXTRACE -> {
+                    if (base instanceof StreamRecordInput) {
+                        data.onAuxtrace(r, base.trailing());
+                    }
+                }
                 default -> {
                 }
             }

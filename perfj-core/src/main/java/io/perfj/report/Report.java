@@ -200,7 +200,7 @@ public final class Report {
         sink.finish();
         warnings.addAll(session.recordWarnings());
         List<Evsel> evsels = data.evlist().evsels();
-        List<String> names = EventNames.names(data);
+        List<String> names = session.eventNames();
         for (int i = 0; i < evsels.size(); i++) {
             Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.threadCount());
             if (inOrder != null) {

@@ -1,5 +1,6 @@
 package io.perfj.report;
 
+import io.perfj.perfdata.EventAttr;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.SampleFormat;
@@ -158,6 +159,10 @@ public final class ScriptPrinter {
      */
     private static final class Layout {
         final boolean comm, pid, tid, cpu, time, period, event, addr, ip, trace, brstack, brstacksym;
+        /** An Intel PT event of PERF_TYPE_SYNTH: its fields (config) before the ip; -1 for none. */
+        long synth = -1;
+        /** A branch event perf prints as "ip => addr" (is_bts_event). */
+        boolean bts;
         final FrameLines frames;
 
         Layout(Set<Field> f) {
@@ -185,6 +190,11 @@ public final class ScriptPrinter {
         Layout l = layouts[i];
         if (l == null) {
             l = new Layout(fieldsFor(e));
+            if (session.synthesized(e)) {
+                EventAttr a = e.attr();
+                l.synth = a.type() == ItraceLines.TYPE_SYNTH ? a.config() : -1;
+                l.bts = a.type() == 0 && a.config() == 4 && a.samplePeriod() == 1 && requested == null;
+            }
             layouts[i] = l;
         }
         return l;
@@ -196,6 +206,9 @@ public final class ScriptPrinter {
         }
         long st = e.attr().sampleType();
         Set<Field> f;
+        if (session.synthesized(e)) {
+            return synthesizedFields(e);
+        }
         if (e.attr().type() == TraceEvents.PERF_TYPE_TRACEPOINT) {
             f = EnumSet.copyOf(TracepointLines.defaultFields(st));
             f.addAll(opts.add());
@@ -211,6 +224,28 @@ public final class ScriptPrinter {
             f.add(Field.CPU);
         }
         f.add(Field.PERIOD);
+        f.addAll(opts.add());
+        f.removeAll(opts.remove());
+        return f;
+    }
+
+    /**
+     * The default fields of an event synthesized from instruction trace: perf's defaults for its
+     * type (PERF_TYPE_SYNTH: no period), the CPU only when the first event of the type has it
+     * (perf checks the fields against that event alone).
+     */
+    private Set<Field> synthesizedFields(Evsel e) {
+        Set<Field> f = e.attr().type() == ItraceLines.TYPE_SYNTH
+                ? EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO)
+                : EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.PERIOD, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
+        for (Evsel first : data.evlist().evsels()) {
+            if (first.attr().type() == e.attr().type()) {
+                if ((first.attr().sampleType() & SampleFormat.CPU) != 0) {
+                    f.add(Field.CPU);
+                }
+                break;
+            }
+        }
         f.addAll(opts.add());
         f.removeAll(opts.remove());
         return f;
@@ -247,6 +282,10 @@ public final class ScriptPrinter {
 
             @Override
             public void record(io.perfj.perfdata.record.PerfRecord r) {
+                if (r instanceof io.perfj.perfdata.record.UserRecord.AuxtraceError e) {
+                    ItraceLines.error(e, out);
+                    return;
+                }
                 for (Layout l : layouts) {
                     if (l != null) {
                         l.frames.invalidate(r);
@@ -350,6 +389,9 @@ public final class ScriptPrinter {
         if (f.event) {
             out.strPad(event, nameWidth).str(": ");
         }
+        if (f.synth >= 0) {
+            ItraceLines.synth(s, f.synth, out);
+        }
         if (f.addr) {
             out.hexSpaces(s.addr(), 16).ch(' ');
         }
@@ -375,6 +417,12 @@ public final class ScriptPrinter {
             } else if (opts.hideCallGraph() || (s.evsel().attr().sampleType() & SampleFormat.CALLCHAIN) == 0) {
                 out.ch(' ');
                 f.frames.printRaw(resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip()), out);
+                if (f.bts) {
+                    // the branch's target, in the mode of its address (perf's thread__resolve)
+                    int mode = s.addr() < 0 ? io.perfj.symbols.Machine.CPUMODE_KERNEL : io.perfj.symbols.Machine.CPUMODE_USER;
+                    out.str(" => ");
+                    f.frames.printRaw(resolver.resolve(s.pid(), s.tid(), mode, s.addr()), out);
+                }
                 branches(s, f);
                 out.nl();
             } else {

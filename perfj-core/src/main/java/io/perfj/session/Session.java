@@ -67,6 +67,9 @@ public final class Session implements AutoCloseable {
     /** Whether the handler printed the LOST records itself (perf script --show-lost-events). */
     private boolean lostShown;
     private boolean ran;
+    /** What to synthesize from Intel PT trace (null: nothing), and the decoding under way. */
+    private io.perfj.intelpt.PtSynthOptions itraceOptions;
+    private ItraceInjection itrace;
     /** Threads for this session alone (tests), 0 for {@link #threads()}. */
     private int threadsOverride;
 
@@ -134,7 +137,53 @@ public final class Session implements AutoCloseable {
      * records, so ask again once samples have come.
      */
     public List<String> eventNames() {
-        return EventNames.names(data);
+        List<String> names = EventNames.names(data);
+        if (itrace == null || itrace.names().isEmpty()) {
+            return names;
+        }
+        List<String> out = new ArrayList<>(names);
+        itrace.names().forEach((i, n) -> {
+            if (i < out.size()) {
+                out.set(i, n);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Whether {@code data} holds Intel PT trace (an AUXTRACE_INFO of Intel PT type before its
+     * first sample), which perf decodes by default.
+     */
+    public static boolean hasIntelPt(PerfData data) {
+        if (data.isPipe() || !data.header().hasFeature(io.perfj.perfdata.FeatureId.AUXTRACE)) {
+            return false;
+        }
+        io.perfj.perfdata.RecordInput in = data.records();
+        for (io.perfj.perfdata.RawRecord r = in.next(); r != null; r = in.next()) {
+            if (r.type() == io.perfj.perfdata.RecordType.AUXTRACE_INFO) {
+                return r.bytes().size() >= 12 && r.bytes().u32(8) == io.perfj.intelpt.IntelPtInfo.AUX_TYPE;
+            }
+            if (r.type() == io.perfj.perfdata.RecordType.SAMPLE) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code e} is an event synthesized from instruction trace (see {@link #itrace}). */
+    public boolean synthesized(io.perfj.perfdata.Evsel e) {
+        return itrace != null && itrace.names().containsKey(e.index());
+    }
+
+    /**
+     * Decodes the recording's Intel PT trace as it runs, and delivers the samples (and errors, as
+     * PERF_RECORD_AUXTRACE_ERROR records to {@link RecordHandler#record}) that {@code o} asks for
+     * among the recorded ones, as perf's {@code --itrace} does. Set before {@link #run}; the
+     * synthesized events join the event list when the run starts.
+     */
+    public Session itrace(io.perfj.intelpt.PtSynthOptions o) {
+        itraceOptions = o;
+        return this;
     }
 
     /**
@@ -146,6 +195,7 @@ public final class Session implements AutoCloseable {
             throw new IllegalStateException(data.name() + ": a session is read once");
         }
         ran = true;
+        itrace = ItraceInjection.of(data, resolver.machine(), itraceOptions, options.compat().perf61());
         SampleRef ref = new SampleRef(data.evlist());
         lostShown = h.showsLostRecords();
         RecordHandler handler = h.preloadsSymbols() && runThreads() > 1 ? new Preloading(h) : h;
@@ -238,12 +288,16 @@ public final class Session implements AutoCloseable {
                         if (jit.any()) {
                             injectDue(scan.time(), h);
                         }
+                        if (itrace != null) {
+                            itrace.beforeSample(scan.time(), h, ref);
+                        }
                         ref.at(scan);
                         h.sample(ref);
                     } else {
                         deliver(RecordDecoder.decode(scan.record(), data.evlist()), ref, h);
                     }
                 }
+                flushItrace(h, ref);
                 recordWarnings.addAll(scan.warnings());
             }
         } else if (runThreads() < 2) {
@@ -251,6 +305,7 @@ public final class Session implements AutoCloseable {
                 for (PerfRecord r; (r = in.next()) != null; ) {
                     deliver(r, ref, h);
                 }
+                flushItrace(h, ref);
                 recordWarnings.addAll(in.warnings());
             }
         } else {
@@ -263,6 +318,7 @@ public final class Session implements AutoCloseable {
                     }
                     deliver(r, ref, h);
                 }
+                flushItrace(h, ref);
                 recordWarnings.addAll(in.warnings());
             } finally {
                 in.close();
@@ -310,10 +366,24 @@ public final class Session implements AutoCloseable {
         return Runtime.getRuntime().availableProcessors();
     }
 
+    private void flushItrace(RecordHandler h, SampleRef ref) {
+        if (itrace != null) {
+            itrace.flush(h, ref);
+        }
+    }
+
     private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
         loss.record(r.type());
         if (r instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
             loss.lostSamples(l.lost());
+        }
+        if (itrace != null) {
+            long t = r instanceof Sample s ? s.time()
+                    : r instanceof io.perfj.perfdata.record.KernelRecord k ? k.sampleId().time() : 0;
+            itrace.before(r, t, h, ref);
+            if (r instanceof Sample s) {
+                r = itrace.withCallchain(s);
+            }
         }
         if (r instanceof Sample s) {
             if (jit.any()) {
@@ -441,6 +511,9 @@ public final class Session implements AutoCloseable {
         all.addAll(resolver.warnings());
         all.addAll(jit.warnings());
         all.addAll(lossWarnings());
+        if (itrace != null) {
+            all.addAll(itrace.warnings());
+        }
         return all;
     }
 
