@@ -54,11 +54,6 @@ public final class BtfEncoder {
      * count.
      */
     public static byte[] encode(ElfFile elf, EncodeOptions options, java.util.function.Consumer<String> warn) {
-        if (elf.type() == io.perfj.elf.Elf.ET_REL
-                && (elf.section(".rela.debug_info").isPresent() || elf.section(".rel.debug_info").isPresent())) {
-            throw new EncodeException(elf.name() + ": a relocatable object (ET_REL, e.g. a kernel module) whose DWARF "
-                    + "needs relocations applied first; perfj encodes linked executables and shared objects");
-        }
         long t0 = System.nanoTime();
         StringPool pool = new StringPool();
         // The symbol table is read while the DWARF sections are loaded.
