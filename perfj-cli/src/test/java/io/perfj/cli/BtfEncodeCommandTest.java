@@ -129,6 +129,20 @@ class BtfEncodeCommandTest {
     }
 
     @Test
+    void baseMakesSplitBtf(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("m.btf");
+        Path base = Fixtures.file("btf-encode/golden/gcc-base.btf");
+        Run r = run("btf", "encode", bin("module.o").toString(), "--base", base.toString(), "-o", out.toString());
+        assertEquals(0, r.rc(), r.err());
+        Btf split = BtfFiles.load(out, BtfFiles.load(base, null));
+        assertEquals(BtfFiles.load(base, null).typeCount(), split.startId());
+        assertTrue(split.ownTypes().stream().anyMatch(t -> "mod_state".equals(t.name())));
+        Run missing = run("btf", "encode", bin("module.o").toString(), "--base", tmp.resolve("none").toString(),
+                "-o", out.toString());
+        assertTrue(missing.rc() != 0 && missing.err().startsWith("perfj: "), missing.err());
+    }
+
+    @Test
     void encodesRelocatableObjects(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("x.btf");
         Run rel = run("btf", "encode", bin("gcc-second.o").toString(), "-o", out.toString());

@@ -54,8 +54,23 @@ public final class BtfEncoder {
      * count.
      */
     public static byte[] encode(ElfFile elf, EncodeOptions options, java.util.function.Consumer<String> warn) {
+        return encode(elf, options, warn, null);
+    }
+
+    /**
+     * As {@link #encode(ElfFile, EncodeOptions, java.util.function.Consumer)}; with a {@code base}
+     * (a module on vmlinux's BTF, like {@code pahole --btf_base}) the result is split BTF: the
+     * types are deduplicated against the base's, which stay as they are, numbered after its last
+     * id, and only names the base lacks are in the string section, at offsets after the base's.
+     */
+    public static byte[] encode(ElfFile elf, EncodeOptions options, java.util.function.Consumer<String> warn,
+                                SplitBase base) {
         long t0 = System.nanoTime();
         StringPool pool = new StringPool();
+        // base strings first: the pool's ids are then shared by base and module names
+        TypeSection baseTable = base == null ? null
+                : TypeSection.chunked(1, base.wordCount(), Math.max(1 << 10, base.end()));
+        int[] baseOffsets = base == null ? null : base.copyInto(baseTable, pool);
         // The symbol table is read while the DWARF sections are loaded.
         java.util.concurrent.CompletableFuture<ElfContext> ctxFuture = java.util.concurrent.CompletableFuture
                 .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> {
@@ -82,8 +97,9 @@ public final class BtfEncoder {
         // About one word of BTF per five bytes of .debug_info and one type per ten words (measured
         // on vmlinux); only the per-type array grows by copying.
         long guess = dwarf.infoSize() / 5;
-        TypeSection table = TypeSection.chunked(1, guess,
+        TypeSection table = baseTable != null ? baseTable : TypeSection.chunked(1, guess,
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
+        int splitStart = table.end();
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
         int[] strIds = new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
@@ -135,13 +151,13 @@ public final class BtfEncoder {
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
         long t1 = System.nanoTime();
-        if (table.size() == 0) {
-            return raw(table, pool, elf.order());
+        if (table.end() == splitStart) {
+            return raw(TypeSection.flat(splitStart, 0, 0), pool, elf.order(), base, baseOffsets);
         }
-        int before = table.size();
-        TypeSection deduped = new BtfDedup(table).run();
+        int before = table.end() - splitStart;
+        TypeSection deduped = new BtfDedup(table, splitStart).run();
         long t2 = System.nanoTime();
-        byte[] out = raw(deduped, pool, elf.order());
+        byte[] out = raw(deduped, pool, elf.order(), base, baseOffsets);
         if (TIMING) {
             System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"
                     + " dedup %d ms, write %d ms%n", units.size(), before, table.wordCount(), deduped.size(),
@@ -156,8 +172,13 @@ public final class BtfEncoder {
      * first use by the types, after the empty string, each once.
      */
     static byte[] raw(TypeSection types, StringPool pool, ByteOrder order) {
-        StringSectionBuilder str = new StringSectionBuilder(0, 1 << 16);
-        int[] offsets = pool.layOut(types, str);
+        return raw(types, pool, order, null, null);
+    }
+
+    /** As {@link #raw(TypeSection, StringPool, ByteOrder)}, split on {@code base} when it is not null. */
+    private static byte[] raw(TypeSection types, StringPool pool, ByteOrder order, SplitBase base, int[] baseOffsets) {
+        StringSectionBuilder str = new StringSectionBuilder(base == null ? 0 : base.stringLength(), 1 << 16);
+        int[] offsets = pool.layOut(types, str, baseOffsets);
         byte[] strBytes = str.toByteArray();
         ByteBuffer out = Header.allocate(types.byteLength(), strBytes.length, order);
         types.write(out, offsets);
