@@ -66,7 +66,11 @@ public final class BtfEncodeCommand implements Callable<Integer> {
         }
         try (ElfFile file = ElfFile.open(elf)) {
             java.util.List<String> skipped = new java.util.ArrayList<>();
+            long t0 = System.nanoTime();
             SplitBase splitBase = base == null ? null : SplitBase.load(base);
+            if (Boolean.getBoolean("perfj.btf.timing") && base != null) {
+                System.err.printf("btf encode: base loaded in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            }
             byte[] btf = BtfEncoder.encode(file, new EncodeOptions(mode, n), skipped::add, splitBase);
             java.io.PrintWriter err = spec.commandLine().getErr();
             for (int i = 0; i < skipped.size() && i < 20; i++) {

@@ -3,6 +3,8 @@ package io.perfj.elf;
 import io.perfj.io.Bytes;
 import io.perfj.io.FormatException;
 
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -101,24 +103,30 @@ public final class SectionRelocations {
                     "entry size " + rel.entsize() + " (expected " + RELA64_SIZE + ")");
         }
         Bytes symtab = elf.sectionData(elf.section(rel.link(), "symbol table of " + rel.name()));
-        long nsyms = symtab.size() / SYM64_SIZE;
+        long[] symAddr = symbolAddresses(symtab, addr);
         long n = r.size() / RELA64_SIZE;
-        java.nio.ByteOrder order = elf.order();
-        for (long i = 0; i < n; i++) {
-            long e = i * RELA64_SIZE;
-            long offset = r.u64(e);
-            long info = r.u64(e + 8);
-            long addend = r.u64(e + 16);
+        if (n * 3 > Integer.MAX_VALUE - 16) {
+            throw new FormatException(elf.name(), what, r.base(), n + " relocations are too many");
+        }
+        // read in bulk: a kernel module's .debug_info has ~700k of them
+        long[] e = r.segment().asSlice(0, n * RELA64_SIZE)
+                .toArray(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(elf.order()));
+        ByteBuffer out = ByteBuffer.wrap(data).order(elf.order());
+        for (int i = 0; i < n; i++) {
+            long offset = e[3 * i];
+            long info = e[3 * i + 1];
+            long addend = e[3 * i + 2];
             int type = (int) info;
             long sym = info >>> 32;
             if (type == R_X86_64_NONE) {
                 continue;
             }
-            if (sym >= nsyms) {
-                throw new FormatException(elf.name(), what, r.base() + e, "symbol index " + sym
-                        + " is past the " + nsyms + "-entry symbol table");
+            long at = r.base() + (long) i * RELA64_SIZE;
+            if (sym >= symAddr.length) {
+                throw new FormatException(elf.name(), what, at, "symbol index " + sym
+                        + " is past the " + symAddr.length + "-entry symbol table");
             }
-            long v = symbolAddress(symtab, sym, addr) + addend;
+            long v = symAddr[(int) sym] + addend;
             int width = switch (type) {
                 case R_X86_64_64 -> 8;
                 case R_X86_64_32, R_X86_64_32S -> 4;
@@ -126,41 +134,44 @@ public final class SectionRelocations {
                     v -= addr[target.index()] + offset;
                     yield 4;
                 }
-                default -> throw new FormatException(elf.name(), what, r.base() + e,
+                default -> throw new FormatException(elf.name(), what, at,
                         "relocation type " + type + " is not supported in " + target.name());
             };
             if (Long.compareUnsigned(offset, data.length) >= 0 || data.length - offset < width) {
-                throw new FormatException(elf.name(), what, r.base() + e, "relocation at 0x"
+                throw new FormatException(elf.name(), what, at, "relocation at 0x"
                         + Long.toHexString(offset) + " is past the " + data.length + "-byte " + target.name());
             }
-            if (width == 4 && !fits32(type, v)) {
-                throw new FormatException(elf.name(), what, r.base() + e, "value 0x" + Long.toHexString(v)
+            if (width == 8) {
+                out.putLong((int) offset, v);
+            } else if (fits32(type, v)) {
+                out.putInt((int) offset, (int) v);
+            } else {
+                throw new FormatException(elf.name(), what, at, "value 0x" + Long.toHexString(v)
                         + " does not fit relocation type " + type + " at 0x" + Long.toHexString(offset));
             }
-            put(data, (int) offset, v, width, order == java.nio.ByteOrder.LITTLE_ENDIAN);
         }
     }
 
-    /** In ET_REL a symbol's value is relative to its section: the section's address is added. */
-    private static long symbolAddress(Bytes symtab, long sym, long[] addr) {
-        if (sym == 0) {
-            return 0;
+    /**
+     * Each symbol's address: in ET_REL a symbol's value is relative to its section, whose laid-out
+     * address is added; SHN_UNDEF, SHN_ABS, SHN_COMMON and the other reserved indexes add nothing.
+     */
+    private static long[] symbolAddresses(Bytes symtab, long[] addr) {
+        long count = symtab.size() / SYM64_SIZE;
+        if (count > Integer.MAX_VALUE / 2) {
+            throw symtab.error(0, count + " symbols are too many");
         }
-        long e = sym * SYM64_SIZE;
-        int shndx = symtab.u16(e + 6);
-        long value = symtab.u64(e + 8);
-        // SHN_UNDEF, SHN_ABS, SHN_COMMON and the other reserved indexes have no section to add
-        return shndx > 0 && shndx < addr.length && shndx < Elf.SHN_LORESERVE ? value + addr[shndx] : value;
+        long[] out = new long[(int) count];
+        for (int i = 1; i < out.length; i++) {
+            long e = (long) i * SYM64_SIZE;
+            int shndx = symtab.u16(e + 6);
+            long value = symtab.u64(e + 8);
+            out[i] = shndx > 0 && shndx < addr.length && shndx < Elf.SHN_LORESERVE ? value + addr[shndx] : value;
+        }
+        return out;
     }
 
     private static boolean fits32(int type, long v) {
         return type == R_X86_64_32 ? (v >>> 32) == 0 : v == (int) v;
-    }
-
-    private static void put(byte[] data, int at, long v, int width, boolean little) {
-        for (int k = 0; k < width; k++) {
-            int shift = little ? 8 * k : 8 * (width - 1 - k);
-            data[at + k] = (byte) (v >>> shift);
-        }
     }
 }

@@ -67,28 +67,19 @@ public final class BtfEncoder {
                                 SplitBase base) {
         long t0 = System.nanoTime();
         StringPool pool = new StringPool();
-        // base strings first: the pool's ids are then shared by base and module names
+        // The base's types are copied into the table while the units are encoded (only merging
+        // needs them); the pool's ids are shared by base and module names whoever interns first.
         TypeSection baseTable = base == null ? null
                 : TypeSection.chunked(1, base.wordCount(), Math.max(1 << 10, base.end()));
-        int[] baseOffsets = base == null ? null : base.copyInto(baseTable, pool);
+        java.util.concurrent.CompletableFuture<int[]> baseCopy = base == null ? null
+                : java.util.concurrent.CompletableFuture.supplyAsync(() -> base.copyInto(baseTable, pool),
+                        r -> daemon(r, "btf-base"));
         // The symbol table is read while the DWARF sections are loaded.
         java.util.concurrent.CompletableFuture<ElfContext> ctxFuture = java.util.concurrent.CompletableFuture
-                .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> {
-                    Thread t = new Thread(r, "btf-symbols");
-                    t.setDaemon(true);
-                    t.start();
-                });
+                .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> daemon(r, "btf-symbols"));
         DwarfInfo dwarf = DwarfInfo.of(elf);
         long tDwarf = System.nanoTime();
-        ElfContext ctx;
-        try {
-            ctx = ctxFuture.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw e;
-        }
+        ElfContext ctx = join(ctxFuture);
         long tElf = System.nanoTime();
         if (TIMING) {
             System.err.printf("btf encode: sections %d ms, then symbols %d ms more%n", (tDwarf - t0) / 1_000_000,
@@ -99,8 +90,9 @@ public final class BtfEncoder {
         long guess = dwarf.infoSize() / 5;
         TypeSection table = baseTable != null ? baseTable : TypeSection.chunked(1, guess,
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
-        int splitStart = table.end();
-        Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
+        int splitStart = base == null ? 1 : base.end();
+        Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"),
+                baseCopy == null ? null : () -> join(baseCopy));
         int[] strIds = new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
         List<UnitHeader> units = new ArrayList<>(dwarf.units());
@@ -148,6 +140,7 @@ public final class BtfEncoder {
                 ex.shutdownNow();
             }
         }
+        int[] baseOffsets = baseCopy == null ? null : join(baseCopy);
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
         long t1 = System.nanoTime();
@@ -164,6 +157,27 @@ public final class BtfEncoder {
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
         }
         return out;
+    }
+
+    private static void daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The task's result, its own exception rethrown as it was. */
+    private static <T> T join(java.util.concurrent.CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -248,11 +262,14 @@ public final class BtfEncoder {
         final LongList varOffset = new LongList();
 
         private final int intName;
+        /** Waits for the base's types to be in the table (split BTF), before the first merge; else null. */
+        private Runnable awaitBase;
 
-        Merger(TypeSection t, boolean bySymbols, int intName) {
+        Merger(TypeSection t, boolean bySymbols, int intName, Runnable awaitBase) {
             this.t = t;
             this.bySymbols = bySymbols;
             this.intName = intName;
+            this.awaitBase = awaitBase;
         }
 
         /** Rewrites the type ids of the record at {@code p} from unit-local to global. */
@@ -329,6 +346,10 @@ public final class BtfEncoder {
         void merge(CuBtf cu) {
             if (cu == null) {
                 return;
+            }
+            if (awaitBase != null) {
+                awaitBase.run();
+                awaitBase = null;
             }
             int base = t.end() - 1;
             int index;
