@@ -7,6 +7,7 @@ import io.perfj.btf.BtfType;
 import io.perfj.btf.encode.BtfEncoder;
 import io.perfj.btf.encode.EncodeOptions;
 import io.perfj.elf.ElfFile;
+import io.perfj.elf.SectionHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -137,6 +138,15 @@ class BtfEncodeCommandTest {
         Btf split = BtfFiles.load(out, BtfFiles.load(base, null));
         assertEquals(BtfFiles.load(base, null).typeCount(), split.startId());
         assertTrue(split.ownTypes().stream().anyMatch(t -> "mod_state".equals(t.name())));
+        // --into-elf: the module's copy carries the same split BTF in its .BTF section, as a kernel build leaves it
+        Path ko = tmp.resolve("m.ko");
+        Run into = run("btf", "encode", bin("module.o").toString(), "--base", base.toString(), "--into-elf",
+                "-o", ko.toString());
+        assertEquals(0, into.rc(), into.err());
+        try (ElfFile elf = ElfFile.open(ko)) {
+            SectionHeader sh = elf.section(".BTF").orElseThrow();
+            assertArrayEquals(Files.readAllBytes(out), elf.sectionData(sh).bytes(0, sh.size()));
+        }
         Run missing = run("btf", "encode", bin("module.o").toString(), "--base", tmp.resolve("none").toString(),
                 "-o", out.toString());
         assertTrue(missing.rc() != 0 && missing.err().startsWith("perfj: "), missing.err());

@@ -90,12 +90,18 @@ final class ElfContext {
         return i;
     }
 
-    /** The first PROGBITS or NOBITS section holding {@code addr}, or 0 (pahole's get_elf_section). */
+    /**
+     * The first PROGBITS or NOBITS section holding {@code addr}, or 0 (pahole's get_elf_section);
+     * in a relocatable object only allocated sections have addresses.
+     */
     int sectionOf(long addr) {
         for (int i = 1; i < sections.size(); i++) {
             SectionHeader s = sections.get(i);
             if (s.type() != Elf.SHT_PROGBITS && s.type() != Elf.SHT_NOBITS) {
                 continue;
+            }
+            if (isRel && !s.isAlloc()) {
+                continue; // not laid out: it would claim the addresses from 0 of the first allocated ones
             }
             long start = sectionAddr[i];
             if (Long.compareUnsigned(start, addr) <= 0 && Long.compareUnsigned(addr - start, s.size()) < 0) {
