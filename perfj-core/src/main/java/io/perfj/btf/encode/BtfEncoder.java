@@ -1,6 +1,7 @@
 package io.perfj.btf.encode;
 
 import io.perfj.btf.wire.Header;
+import io.perfj.btf.wire.Kinds;
 import io.perfj.btf.wire.StringSectionBuilder;
 import io.perfj.btf.wire.TypeSection;
 import io.perfj.dwarf.info.DwarfInfo;
@@ -68,11 +69,11 @@ public final class BtfEncoder {
         long t0 = System.nanoTime();
         StringPool pool = new StringPool();
         // The base's types are copied into the table while the units are encoded (only merging
-        // needs them); the pool's ids are shared by base and module names whoever interns first.
+        // needs them).
         TypeSection baseTable = base == null ? null
                 : TypeSection.chunked(1, base.wordCount(), Math.max(1 << 10, base.end()));
-        java.util.concurrent.CompletableFuture<int[]> baseCopy = base == null ? null
-                : java.util.concurrent.CompletableFuture.supplyAsync(() -> base.copyInto(baseTable, pool),
+        java.util.concurrent.CompletableFuture<Void> baseCopy = base == null ? null
+                : java.util.concurrent.CompletableFuture.runAsync(() -> base.copyInto(baseTable),
                         r -> daemon(r, "btf-base"));
         // The symbol table is read while the DWARF sections are loaded.
         java.util.concurrent.CompletableFuture<ElfContext> ctxFuture = java.util.concurrent.CompletableFuture
@@ -140,17 +141,27 @@ public final class BtfEncoder {
                 ex.shutdownNow();
             }
         }
-        int[] baseOffsets = baseCopy == null ? null : join(baseCopy);
+        if (baseCopy != null) {
+            join(baseCopy);
+        }
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
+        if (base != null) {
+            // module names the base has become the base's (negative) numbers, so they compare equal
+            int[] codes = base.codes(pool);
+            for (int id = splitStart; id < table.end(); id++) {
+                int[] w = table.words(id);
+                Kinds.forEachName(w, table.pos(id), at -> w[at] = codes[w[at]]);
+            }
+        }
         long t1 = System.nanoTime();
         if (table.end() == splitStart) {
-            return raw(TypeSection.flat(splitStart, 0, 0), pool, elf.order(), base, baseOffsets);
+            return raw(TypeSection.flat(splitStart, 0, 0), pool, elf.order(), base);
         }
         int before = table.end() - splitStart;
         TypeSection deduped = new BtfDedup(table, splitStart).run();
         long t2 = System.nanoTime();
-        byte[] out = raw(deduped, pool, elf.order(), base, baseOffsets);
+        byte[] out = raw(deduped, pool, elf.order(), base);
         if (TIMING) {
             System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"
                     + " dedup %d ms, write %d ms%n", units.size(), before, table.wordCount(), deduped.size(),
@@ -186,16 +197,28 @@ public final class BtfEncoder {
      * first use by the types, after the empty string, each once.
      */
     static byte[] raw(TypeSection types, StringPool pool, ByteOrder order) {
-        return raw(types, pool, order, null, null);
+        return raw(types, pool, order, null);
     }
 
-    /** As {@link #raw(TypeSection, StringPool, ByteOrder)}, split on {@code base} when it is not null. */
-    private static byte[] raw(TypeSection types, StringPool pool, ByteOrder order, SplitBase base, int[] baseOffsets) {
+    /**
+     * As {@link #raw(TypeSection, StringPool, ByteOrder)}, split on {@code base} when it is not
+     * null: a negative name is the base's string at that (negated) offset.
+     */
+    private static byte[] raw(TypeSection types, StringPool pool, ByteOrder order, SplitBase base) {
         StringSectionBuilder str = new StringSectionBuilder(base == null ? 0 : base.stringLength(), 1 << 16);
-        int[] offsets = pool.layOut(types, str, baseOffsets);
+        int[] offsets = pool.layOut(types, str);
         byte[] strBytes = str.toByteArray();
         ByteBuffer out = Header.allocate(types.byteLength(), strBytes.length, order);
-        types.write(out, offsets);
+        if (base == null) {
+            types.write(out, offsets);
+        } else {
+            // names become offsets in place (the section is the dedup's own result), then written as they are
+            for (int id = types.first(); id < types.end(); id++) {
+                int[] w = types.words(id);
+                Kinds.forEachName(w, types.pos(id), at -> w[at] = w[at] < 0 ? -w[at] : offsets[w[at]]);
+            }
+            types.write(out, null);
+        }
         out.put(strBytes);
         return out.array();
     }

@@ -46,26 +46,14 @@ final class StringPool {
      * each one's offset by pool id (the ids no type names are left unset).
      */
     synchronized int[] layOut(TypeSection types, StringSectionBuilder out) {
-        return layOut(types, out, null);
-    }
-
-    /**
-     * As {@link #layOut(TypeSection, StringSectionBuilder)} for split BTF: a string the base has
-     * ({@code baseOffsets[id] >= 0}, ids past its end are not the base's) keeps the base's offset,
-     * as libbpf's split dedup points it there, and is not added to {@code out}.
-     */
-    synchronized int[] layOut(TypeSection types, StringSectionBuilder out, int[] baseOffsets) {
         int[] offsetOf = new int[strings.size()];
         Arrays.fill(offsetOf, -1);
         offsetOf[0] = 0;
-        if (baseOffsets != null) {
-            System.arraycopy(baseOffsets, 0, offsetOf, 0, Math.min(baseOffsets.length, offsetOf.length));
-        }
         for (int id = types.first(); id < types.end(); id++) {
             int[] w = types.words(id);
             Kinds.forEachName(w, types.pos(id), at -> {
                 int s = w[at];
-                if (offsetOf[s] < 0) {
+                if (s >= 0 && offsetOf[s] < 0) { // a negative name is a split's base string (SplitBase)
                     offsetOf[s] = out.append(strings.get(s));
                 }
             });
