@@ -33,9 +33,9 @@ public final class BtfEncodeCommand implements Callable<Integer> {
         m.positional("0", "ELF").describe("An ELF file with DWARF (.debug_info).").value(Path.class, v -> elf = v);
         m.option("-o", "--output").required().label("OUT").describe("Where to write.").value(Path.class, v -> output = v);
         m.option("-B", "--base").label("BTF")
-                .describe("Encode split BTF on this base (raw BTF or an ELF with .BTF, e.g. vmlinux's for a "
-                        + "module), like pahole --btf_base: types the base has are not repeated, ids and string "
-                        + "offsets continue after the base's.")
+                .describe("Encode split BTF on this base, e.g. vmlinux's BTF for a module (raw BTF, or an ELF "
+                        + "file's BTF section), like pahole --btf_base: types the base has are not repeated, ids "
+                        + "and string offsets continue after the base's.")
                 .value(Path.class, v -> base = v);
         m.option("--vars").label("none|percpu|all").defaultValue("percpu")
                 .describe("Variables to encode: none; percpu (default, as pahole -J: per-CPU variables in a "
