@@ -3,6 +3,7 @@ package io.perfj.cli;
 import io.perfj.btf.encode.BtfEncoder;
 import io.perfj.btf.encode.ElfBtfSection;
 import io.perfj.btf.encode.EncodeOptions;
+import io.perfj.btf.encode.SplitBase;
 import io.perfj.elf.ElfFile;
 import picocli.CommandLine;
 
@@ -11,12 +12,14 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
- * {@code perfj btf encode ELF -o OUT [--vars none|percpu|all] [--into-elf] [-j N]}: BTF from
- * the ELF file's DWARF, like {@code pahole -J} (1.24) does.
+ * {@code perfj btf encode ELF -o OUT [--base BTF] [--vars none|percpu|all] [--into-elf] [-j N]}:
+ * BTF from the ELF file's DWARF, like {@code pahole -J} (1.24) does; with {@code --base}, split
+ * BTF on that base, like {@code pahole --btf_base}.
  */
 public final class BtfEncodeCommand implements Callable<Integer> {
     Path elf;
     Path output;
+    Path base;
     String vars;
     boolean intoElf;
     Integer jobs;
@@ -29,6 +32,11 @@ public final class BtfEncodeCommand implements Callable<Integer> {
                         + "never changed).");
         m.positional("0", "ELF").describe("An ELF file with DWARF (.debug_info).").value(Path.class, v -> elf = v);
         m.option("-o", "--output").required().label("OUT").describe("Where to write.").value(Path.class, v -> output = v);
+        m.option("-B", "--base").label("BTF")
+                .describe("Encode split BTF on this base, e.g. vmlinux's BTF for a module (raw BTF, or an ELF "
+                        + "file's BTF section), like pahole --btf_base: types the base has are not repeated, ids "
+                        + "and string offsets continue after the base's.")
+                .value(Path.class, v -> base = v);
         m.option("--vars").label("none|percpu|all").defaultValue("percpu")
                 .describe("Variables to encode: none; percpu (default, as pahole -J: per-CPU variables in a "
                         + ".data..percpu DATASEC); all (every global variable with a static address, one DATASEC "
@@ -58,7 +66,12 @@ public final class BtfEncodeCommand implements Callable<Integer> {
         }
         try (ElfFile file = ElfFile.open(elf)) {
             java.util.List<String> skipped = new java.util.ArrayList<>();
-            byte[] btf = BtfEncoder.encode(file, new EncodeOptions(mode, n), skipped::add);
+            long t0 = System.nanoTime();
+            SplitBase splitBase = base == null ? null : SplitBase.load(base);
+            if (Boolean.getBoolean("perfj.btf.timing") && base != null) {
+                System.err.printf("btf encode: base loaded in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            }
+            byte[] btf = BtfEncoder.encode(file, new EncodeOptions(mode, n), skipped::add, splitBase);
             java.io.PrintWriter err = spec.commandLine().getErr();
             for (int i = 0; i < skipped.size() && i < 20; i++) {
                 err.println("perfj: warning: " + skipped.get(i));

@@ -15,7 +15,10 @@ import static io.perfj.btf.wire.Kinds.*;
  * canonical-to-candidate map (resolving FWDs to full definitions on the way), remaining FWDs by
  * unique name, reference types bottom-up once what they point to is canonical, then compaction
  * into a new table and remapping of every type id. Strings are already unique (names are
- * {@link StringPool} ids), which is what libbpf's string pass establishes.
+ * {@link StringPool} ids), which is what libbpf's string pass establishes. For split BTF the
+ * base's types come first in the table: they are canonical from the start (candidates before any
+ * of the split's), are never rewritten nor renumbered, and only the split's types are
+ * deduplicated (a base FWD may still resolve to a split struct, as in libbpf).
  */
 final class BtfDedup {
     private static final int UNPROCESSED = -1;
@@ -31,12 +34,25 @@ final class BtfDedup {
     private final int[] hypot;
     private final IntBuf hypotList = new IntBuf(64);
     private final DedupTable table;
+    /** The first id to deduplicate: 1, or for split BTF one past the base's last. */
+    private final int splitStart;
+    /** libbpf's hypot_adjust_canon: the graphs match only by resolving a base FWD to a split struct. */
+    private boolean adjustCanon;
 
     /** Deduplicates {@code t} (ids from 1), whose type ids it rewrites on the way. */
     BtfDedup(TypeSection t) {
-        if (t.first() != 1) {
-            throw new IllegalArgumentException("split BTF is not deduplicated here");
+        this(t, 1);
+    }
+
+    /**
+     * Deduplicates the types of {@code t} from {@code splitStart} on; those before it are the base
+     * of split BTF (ids from 1), canonical as they are.
+     */
+    BtfDedup(TypeSection t, int splitStart) {
+        if (t.first() != 1 || splitStart < 1 || splitStart > t.end()) {
+            throw new IllegalArgumentException("types must start at id 1 and the split within them");
         }
+        this.splitStart = splitStart;
         this.chunks = t.chunks();
         this.start = t.starts();
         this.shift = t.shift();
@@ -50,6 +66,27 @@ final class BtfDedup {
             map[i] = k == VAR || k == DATASEC ? i : UNPROCESSED;
         }
         this.table = new DedupTable(Math.max(1024, n / 8));
+        for (int i = 1; i < splitStart; i++) {
+            map[i] = i;
+            addBase(i);
+        }
+    }
+
+    /** libbpf's btf_dedup_prep: a base type filed as a candidate under its kind's signature. */
+    private void addBase(int id) {
+        long h = switch (kindOf(id)) {
+            case VAR, DATASEC -> 0;
+            case INT, DECL_TAG -> hashIntTag(id);
+            case ENUM, ENUM64 -> hashEnum(id);
+            case STRUCT, UNION -> hashStruct(id);
+            case ARRAY -> hashArray(id);
+            case FUNC_PROTO -> hashFnProto(id);
+            default -> hashCommon(id);
+        };
+        int k = kindOf(id);
+        if (k != VAR && k != DATASEC) {
+            table.add(h, id);
+        }
     }
 
     /** Runs all passes and returns the compacted types, one flat section. */
@@ -81,16 +118,16 @@ final class BtfDedup {
 
     private TypeSection passes() {
         long t0 = System.nanoTime();
-        for (int i = 1; i <= n; i++) {
+        for (int i = splitStart; i <= n; i++) {
             dedupPrim(i);
         }
         long t1 = System.nanoTime();
-        for (int i = 1; i <= n; i++) {
+        for (int i = splitStart; i <= n; i++) {
             dedupStruct(i);
         }
         long t2 = System.nanoTime();
         resolveFwds();
-        for (int i = 1; i <= n; i++) {
+        for (int i = splitStart; i <= n; i++) {
             dedupRef(i);
         }
         long t3 = System.nanoTime();
@@ -388,6 +425,9 @@ final class BtfDedup {
                 continue;
             }
             mergeHypot();
+            if (adjustCanon) {
+                continue; // not really equivalent
+            }
             newId = cand;
             break;
         }
@@ -402,6 +442,7 @@ final class BtfDedup {
             hypot[hypotList.get(i)] = UNPROCESSED;
         }
         hypotList.clear();
+        adjustCanon = false;
     }
 
     private boolean identicalArrays(int a, int b) {
@@ -453,6 +494,9 @@ final class BtfDedup {
             } else {
                 real = ck;
                 fwd = kflag(info(canon)) ? UNION : STRUCT;
+                if (fwd == real && canon < splitStart) {
+                    adjustCanon = true; // the base's FWD would have to resolve to this struct
+                }
             }
             return fwd == real;
         }
@@ -526,6 +570,9 @@ final class BtfDedup {
             if (tk != FWD && ck == FWD) {
                 map[cId] = tId;
             }
+            if (adjustCanon) {
+                continue; // only base FWDs are pointed at split structs
+            }
             if (tk == FWD && ck != FWD) {
                 map[tId] = cId;
             }
@@ -546,7 +593,7 @@ final class BtfDedup {
             }
             names.merge(name(i), i, (a, b) -> 0);
         }
-        for (int i = 1; i <= n; i++) {
+        for (int i = splitStart; i <= n; i++) {
             if (kindOf(i) != FWD || map[i] != i) {
                 continue;
             }
@@ -617,9 +664,12 @@ final class BtfDedup {
 
     private TypeSection compactAndRemap() {
         int[] newId = new int[n + 1];
-        int count = 0;
+        for (int i = 1; i < splitStart; i++) {
+            newId[i] = i;
+        }
+        int count = splitStart - 1;
         long total = 0;
-        for (int i = 1; i <= n; i++) {
+        for (int i = splitStart; i <= n; i++) {
             if (map[i] == i) {
                 newId[i] = ++count;
                 total += words(info(i));
@@ -628,9 +678,9 @@ final class BtfDedup {
         if (total > Integer.MAX_VALUE - 16) {
             throw new EncodeException(total + " words of deduplicated BTF types do not fit one array");
         }
-        TypeSection out = TypeSection.flat(1, (int) total, count);
+        TypeSection out = TypeSection.flat(splitStart, (int) total, count - (splitStart - 1));
         int[] ow = out.words(); // sized exactly: adding never replaces it
-        for (int i = 1; i <= n; i++) {
+        for (int i = splitStart; i <= n; i++) {
             if (map[i] != i) {
                 continue;
             }

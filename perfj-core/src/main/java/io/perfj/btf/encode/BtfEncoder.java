@@ -1,6 +1,7 @@
 package io.perfj.btf.encode;
 
 import io.perfj.btf.wire.Header;
+import io.perfj.btf.wire.Kinds;
 import io.perfj.btf.wire.StringSectionBuilder;
 import io.perfj.btf.wire.TypeSection;
 import io.perfj.dwarf.info.DwarfInfo;
@@ -54,31 +55,32 @@ public final class BtfEncoder {
      * count.
      */
     public static byte[] encode(ElfFile elf, EncodeOptions options, java.util.function.Consumer<String> warn) {
-        if (elf.type() == io.perfj.elf.Elf.ET_REL
-                && (elf.section(".rela.debug_info").isPresent() || elf.section(".rel.debug_info").isPresent())) {
-            throw new EncodeException(elf.name() + ": a relocatable object (ET_REL, e.g. a kernel module) whose DWARF "
-                    + "needs relocations applied first; perfj encodes linked executables and shared objects");
-        }
+        return encode(elf, options, warn, null);
+    }
+
+    /**
+     * As {@link #encode(ElfFile, EncodeOptions, java.util.function.Consumer)}; with a {@code base}
+     * (a module on vmlinux's BTF, like {@code pahole --btf_base}) the result is split BTF: the
+     * types are deduplicated against the base's, which stay as they are, numbered after its last
+     * id, and only names the base lacks are in the string section, at offsets after the base's.
+     */
+    public static byte[] encode(ElfFile elf, EncodeOptions options, java.util.function.Consumer<String> warn,
+                                SplitBase base) {
         long t0 = System.nanoTime();
         StringPool pool = new StringPool();
+        // The base's types are copied into the table while the units are encoded (only merging
+        // needs them).
+        TypeSection baseTable = base == null ? null
+                : TypeSection.chunked(1, base.wordCount(), Math.max(1 << 10, base.end()));
+        java.util.concurrent.CompletableFuture<Void> baseCopy = base == null ? null
+                : java.util.concurrent.CompletableFuture.runAsync(() -> base.copyInto(baseTable),
+                        r -> daemon(r, "btf-base"));
         // The symbol table is read while the DWARF sections are loaded.
         java.util.concurrent.CompletableFuture<ElfContext> ctxFuture = java.util.concurrent.CompletableFuture
-                .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> {
-                    Thread t = new Thread(r, "btf-symbols");
-                    t.setDaemon(true);
-                    t.start();
-                });
+                .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> daemon(r, "btf-symbols"));
         DwarfInfo dwarf = DwarfInfo.of(elf);
         long tDwarf = System.nanoTime();
-        ElfContext ctx;
-        try {
-            ctx = ctxFuture.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw e;
-        }
+        ElfContext ctx = join(ctxFuture);
         long tElf = System.nanoTime();
         if (TIMING) {
             System.err.printf("btf encode: sections %d ms, then symbols %d ms more%n", (tDwarf - t0) / 1_000_000,
@@ -87,9 +89,11 @@ public final class BtfEncoder {
         // About one word of BTF per five bytes of .debug_info and one type per ten words (measured
         // on vmlinux); only the per-type array grows by copying.
         long guess = dwarf.infoSize() / 5;
-        TypeSection table = TypeSection.chunked(1, guess,
+        TypeSection table = baseTable != null ? baseTable : TypeSection.chunked(1, guess,
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
-        Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"));
+        int splitStart = base == null ? 1 : base.end();
+        Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"),
+                baseCopy == null ? null : () -> join(baseCopy));
         int[] strIds = new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
         List<UnitHeader> units = new ArrayList<>(dwarf.units());
@@ -137,16 +141,27 @@ public final class BtfEncoder {
                 ex.shutdownNow();
             }
         }
+        if (baseCopy != null) {
+            join(baseCopy);
+        }
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
-        long t1 = System.nanoTime();
-        if (table.size() == 0) {
-            return raw(table, pool, elf.order());
+        if (base != null) {
+            // module names the base has become the base's (negative) numbers, so they compare equal
+            int[] codes = base.codes(pool);
+            for (int id = splitStart; id < table.end(); id++) {
+                int[] w = table.words(id);
+                Kinds.forEachName(w, table.pos(id), at -> w[at] = codes[w[at]]);
+            }
         }
-        int before = table.size();
-        TypeSection deduped = new BtfDedup(table).run();
+        long t1 = System.nanoTime();
+        if (table.end() == splitStart) {
+            return raw(TypeSection.flat(splitStart, 0, 0), pool, elf.order(), base);
+        }
+        int before = table.end() - splitStart;
+        TypeSection deduped = new BtfDedup(table, splitStart).run();
         long t2 = System.nanoTime();
-        byte[] out = raw(deduped, pool, elf.order());
+        byte[] out = raw(deduped, pool, elf.order(), base);
         if (TIMING) {
             System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"
                     + " dedup %d ms, write %d ms%n", units.size(), before, table.wordCount(), deduped.size(),
@@ -155,17 +170,55 @@ public final class BtfEncoder {
         return out;
     }
 
+    private static void daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The task's result, its own exception rethrown as it was. */
+    private static <T> T join(java.util.concurrent.CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
     /**
      * Raw BTF ({@code include/uapi/linux/btf.h}: the header, the type section, the string section)
      * of {@code types}, whose names are {@link StringPool} ids: strings are laid out in order of
      * first use by the types, after the empty string, each once.
      */
     static byte[] raw(TypeSection types, StringPool pool, ByteOrder order) {
-        StringSectionBuilder str = new StringSectionBuilder(0, 1 << 16);
+        return raw(types, pool, order, null);
+    }
+
+    /**
+     * As {@link #raw(TypeSection, StringPool, ByteOrder)}, split on {@code base} when it is not
+     * null: a negative name is the base's string at that (negated) offset.
+     */
+    private static byte[] raw(TypeSection types, StringPool pool, ByteOrder order, SplitBase base) {
+        StringSectionBuilder str = new StringSectionBuilder(base == null ? 0 : base.stringLength(), 1 << 16);
         int[] offsets = pool.layOut(types, str);
         byte[] strBytes = str.toByteArray();
         ByteBuffer out = Header.allocate(types.byteLength(), strBytes.length, order);
-        types.write(out, offsets);
+        if (base == null) {
+            types.write(out, offsets);
+        } else {
+            // names become offsets in place (the section is the dedup's own result), then written as they are
+            for (int id = types.first(); id < types.end(); id++) {
+                int[] w = types.words(id);
+                Kinds.forEachName(w, types.pos(id), at -> w[at] = w[at] < 0 ? -w[at] : offsets[w[at]]);
+            }
+            types.write(out, null);
+        }
         out.put(strBytes);
         return out.array();
     }
@@ -232,11 +285,14 @@ public final class BtfEncoder {
         final LongList varOffset = new LongList();
 
         private final int intName;
+        /** Waits for the base's types to be in the table (split BTF), before the first merge; else null. */
+        private Runnable awaitBase;
 
-        Merger(TypeSection t, boolean bySymbols, int intName) {
+        Merger(TypeSection t, boolean bySymbols, int intName, Runnable awaitBase) {
             this.t = t;
             this.bySymbols = bySymbols;
             this.intName = intName;
+            this.awaitBase = awaitBase;
         }
 
         /** Rewrites the type ids of the record at {@code p} from unit-local to global. */
@@ -313,6 +369,10 @@ public final class BtfEncoder {
         void merge(CuBtf cu) {
             if (cu == null) {
                 return;
+            }
+            if (awaitBase != null) {
+                awaitBase.run();
+                awaitBase = null;
             }
             int base = t.end() - 1;
             int index;

@@ -428,7 +428,7 @@ final class CuEncoder {
         if (shndx == 0) {
             return;
         }
-        long addr = var.addr - elf.sections.get(shndx).addr();
+        long addr = var.addr - elf.sectionAddr[shndx];
         CuModel.Var v = var.spec != null ? var.spec : var;
         if (v.name <= 0) {
             return;

@@ -4,6 +4,7 @@ import io.perfj.elf.Elf;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.ElfSymbol;
 import io.perfj.elf.SectionHeader;
+import io.perfj.elf.SectionRelocations;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +33,8 @@ final class ElfContext {
     final int[] percpuSymSize;
     final int[] percpuSymName;
     final List<SectionHeader> sections;
+    /** Each section's address as the DWARF sees it (laid out for ET_REL: {@link SectionRelocations#addresses}). */
+    final long[] sectionAddr;
     /** (section index << 32 | pool id) of every STT_OBJECT symbol, for --vars all. */
     final Set<Long> objectsBySection = new HashSet<>();
 
@@ -39,11 +42,12 @@ final class ElfContext {
         this.isRel = elf.type() == Elf.ET_REL;
         this.little = elf.order() == java.nio.ByteOrder.LITTLE_ENDIAN;
         this.sections = elf.sections();
+        this.sectionAddr = SectionRelocations.addresses(elf);
         SectionHeader symtab = elf.section(".symtab").orElse(null);
         this.hasSymtab = symtab != null;
         SectionHeader percpu = elf.section(PERCPU_SECTION).orElse(null);
         this.percpuShndx = percpu == null ? 0 : percpu.index();
-        this.percpuAddr = percpu == null ? 0 : percpu.addr();
+        this.percpuAddr = percpu == null ? 0 : sectionAddr[percpu.index()];
         this.percpuSize = percpu == null ? 0 : percpu.size();
         List<long[]> pcpu = new ArrayList<>();
         if (symtab != null) {
@@ -86,14 +90,21 @@ final class ElfContext {
         return i;
     }
 
-    /** The first PROGBITS or NOBITS section holding {@code addr}, or 0 (pahole's get_elf_section). */
+    /**
+     * The first PROGBITS or NOBITS section holding {@code addr}, or 0 (pahole's get_elf_section);
+     * in a relocatable object only allocated sections have addresses.
+     */
     int sectionOf(long addr) {
         for (int i = 1; i < sections.size(); i++) {
             SectionHeader s = sections.get(i);
             if (s.type() != Elf.SHT_PROGBITS && s.type() != Elf.SHT_NOBITS) {
                 continue;
             }
-            if (Long.compareUnsigned(s.addr(), addr) <= 0 && Long.compareUnsigned(addr - s.addr(), s.size()) < 0) {
+            if (isRel && !s.isAlloc()) {
+                continue; // not laid out: it would claim the addresses from 0 of the first allocated ones
+            }
+            long start = sectionAddr[i];
+            if (Long.compareUnsigned(start, addr) <= 0 && Long.compareUnsigned(addr - start, s.size()) < 0) {
                 return i;
             }
         }

@@ -53,7 +53,7 @@ final class StringPool {
             int[] w = types.words(id);
             Kinds.forEachName(w, types.pos(id), at -> {
                 int s = w[at];
-                if (offsetOf[s] < 0) {
+                if (s >= 0 && offsetOf[s] < 0) { // a negative name is a split's base string (SplitBase)
                     offsetOf[s] = out.append(strings.get(s));
                 }
             });

@@ -278,7 +278,7 @@ public final class DwarfInfo {
 
     /**
      * The section {@code name} of {@code elf}; on the heap when {@code toHeap} or when it had to be
-     * decompressed, otherwise where the ELF file holds it.
+     * decompressed or relocated, otherwise where the ELF file holds it.
      */
     static DwarfSection section(ElfFile elf, String name, boolean toHeap) {
         SectionHeader sh = elf.section(name).orElse(null);
@@ -289,8 +289,9 @@ public final class DwarfInfo {
         if (raw.size() > Integer.MAX_VALUE - 16) {
             throw raw.error(0, "sections over 2 GiB are not supported");
         }
-        if ((sh.flags() & Elf.SHF_COMPRESSED) != 0) {
-            return DwarfSection.ofBytes(name, decompress(elf, sh, raw), -1);
+        byte[] changed = io.perfj.dwarf.DebugSections.heapCopy(elf, sh, raw);
+        if (changed != null) {
+            return DwarfSection.ofBytes(name, changed, (sh.flags() & Elf.SHF_COMPRESSED) != 0 ? -1 : sh.offset());
         }
         if (!toHeap) {
             return DwarfSection.ofSegment(name, raw.segment(), sh.offset());

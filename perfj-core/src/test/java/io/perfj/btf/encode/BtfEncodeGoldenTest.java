@@ -32,7 +32,7 @@ class BtfEncodeGoldenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"gcc-dwarf4", "gcc-dwarf5", "clang-dwarf4", "clang-dwarf5"})
+    @ValueSource(strings = {"gcc-dwarf4", "gcc-dwarf5", "clang-dwarf4", "clang-dwarf5", "gcc-types.o", "crc7.ko"})
     void sameTypesAsPahole(String name) throws Exception {
         byte[] btf = encode(name, EncodeOptions.Vars.PERCPU, 2);
         String expected = Files.readString(BtfEncodeFixtures.golden(name + ".pahole.raw"));
@@ -43,7 +43,7 @@ class BtfEncodeGoldenTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"gcc-dwarf4", "gcc-dwarf5", "clang-dwarf4", "clang-dwarf5", "gcc-types-section",
-        "gcc-zlib"})
+        "gcc-zlib", "crc7.ko"})
     void outputDoesNotDependOnThreads(String name) throws Exception {
         for (EncodeOptions.Vars v : EncodeOptions.Vars.values()) {
             byte[] one = encode(name, v, 1);
@@ -53,7 +53,7 @@ class BtfEncodeGoldenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"gcc-dwarf4", "gcc-dwarf5", "clang-dwarf4", "clang-dwarf5"})
+    @ValueSource(strings = {"gcc-dwarf4", "gcc-dwarf5", "clang-dwarf4", "clang-dwarf5", "gcc-types.o", "crc7.ko"})
     void bpftoolCDumpMatchesPahole(String name) throws Exception {
         Path bpftool = Tools.find("bpftool");
         Assumptions.assumeTrue(bpftool != null, "bpftool is not installed");

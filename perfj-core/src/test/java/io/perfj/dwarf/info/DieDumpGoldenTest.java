@@ -16,14 +16,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Every DIE of the test binaries (depth, offset, abbreviation number, tag, name) against
- * {@code readelf --debug-dump=info}, captured by make-btf-encode-fixtures.sh.
+ * {@code readelf --debug-dump=info}, captured by make-btf-encode-fixtures.sh; for the relocatable
+ * {@code gcc-types.o} the names come through the relocations of {@code .rela.debug_info}.
  */
 class DieDumpGoldenTest {
     private static final Pattern DIE = Pattern.compile("^ <(\\d+)><([0-9a-f]+)>: Abbrev Number: (\\d+) \\((.*)\\)$");
     private static final Pattern NAME = Pattern.compile("^\\s+<[0-9a-f]+>\\s+DW_AT_name\\s+: (.*)$");
 
     @ParameterizedTest
-    @ValueSource(strings = {"clang-dwarf5", "gcc-dwarf4"})
+    @ValueSource(strings = {"clang-dwarf5", "gcc-dwarf4", "gcc-types.o"})
     void diesMatchReadelf(String name) throws Exception {
         List<String> expected = new ArrayList<>();
         for (String line : Files.readAllLines(BtfEncodeFixtures.golden(name + ".readelf-info.txt"))) {

@@ -15,13 +15,14 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Damaged DWARF (flipped bytes, absurd lengths, truncated sections) in the test binaries: reading
+ * Damaged DWARF (flipped bytes, absurd lengths, truncated sections; in the relocatable objects also
+ * damaged relocations) in the test binaries: reading
  * DIEs fails only with {@link FormatException}; encoding BTF from them only with that or
  * {@link EncodeException}.
  */
 class DwarfMutationTest {
     private static final String[] SECTIONS = {".debug_info", ".debug_abbrev", ".debug_str_offsets", ".debug_addr",
-        ".debug_types"};
+        ".debug_types", ".rela.debug_info", ".rela.debug_str_offsets", ".rela.debug_addr"};
 
     /** Reads everything a DIE walk can read; returns normally or throws FormatException. */
     static void walk(ElfFile elf) {
@@ -53,7 +54,8 @@ class DwarfMutationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"gcc-dwarf5", "clang-dwarf5", "gcc-types-section", "clang-dwarf4"})
+    @ValueSource(strings = {"gcc-dwarf5", "clang-dwarf5", "gcc-types-section", "clang-dwarf4", "gcc-types.o",
+        "crc7.ko"})
     void damagedDwarfFailsWithTypedErrors(String name) throws Exception {
         byte[] orig = Files.readAllBytes(BtfEncodeFixtures.bin(name));
         Random rnd = new Random(name.hashCode());

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Split BTF for kernel modules: `perfj btf encode MODULE.ko --base BASE` against
+# `pahole -J --btf_base BASE --btf_encode_detached=OUT MODULE.ko` on the Debian 6.1 cloud kernel.
+# The base is vmlinux's BTF encoded from the same -dbg package twice, by perfj and by pahole; for
+# each module and each base it says whether bpftool's raw and C dumps (with -B BASE) are identical.
+# Then it times the encoding of TIMED (xfs.ko by default), alternating the two tools, and prints
+# each run's wall, user and sys seconds and the medians, with the load before and after.
+# Usage: bench/btf-split-vs-pahole.sh [KDBG] [RUNS] [MODULE...]
+#   KDBG: where bench/get-debian-kernel.sh unpacked the packages (default /tmp/kdbg);
+#   RUNS: timed runs of each tool (default 5); MODULE: paths under kernel/ without .ko
+#   (default drivers/net/veth fs/xfs/xfs net/netfilter/nf_tables).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+KDBG="${1:-/tmp/kdbg}"
+RUNS="${2:-5}"
+shift $(( $# > 2 ? 2 : $# ))
+MODULES=("$@")
+[ ${#MODULES[@]} -gt 0 ] || MODULES=(drivers/net/veth fs/xfs/xfs net/netfilter/nf_tables)
+TIMED="${TIMED:-fs/xfs/xfs}"
+export LC_ALL=C TZ=UTC
+DBG=$(ls -d "$KDBG"/dbg/usr/lib/debug/lib/modules/*/ | head -1)
+VMLINUX="$DBG/vmlinux"
+[ -e "$VMLINUX" ] || { echo "no vmlinux under $KDBG (run bench/get-debian-kernel.sh)" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/btf-split-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+echo "$(pahole --version), $(nproc) cores, $(date -u '+%F %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+"$ROOT/perfj" btf encode "$VMLINUX" -o "$tmp/base.perfj"
+pahole -J -j --btf_encode_detached="$tmp/base.pahole" "$VMLINUX"
+for m in "${MODULES[@]}"; do
+    ko="$DBG/kernel/$m.ko"
+    for b in perfj pahole; do
+        base="$tmp/base.$b"
+        "$ROOT/perfj" btf encode "$ko" --base "$base" -o "$tmp/perfj.btf"
+        # pahole 1.24 does not truncate the file it writes: a longer old one would keep its tail
+        rm -f "$tmp/pahole.btf"
+        pahole -J --btf_base "$base" --btf_encode_detached="$tmp/pahole.btf" "$ko"
+        line="$(basename "$m").ko on the $b base:"
+        for fmt in raw c; do
+            if cmp -s <(bpftool -B "$base" btf dump file "$tmp/perfj.btf" format $fmt) \
+                      <(bpftool -B "$base" btf dump file "$tmp/pahole.btf" format $fmt); then
+                line="$line $fmt identical,"
+            else
+                line="$line $fmt DIFFERS,"
+            fi
+        done
+        cmp -s "$tmp/perfj.btf" "$tmp/pahole.btf" && line="$line same bytes" || line="$line other bytes"
+        echo "$line ($(stat -c %s "$tmp/perfj.btf") vs $(stat -c %s "$tmp/pahole.btf") bytes)"
+    done
+done
+ko="$DBG/kernel/$TIMED.ko"
+echo "timing $(basename "$TIMED").ko ($(stat -c %s "$ko") bytes) on the perfj base, load $(cut -d' ' -f1-3 /proc/loadavg)"
+: > "$tmp/times"
+for i in $(seq "$RUNS"); do
+    /usr/bin/time -f "pahole %e %U %S" pahole -J --btf_base "$tmp/base.perfj" \
+        --btf_encode_detached="$tmp/pahole.btf" "$ko" 2>>"$tmp/times"
+    /usr/bin/time -f "perfj %e %U %S" "$ROOT/perfj" btf encode "$ko" --base "$tmp/base.perfj" \
+        -o "$tmp/perfj.btf" 2>>"$tmp/times"
+done
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk '{ printf "%-7s %6.2f s wall  %5.2f s user  %5.2f s sys\n", $1, $2, $3, $4 }' "$tmp/times"
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+for tool in pahole perfj; do
+    w=$(awk -v t=$tool '$1 == t { print $2 }' "$tmp/times" | median)
+    c=$(awk -v t=$tool '$1 == t { print $3 + $4 }' "$tmp/times" | median)
+    echo "$tool median: ${w} s wall, ${c} s CPU"
+    eval "${tool}_w=$w ${tool}_c=$c"
+done
+awk -v a="$perfj_w" -v b="$pahole_w" -v c="$perfj_c" -v d="$pahole_c" \
+    'BEGIN { printf "perfj/pahole: %.2fx wall, %.2fx CPU\n", a / b, c / d }'

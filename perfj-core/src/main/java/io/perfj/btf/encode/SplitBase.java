@@ -1,0 +1,128 @@
+package io.perfj.btf.encode;
+
+import io.perfj.btf.BtfWords;
+import io.perfj.btf.wire.Kinds;
+import io.perfj.btf.wire.StringSection;
+import io.perfj.btf.wire.TypeSection;
+
+import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The base BTF a module's split BTF is encoded on (usually vmlinux's): its types go into the
+ * encoder's table first, so the module's types are numbered after them and deduplicated against
+ * them as libbpf does for split BTF. Base names stay base offsets (negated, apart from pool ids);
+ * a module name the base has is given the same number, as libbpf points it at the base's string.
+ */
+public final class SplitBase {
+    private final BtfWords words;
+
+    private SplitBase(BtfWords words) {
+        this.words = words;
+    }
+
+    /** Loads raw BTF or an ELF's {@code .BTF} as a base, checking every record as the reader does. */
+    public static SplitBase load(Path file) {
+        BtfWords w = BtfWords.load(file, null);
+        w.check(w.firstId(), w.end());
+        return new SplitBase(w);
+    }
+
+    /** The first id the split BTF defines (one past the base's last). */
+    int end() {
+        return words.end();
+    }
+
+    /** The length of the base's string section: a split's own offsets start there. */
+    int stringLength() {
+        return words.strings().length();
+    }
+
+    long wordCount() {
+        return words.types().wordCount();
+    }
+
+    /**
+     * Appends the base's records to {@code table} (empty, ids from 1). A base name at offset
+     * {@code off} is written as {@code -off} (0 stays the empty name): pool ids are never
+     * negative, and {@link #codes} turns a module name the base has into the same number.
+     */
+    void copyInto(TypeSection table) {
+        TypeSection src = words.types();
+        for (int id = src.first(); id < src.end(); id++) {
+            int[] sw = src.words(id);
+            int sp = src.pos(id);
+            int len = Kinds.words(sw[sp + 1]);
+            int nid = table.add(len);
+            if (nid != id) {
+                throw new IllegalStateException("the base must be copied into an empty table");
+            }
+            int[] w = table.words(nid);
+            int p = table.pos(nid);
+            System.arraycopy(sw, sp, w, p, len);
+            Kinds.forEachName(w, p, at -> w[at] = -w[at]);
+        }
+    }
+
+    /**
+     * For each pool id, the name the split's records use: {@code -offset} of the same string in
+     * the base (its first copy, as libbpf's btf__find_str finds it), else the pool id itself.
+     */
+    int[] codes(StringPool pool) {
+        byte[] str = words.strings().ownBytes();
+        // string starts by content hash, open addressing; each string once, the first copy kept
+        int cap = Integer.highestOneBit(Math.max(16, str.length / 4)) * 2;
+        int[] slots = new int[cap];
+        int mask = cap - 1;
+        for (int off = 1; off < str.length; ) {
+            int h = 0;
+            int e = off;
+            while (e < str.length && str[e] != 0) {
+                h = 31 * h + str[e++];
+            }
+            if (e > off) {
+                int i = mix(h) & mask;
+                while (slots[i] != 0 && !same(str, slots[i], str, off, e - off)) {
+                    i = (i + 1) & mask;
+                }
+                if (slots[i] == 0) {
+                    slots[i] = off;
+                }
+            }
+            off = e + 1;
+        }
+        int n = pool.size();
+        int[] out = new int[n];
+        for (int id = 1; id < n; id++) {
+            byte[] b = pool.get(id).getBytes(StandardCharsets.UTF_8);
+            int h = 0;
+            for (byte x : b) {
+                h = 31 * h + x;
+            }
+            int i = mix(h) & mask;
+            int found = 0;
+            while (slots[i] != 0) {
+                if (same(str, slots[i], b, 0, b.length)) {
+                    found = slots[i];
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+            out[id] = found != 0 && b.length > 0 ? -found : id;
+        }
+        return out;
+    }
+
+    private static int mix(int h) {
+        return h ^ (h >>> 16) ^ (h >>> 7);
+    }
+
+    /** Whether the NUL-terminated string at {@code off} of {@code str} is {@code b[from, from+len)}. */
+    private static boolean same(byte[] str, int off, byte[] b, int from, int len) {
+        int end = off + len;
+        if (end > str.length || (end < str.length && str[end] != 0)) {
+            return false;
+        }
+        return java.util.Arrays.equals(str, off, end, b, from, from + len);
+    }
+}
