@@ -139,19 +139,12 @@ public final class ReportCommand implements Callable<Integer> {
             }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
-            if (("trace".equals(sort) || "trace_fields".equals(sort)) && opts.filters()) {
+            if ("trace_fields".equals(sort) && opts.filters()) {
                 throw new CliError("report --sort " + sort + ": not supported with sample filters"
                         + " (--comms, --dsos, --pid, --tid, -C, --symbols)");
             }
             if ("trace_fields".equals(sort) && !json) {
                 java.util.List<String> w = new io.perfj.report.TraceFieldsReport(session, out).print();
-                InputOptions.warn(out, err, w, session.warnings());
-                return 0;
-            }
-            boolean traceSort = "trace".equals(sort) && !io.perfj.report.TraceReport.hasCallchains(data);
-            if ((traceSort || sort == null && !opts.filters() && io.perfj.report.TraceReport.applies(data)) && !json) {
-                // perf's default order for a recording of tracepoints alone is by trace text
-                java.util.List<String> w = new io.perfj.report.TraceReport(session, out).print();
                 InputOptions.warn(out, err, w, session.warnings());
                 return 0;
             }
@@ -161,7 +154,7 @@ public final class ReportCommand implements Callable<Integer> {
             } else if (!new StdioReport(r, out).print(!header)) {
                 noSamples(session, err);
             }
-            InputOptions.warn(out, err, session.warnings());
+            InputOptions.warn(out, err, r.traceWarnings(), session.warnings());
         }
         return 0;
     }
@@ -278,19 +271,16 @@ public final class ReportCommand implements Callable<Integer> {
         boolean callerOrder = caller != null ? caller : children == null || children;
         List<SortKey> keys;
         try {
-            if (("trace".equals(sort) || "trace_fields".equals(sort)) && json) {
+            if ("trace_fields".equals(sort) && json) {
                 throw new UnsupportedOperationException("the " + sort + " sort key has no --json form");
-            }
-            if ("trace".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
-                throw new UnsupportedOperationException("the trace sort key is not supported on a recording"
-                        + " with callchains (perfj has no graph under trace rows)");
             }
             if ("trace_fields".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
                 throw new UnsupportedOperationException("the trace_fields sort key is not supported on a"
                         + " recording with callchains (perfj has no graph under trace rows)");
             }
-            keys = SortKey.parse(sort == null || "trace".equals(sort) || "trace_fields".equals(sort)
-                    ? "comm,dso,symbol" : sort);
+            // perf's default order for a recording of tracepoints alone is by trace text
+            String order = sort != null ? sort : io.perfj.report.TraceReport.applies(data) ? "trace" : "comm,dso,symbol";
+            keys = SortKey.parse("trace_fields".equals(order) ? "comm,dso,symbol" : order);
         } catch (UnsupportedOperationException e) {
             throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {

@@ -45,6 +45,9 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
                 case CPU -> r.cpu() - l.cpu();
                 case DSO -> same ? 0 : dsoCmp(fl, fr);
                 case SYM -> same ? 0 : symCmp(fl, fr);
+                // sort__trace_cmp: strcmp of right's text against left's; no text (not a
+                // tracepoint) compares equal
+                case TRACE -> io.perfj.report.Hists.traceOrder(r.trace(), l.trace());
             };
             if (c != 0) {
                 return c;

@@ -133,6 +133,7 @@ public final class PerfHistSort {
                         fb == null || fb.dso() == null ? null : fb.dso().shortName());
                 case SYM -> nullsLast(fa == null || fa.sym() == null ? null : fa.sym().name(),
                         fb == null || fb.sym() == null ? null : fb.sym().name());
+                case TRACE -> io.perfj.report.Hists.traceOrder(a.trace(), b.trace());
             };
             if (c != 0) {
                 return c;

@@ -11,6 +11,16 @@ public final class HistEntry {
     final int tid;
     final int cpu;
     /**
+     * The sample's formatted trace fields (the trace sort key), or null when that is no key or
+     * the event is no tracepoint (perf prints "N/A" then, and compares all such rows equal).
+     */
+    final byte[] trace;
+    /**
+     * Whether perf had formatted the trace text by the time it sized the columns: it formats
+     * lazily, when the entry is first compared with another (see {@link StdioReport}).
+     */
+    boolean traceFormatted;
+    /**
      * Not final: under {@code --compat perf-6.1} perf re-resolves an entry's symbol when another
      * map's sample joins it (see {@link Hists}).
      */
@@ -41,6 +51,11 @@ public final class HistEntry {
     boolean paired;
 
     HistEntry(String comm, int pid, int tid, int cpu, int frame) {
+        this(comm, pid, tid, cpu, frame, null);
+    }
+
+    HistEntry(String comm, int pid, int tid, int cpu, int frame, byte[] trace) {
+        this.trace = trace;
         this.comm = comm;
         this.pid = pid;
         this.tid = tid;
@@ -62,6 +77,11 @@ public final class HistEntry {
 
     public int cpu() {
         return cpu;
+    }
+
+    /** The formatted trace fields when trace is a sort key and the event a tracepoint, else null. */
+    public byte[] trace() {
+        return trace;
     }
 
     /** The frame id (in the report's {@link FrameTable}), or -1 when neither dso nor sym is a key. */
@@ -124,7 +144,7 @@ public final class HistEntry {
      * leader has no samples in, with the member's keys and nothing counted.
      */
     static HistEntry dummyOf(HistEntry member) {
-        HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame);
+        HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame, member.trace);
         d.filtered = member.filtered;
         d.map = member.map;
         d.threadComm = member.threadComm;

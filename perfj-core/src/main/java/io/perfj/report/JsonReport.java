@@ -69,6 +69,11 @@ public final class JsonReport {
                         out.print(",\"symbol\":" + str(f.symName()) + ",\"level\":" + str(String.valueOf(f.level())));
                     }
                 }
+                case TRACE -> {
+                    if (e.trace() != null) {
+                        out.print(",\"trace\":" + str(h.column(e, k)));
+                    }
+                }
             }
         }
         if (o.mode() != CallchainMode.NONE && e.chains() != null) {

@@ -6,7 +6,9 @@ import java.util.Locale;
 
 /** perf report's sort keys that perfj supports, with perf's column headers. */
 public enum SortKey {
-    COMM("Command"), PID("    Pid:Command"), TID("    Tid"), DSO("Shared Object"), SYM("Symbol"), CPU("CPU");
+    COMM("Command"), PID("    Pid:Command"), TID("    Tid"), DSO("Shared Object"), SYM("Symbol"), CPU("CPU"),
+    /** A tracepoint sample's formatted fields (perf's {@code trace}, sort.c sort_trace). */
+    TRACE("Trace output");
 
     final String header;
 
@@ -29,10 +31,11 @@ public enum SortKey {
                 case "dso" -> DSO;
                 case "sym", "symbol" -> SYM;
                 case "cpu" -> CPU;
+                case "trace" -> TRACE;
                 case "srcline", "srcfile" -> throw new UnsupportedOperationException("the " + k
                         + " sort key is not supported (rows by source line: see perfj annotate for lines)");
                 default -> throw new IllegalArgumentException("unknown sort key '" + k
-                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu)");
+                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace)");
             });
         }
         return out;

@@ -215,7 +215,9 @@ public final class StdioReport {
             // perf's cpu column keeps its header's width whatever it prints (-001, 1000); its
             // command column is as wide as the entries' threads' last names, and cuts a longer
             // command to that (a sample before an exec: "perf-ex" of a thread now "sleep")
-            for (HistEntry e : k == SortKey.CPU ? List.<HistEntry>of() : h.entries()) {
+            // the trace column is as wide as the texts perf had formatted when it sized it
+            boolean fixed = k == SortKey.CPU || k == SortKey.TRACE && !h.traceCompared();
+            for (HistEntry e : fixed ? List.<HistEntry>of() : h.entries()) {
                 w = Math.max(w, k == SortKey.COMM ? utf8Length(h.threadComm(e))
                         : utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
                 if (k == SortKey.DSO && o.dsos() == null && e.frame() >= 0 && h.frames().get(e.frame()).sym() == null) {
@@ -270,10 +272,12 @@ public final class StdioReport {
                 // perf pads every column to its width except a symbol in the last column
                 // (its symbol printer leaves padding to the column aligner, which skips the last).
                 String v = h.column(e, k);
-                if (k == SortKey.COMM) {
+                if (k == SortKey.COMM || k == SortKey.TRACE) {
                     v = cut(v, widths.get(col));
                 }
-                row.append("  ").append(k == SortKey.SYM && last ? v : pad(v, widths.get(col), false));
+                // perf's trace printer gives a precision, no width: the text is never padded
+                row.append("  ").append(k == SortKey.SYM && last || k == SortKey.TRACE ? v
+                        : pad(v, widths.get(col), false));
                 col++;
             }
             if (ipc) {
