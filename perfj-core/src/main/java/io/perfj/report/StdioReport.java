@@ -275,8 +275,7 @@ public final class StdioReport {
                 if (k == SortKey.COMM || k == SortKey.TRACE) {
                     v = cut(v, widths.get(col));
                 }
-                // perf's trace printer gives a precision, no width: the text is never padded
-                row.append("  ").append(k == SortKey.SYM && last || k == SortKey.TRACE ? v
+                row.append("  ").append((k == SortKey.SYM || k == SortKey.TRACE) && last ? v
                         : pad(v, widths.get(col), false));
                 col++;
             }
