@@ -32,7 +32,8 @@ class TracepointGoldenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain"})
+    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain",
+            "tp-tree"})
     void scriptPrintsTheFieldsAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.runPerf(withCache("script", name));
         assertEquals(0, r.rc(), r.err());
@@ -40,9 +41,13 @@ class TracepointGoldenTest {
         assertEquals("", r.err());
     }
 
-    /** -a recordings (a dummy event besides) sort by comm,dso,sym; the others by trace text. */
+    /**
+     * -a recordings (a dummy event besides) sort by comm,dso,sym; the others by trace text, with
+     * the call graph under each row when the events have callchains (tp-chain, tp-tree).
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe"})
+    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain",
+            "tp-tree"})
     void reportAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.runPerf(withCache("report", name, "--stdio"));
         assertEquals(0, r.rc(), r.err());
@@ -51,7 +56,8 @@ class TracepointGoldenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain"})
+    @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain",
+            "tp-tree"})
     void headerAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.run("header", "-I", "-i", Fixtures.recording(name).toString());
         assertEquals(0, r.rc(), r.err());
@@ -70,6 +76,43 @@ class TracepointGoldenTest {
                 String.join("\n", ReportGoldenTest.withoutTip(r.out())));
     }
 
+    /**
+     * Call graphs under trace rows (make-tracepoints.sh's tp-tree goldens): one text reached by
+     * two call paths, the trace key beside a symbol key (the Children rows of the callers), the
+     * limits; the single sample of sys_enter_close is cut to the header's width without
+     * --children, where perf never compares (and so formats) it before sizing the column.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"no-children:--no-children", "callee:-g callee", "G:-G", "trace-sym:-s trace,sym",
+            "trace-sym-no-children:-s trace,sym --no-children", "percent-limit:--percent-limit 30",
+            "folded:--no-children -g folded"})
+    void callGraphsUnderTraceRowsAsPerf(String variant) {
+        String name = variant.substring(0, variant.indexOf(':'));
+        String[] args = variant.substring(name.length() + 1).split(" ");
+        String[] all = java.util.Arrays.copyOf(new String[]{"--stdio"}, 1 + args.length);
+        System.arraycopy(args, 0, all, 1, args.length);
+        CliFixtures.Run r = CliFixtures.runPerf(withCache("report", "tp-tree", all));
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden("tp-tree", "report-" + name))),
+                String.join("\n", ReportGoldenTest.withoutTip(r.out())));
+        assertEquals("", r.err());
+    }
+
+    /** The same rows in the default mode (exact keys and a total order, not perf's tree replays). */
+    @ParameterizedTest
+    @ValueSource(strings = {"report", "report-trace-sym", "report-no-children"})
+    void traceRowsInTheDefaultModeAsPerf(String golden) {
+        String[] args = switch (golden) {
+            case "report-trace-sym" -> new String[]{"--stdio", "-s", "trace,sym"};
+            case "report-no-children" -> new String[]{"--stdio", "--no-children"};
+            default -> new String[]{"--stdio"};
+        };
+        CliFixtures.Run r = CliFixtures.run(withCache("report", "tp-tree", args));
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden("tp-tree", golden))),
+                String.join("\n", ReportGoldenTest.withoutTip(r.out())));
+    }
+
     /** perf's field text is the formatted trace cut at spaces: a comm with a space shows its first word. */
     @Test
     void traceFieldsCutTheTextAtSpacesAsPerf() {
@@ -79,10 +122,10 @@ class TracepointGoldenTest {
         assertEquals(null, io.perfj.report.TraceFieldsReport.fromText("a=1 b=2", "c"));
     }
 
-    /** What perfj does not print yet is refused with one line, not printed otherwise. */
+    /** What perfj does not print yet (trace_fields rows with call graphs or filters) is refused with one line. */
     @Test
-    void traceRowsWithCallchainsOrFiltersAreRefused() {
-        CliFixtures.Run g = CliFixtures.run(withCache("report", "tp-chain", "--stdio", "-s", "trace"));
+    void traceFieldsWithCallchainsOrFiltersAreRefused() {
+        CliFixtures.Run g = CliFixtures.run(withCache("report", "tp-chain", "--stdio", "-s", "trace_fields"));
         assertEquals(1, g.rc(), g.err());
         assertTrue(g.err().contains("not supported on a recording with callchains"), g.err());
         CliFixtures.Run f = CliFixtures.run(withCache("report", "tp-sched", "--stdio", "-s", "trace_fields", "--comms", "perf"));
