@@ -22,6 +22,7 @@ public final class ScriptCommand implements Callable<Integer> {
     boolean hideCallGraph;
     boolean header;
     boolean inline = true;
+    boolean stitchLbr;
     final CommandSpec spec;
 
     ScriptCommand() {
@@ -43,6 +44,10 @@ public final class ScriptCommand implements Callable<Integer> {
         m.option("--inline").negatable()
                 .describe("Show functions inlined at unwound addresses as frames of their own (default: on).")
                 .value(Boolean.class, v -> inline = v);
+        m.option("--stitch-lbr")
+                .describe("Stitch LBR call stacks with the entries of the thread's previous sample (as perf does "
+                        + "when the recording has the LBR's hardware index and depth; otherwise they stay as recorded).")
+                .flag(v -> stitchLbr = v);
         refused.declare(m, Refused.SCRIPT);
         spec = m.spec();
     }
@@ -63,6 +68,16 @@ public final class ScriptCommand implements Callable<Integer> {
             }
             ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
                     filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline);
+            if (stitchLbr) {
+                var w = io.perfj.report.LbrStitch.warning(data, true);
+                if (w.isPresent()) {
+                    err.print(w.get());
+                    err.flush();
+                } else if (io.perfj.report.LbrStitch.stitches(data)) {
+                    throw new CliError("script --stitch-lbr: stitching LBR call stacks recorded with the hardware"
+                            + " index is not supported yet (drop --stitch-lbr for the stacks as recorded)");
+                }
+            }
             Session session = sym.session(data);
             ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
             try {
