@@ -147,15 +147,6 @@ public final class ReportCommand implements Callable<Integer> {
             }
             ReportOptions opts = options(data);
             Session session = sym.session(data);
-            if ("trace_fields".equals(sort) && opts.filters()) {
-                throw new CliError("report --sort " + sort + ": not supported with sample filters"
-                        + " (--comms, --dsos, --pid, --tid, -C, --symbols)");
-            }
-            if ("trace_fields".equals(sort) && !json) {
-                java.util.List<String> w = new io.perfj.report.TraceFieldsReport(session, out).print();
-                InputOptions.warn(out, err, w, session.warnings());
-                return 0;
-            }
             Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();
@@ -299,16 +290,9 @@ public final class ReportCommand implements Callable<Integer> {
         boolean callerOrder = caller != null ? caller : children == null || children;
         List<SortKey> keys;
         try {
-            if ("trace_fields".equals(sort) && json) {
-                throw new UnsupportedOperationException("the " + sort + " sort key has no --json form");
-            }
-            if ("trace_fields".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
-                throw new UnsupportedOperationException("the trace_fields sort key is not supported on a"
-                        + " recording with callchains (perfj has no graph under trace rows)");
-            }
             // perf's default order for a recording of tracepoints alone is by trace text
             String order = sort != null ? sort : io.perfj.report.TraceReport.applies(data) ? "trace" : "comm,dso,symbol";
-            keys = SortKey.parse("trace_fields".equals(order) ? "comm,dso,symbol" : order);
+            keys = SortKey.parse(order);
         } catch (UnsupportedOperationException e) {
             throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {

@@ -64,9 +64,13 @@ class TracepointGoldenTest {
         assertEquals(dropCaptured(Fixtures.golden(name, "header-I")), dropCaptured(r.out()));
     }
 
-    /** {@code -s trace} and {@code -s trace_fields} asked for (also under -a, where a dummy event has no samples). */
+    /**
+     * {@code -s trace} and {@code -s trace_fields} asked for (also under -a, where a dummy event
+     * has no samples; tp-chain: a column per field with the call graph under each row).
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"tp-sched:trace", "tp-syscalls:trace", "tp-sched:trace_fields", "tp-syscalls:trace_fields"})
+    @ValueSource(strings = {"tp-sched:trace", "tp-syscalls:trace", "tp-sched:trace_fields", "tp-syscalls:trace_fields",
+            "tp-chain:trace_fields"})
     void reportSortedByTraceAsPerf(String nameAndKey) {
         String name = nameAndKey.substring(0, nameAndKey.indexOf(':'));
         String key = nameAndKey.substring(name.length() + 1);
@@ -85,7 +89,8 @@ class TracepointGoldenTest {
     @ParameterizedTest
     @ValueSource(strings = {"no-children:--no-children", "callee:-g callee", "G:-G", "trace-sym:-s trace,sym",
             "trace-sym-no-children:-s trace,sym --no-children", "percent-limit:--percent-limit 30",
-            "folded:--no-children -g folded"})
+            "folded:--no-children -g folded", "trace_fields:-s trace_fields",
+            "trace_fields-no-children:-s trace_fields --no-children", "trace_fields-sym:-s trace_fields,sym"})
     void callGraphsUnderTraceRowsAsPerf(String variant) {
         String name = variant.substring(0, variant.indexOf(':'));
         String[] args = variant.substring(name.length() + 1).split(" ");
@@ -117,20 +122,17 @@ class TracepointGoldenTest {
     @Test
     void traceFieldsCutTheTextAtSpacesAsPerf() {
         assertTrue(Fixtures.golden("tp-sched", "report-trace_fields").contains(" VM        9303 "));
-        assertEquals("VM", io.perfj.report.TraceFieldsReport.fromText("prev_comm=VM Thread prev_pid=9303", "prev_comm"));
-        assertEquals("", io.perfj.report.TraceFieldsReport.fromText("fd: 0x1, buf: 0x2", "fd"));
-        assertEquals(null, io.perfj.report.TraceFieldsReport.fromText("a=1 b=2", "c"));
+        assertEquals("VM", io.perfj.report.TraceFieldsColumns.fromText("prev_comm=VM Thread prev_pid=9303", "prev_comm"));
+        assertEquals("", io.perfj.report.TraceFieldsColumns.fromText("fd: 0x1, buf: 0x2", "fd"));
+        assertEquals(null, io.perfj.report.TraceFieldsColumns.fromText("a=1 b=2", "c"));
     }
 
-    /** What perfj does not print yet (trace_fields rows with call graphs or filters) is refused with one line. */
+    /** The trace keys in JSON: the text, and each field's column text by the field's name. */
     @Test
-    void traceFieldsWithCallchainsOrFiltersAreRefused() {
-        CliFixtures.Run g = CliFixtures.run(withCache("report", "tp-chain", "--stdio", "-s", "trace_fields"));
-        assertEquals(1, g.rc(), g.err());
-        assertTrue(g.err().contains("not supported on a recording with callchains"), g.err());
-        CliFixtures.Run f = CliFixtures.run(withCache("report", "tp-sched", "--stdio", "-s", "trace_fields", "--comms", "perf"));
-        assertEquals(1, f.rc(), f.err());
-        assertTrue(f.err().startsWith("perfj: report --sort trace_fields: not supported with sample filters"), f.err());
+    void traceKeysInJson() {
+        CliFixtures.Run r = CliFixtures.run(withCache("report", "tp-tree", "--json", "-s", "trace,trace_fields"));
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("\"trace\":\"fd: 0xffffffffffffffff\",\"trace_fields\":{\"__syscall_nr\":"), r.out());
     }
 
     /** The pipe read from a stream (standard input), not a file: the same script as perf's. */

@@ -11,15 +11,10 @@ public final class HistEntry {
     final int tid;
     final int cpu;
     /**
-     * The sample's formatted trace fields (the trace sort key), or null when that is no key or
+     * The values of the trace sort keys (trace, trace_fields), or null when neither is a key or
      * the event is no tracepoint (perf prints "N/A" then, and compares all such rows equal).
      */
-    final byte[] trace;
-    /**
-     * Whether perf had formatted the trace text by the time it sized the columns: it formats
-     * lazily, when the entry is first compared with another (see {@link StdioReport}).
-     */
-    boolean traceFormatted;
+    final TraceTexts.Value trace;
     /**
      * Not final: under {@code --compat perf-6.1} perf re-resolves an entry's symbol when another
      * map's sample joins it (see {@link Hists}).
@@ -54,7 +49,7 @@ public final class HistEntry {
         this(comm, pid, tid, cpu, frame, null);
     }
 
-    HistEntry(String comm, int pid, int tid, int cpu, int frame, byte[] trace) {
+    HistEntry(String comm, int pid, int tid, int cpu, int frame, TraceTexts.Value trace) {
         this.trace = trace;
         this.comm = comm;
         this.pid = pid;
@@ -81,7 +76,17 @@ public final class HistEntry {
 
     /** The formatted trace fields when trace is a sort key and the event a tracepoint, else null. */
     public byte[] trace() {
-        return trace;
+        return trace == null ? null : trace.text();
+    }
+
+    /** Each field's bytes when trace_fields is a sort key and the event a tracepoint, else null. */
+    public byte[][] traceFields() {
+        return trace == null ? null : trace.keys();
+    }
+
+    /** The trace_fields columns' texts, or null (see {@link #traceFields()}). */
+    String[] traceColumns() {
+        return trace == null ? null : trace.columns();
     }
 
     /** The frame id (in the report's {@link FrameTable}), or -1 when neither dso nor sym is a key. */

@@ -137,7 +137,7 @@ public final class Hists {
         this.byDso = opts.has(SortKey.DSO);
         this.byComm = opts.has(SortKey.COMM);
         this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU)
-                || opts.has(SortKey.TRACE) ? null : new LongIntMap(1 << 12);
+                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) ? null : new LongIntMap(1 << 12);
     }
 
     /**
@@ -192,7 +192,7 @@ public final class Hists {
         HistEntry e = entries.get(k);
         if (e == null) {
             e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame,
-                    traces == null ? null : traces.text(trace));
+                    traces == null ? null : traces.value(trace));
             e.filtered = creatingFiltered;
             e.id = created.size();
             entries.put(k, e);
@@ -462,7 +462,7 @@ public final class Hists {
      */
     void addOrdered(String comm, int pid, int tid, int cpu, int selfFrame, int stack, int[] maps, int traceId,
                     long period) {
-        byte[] trace = traces == null ? null : traces.text(traceId);
+        TraceTexts.Value trace = traces == null ? null : traces.value(traceId);
         int[] chain = stacks.frames(stack);
         totalPeriod += period;
         totalSamples++;
@@ -706,7 +706,7 @@ public final class Hists {
         }
         return java.util.Arrays.asList(byComm ? e.comm : null, opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.tid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.pid : -1, opts.has(SortKey.CPU) ? e.cpu : -1, obj,
-                e.trace == null ? null : java.nio.ByteBuffer.wrap(e.trace));
+                e.trace == null ? null : java.util.Arrays.deepToString(new Object[]{e.trace(), e.traceFields()}));
     }
 
     /** Names this event's report: its name, or its group's description with the group's size. */
@@ -754,7 +754,8 @@ public final class Hists {
                 case CPU -> Integer.compare(a.cpu, b.cpu);
                 case DSO -> dsoOrder(fa, fb);
                 case SYM -> symOrder(fa, fb);
-                case TRACE -> traceOrder(a.trace, b.trace);
+                case TRACE -> traceOrder(a.trace(), b.trace());
+                case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
             };
             if (c != 0) {
                 return c;
@@ -813,8 +814,20 @@ public final class Hists {
             case CPU -> TextOut.zeroPad(e.cpu, 3);
             case DSO -> f == null ? "" : f.dsoName();
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
-            case TRACE -> e.trace == null ? "N/A" : new String(e.trace, java.nio.charset.StandardCharsets.UTF_8);
+            case TRACE -> e.trace() == null ? "N/A" : new String(e.trace(), java.nio.charset.StandardCharsets.UTF_8);
+            case TRACE_FIELDS -> throw new IllegalArgumentException("trace_fields is a column per field: see traceField");
         };
+    }
+
+    /** The fields of this event's format: the trace_fields columns (empty for other events). */
+    public List<io.perfj.trace.FormatField> traceFields() {
+        return traces == null ? List.of() : traces.fields(evsel);
+    }
+
+    /** The text of an entry's trace_fields column {@code k} (empty when it has none). */
+    public String traceField(HistEntry e, int k) {
+        String[] c = e.traceColumns();
+        return c == null || k >= c.length ? "" : c[k];
     }
 
     /** The last name of the entry's thread (the thread of the sample that made it). */

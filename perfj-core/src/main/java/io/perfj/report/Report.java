@@ -141,7 +141,9 @@ public final class Report {
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
-        TraceTexts traces = opts.has(SortKey.TRACE) ? new TraceTexts(session.data(), session.resolver()) : null;
+        TraceTexts traces = opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS)
+                ? new TraceTexts(session.data(), session.resolver(), opts.has(SortKey.TRACE), opts.has(SortKey.TRACE_FIELDS))
+                : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();

@@ -210,7 +210,21 @@ public final class StdioReport {
             }
         }
         List<SortKey> keys = shownKeys(o);
+        List<io.perfj.trace.FormatField> fields = o.has(SortKey.TRACE_FIELDS) ? h.traceFields() : List.of();
         for (SortKey k : keys) {
+            if (k == SortKey.TRACE_FIELDS) {
+                // a right-aligned column per field, as wide as its name, its size and its texts
+                for (int f = 0; f < fields.size(); f++) {
+                    int w = TraceFieldsColumns.minWidth(fields.get(f));
+                    for (HistEntry e : h.entries()) {
+                        w = Math.max(w, utf8Length(h.traceField(e, f)));
+                    }
+                    headers.add(fields.get(f).name());
+                    widths.add(w);
+                    right.add(true);
+                }
+                continue;
+            }
             int w = k.header().length();
             // perf's cpu column keeps its header's width whatever it prints (-001, 1000); its
             // command column is as wide as the entries' threads' last names, and cuts a longer
@@ -268,6 +282,13 @@ public final class StdioReport {
             }
             for (int i = 0; i < keys.size(); i++) {
                 SortKey k = keys.get(i);
+                if (k == SortKey.TRACE_FIELDS) {
+                    for (int f = 0; f < fields.size(); f++) {
+                        row.append("  ").append(pad(h.traceField(e, f), widths.get(col), true));
+                        col++;
+                    }
+                    continue;
+                }
                 boolean last = i == keys.size() - 1 && !ipc;
                 // perf pads every column to its width except a symbol in the last column
                 // (its symbol printer leaves padding to the column aligner, which skips the last).

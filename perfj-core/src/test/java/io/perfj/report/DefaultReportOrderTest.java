@@ -117,6 +117,7 @@ class DefaultReportOrderTest {
                     k.add(f.sym() != null ? f.sym() : f.addr());
                 }
                 case TRACE -> k.add(e.trace() == null ? "N/A" : java.util.HexFormat.of().formatHex(e.trace()));
+                case TRACE_FIELDS -> k.add(java.util.Arrays.deepToString(e.traceFields()));
             }
         }
         return k;
@@ -180,6 +181,7 @@ class DefaultReportOrderTest {
                     yield s;
                 }
                 case TRACE -> traceOrder(a.trace(), b.trace());
+                case TRACE_FIELDS -> 0;
             };
             if (c != 0) {
                 return c;
