@@ -33,7 +33,7 @@ class TracepointGoldenTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain",
-            "tp-tree"})
+            "tp-tree", "tp-btrfs"})
     void scriptPrintsTheFieldsAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.runPerf(withCache("script", name));
         assertEquals(0, r.rc(), r.err());
@@ -47,7 +47,7 @@ class TracepointGoldenTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain",
-            "tp-tree"})
+            "tp-tree", "tp-btrfs"})
     void reportAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.runPerf(withCache("report", name, "--stdio"));
         assertEquals(0, r.rc(), r.err());
@@ -57,7 +57,7 @@ class TracepointGoldenTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain",
-            "tp-tree"})
+            "tp-tree", "tp-btrfs"})
     void headerAsPerf(String name) {
         CliFixtures.Run r = CliFixtures.run("header", "-I", "-i", Fixtures.recording(name).toString());
         assertEquals(0, r.rc(), r.err());
@@ -70,7 +70,7 @@ class TracepointGoldenTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"tp-sched:trace", "tp-syscalls:trace", "tp-sched:trace_fields", "tp-syscalls:trace_fields",
-            "tp-chain:trace_fields"})
+            "tp-chain:trace_fields", "tp-btrfs:trace_fields"})
     void reportSortedByTraceAsPerf(String nameAndKey) {
         String name = nameAndKey.substring(0, nameAndKey.indexOf(':'));
         String key = nameAndKey.substring(name.length() + 1);

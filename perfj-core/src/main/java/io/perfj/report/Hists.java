@@ -824,6 +824,11 @@ public final class Hists {
         return traces == null ? List.of() : traces.fields(evsel);
     }
 
+    /** Whether an entry's trace_fields column {@code k} was cut out of the formatted trace (not printed raw). */
+    public boolean traceFieldFromText(HistEntry e, int k) {
+        return e.trace != null && e.trace.fromText() != null && k < e.trace.fromText().length && e.trace.fromText()[k];
+    }
+
     /** The text of an entry's trace_fields column {@code k} (empty when it has none). */
     public String traceField(HistEntry e, int k) {
         String[] c = e.traceColumns();

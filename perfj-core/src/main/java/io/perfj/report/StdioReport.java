@@ -217,7 +217,9 @@ public final class StdioReport {
                 for (int f = 0; f < fields.size(); f++) {
                     int w = TraceFieldsColumns.minWidth(fields.get(f));
                     for (HistEntry e : h.entries()) {
-                        w = Math.max(w, utf8Length(h.traceField(e, f)));
+                        if (h.traceFieldFromText(e, f)) {
+                            w = Math.max(w, utf8Length(h.traceField(e, f)));
+                        }
                     }
                     headers.add(fields.get(f).name());
                     widths.add(w);
@@ -284,7 +286,7 @@ public final class StdioReport {
                 SortKey k = keys.get(i);
                 if (k == SortKey.TRACE_FIELDS) {
                     for (int f = 0; f < fields.size(); f++) {
-                        row.append("  ").append(pad(h.traceField(e, f), widths.get(col), true));
+                        row.append("  ").append(pad(cut(h.traceField(e, f), widths.get(col)), widths.get(col), true));
                         col++;
                     }
                     continue;

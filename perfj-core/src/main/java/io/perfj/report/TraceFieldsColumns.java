@@ -35,9 +35,13 @@ public final class TraceFieldsColumns {
         return null;
     }
 
-    /** A column's width before its texts widen it: the field's name, or its printed size. */
+    /**
+     * A column's width before its texts widen it: the field's name, or its printed size (a
+     * string's or array's bytes, a number's hex digits and 0x). Only texts cut out of the
+     * formatted trace widen it; a field printed raw is cut to the width.
+     */
     static int minWidth(FormatField f) {
-        return Math.max(f.name().length(), f.string() ? f.size() : f.size() * 2 + 2);
+        return Math.max(f.name().length(), f.string() || f.array() ? f.size() : f.size() * 2 + 2);
     }
 
     /** Rows by their fields' bytes, descending (perf's order of rows of equal period); no fields: equal. */

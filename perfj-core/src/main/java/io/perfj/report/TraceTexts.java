@@ -25,9 +25,10 @@ import java.util.Map;
 final class TraceTexts {
     /**
      * One sample's values: {@code text} when trace is a key, {@code keys} (each field's bytes,
-     * what rows are told apart and ordered by) and {@code columns} when trace_fields is one.
+     * what rows are told apart and ordered by), {@code columns} and whether each was cut out of
+     * the formatted trace (or printed raw) when trace_fields is one.
      */
-    record Value(byte[] text, byte[][] keys, String[] columns) {
+    record Value(byte[] text, byte[][] keys, String[] columns, boolean[] fromText) {
     }
 
     private final TracepointLines lines;
@@ -69,18 +70,21 @@ final class TraceTexts {
             return known;
         }
         String[] columns = null;
+        boolean[] fromText = null;
         if (ev != null) {
             String formatted = new String(t, StandardCharsets.ISO_8859_1);
             List<FormatField> fs = ev.fields();
             columns = new String[keys.length];
+            fromText = new boolean[keys.length];
             for (int k = 0; k < keys.length; k++) {
                 String v = TraceFieldsColumns.fromText(formatted, fs.get(k).name());
+                fromText[k] = v != null;
                 // the bytes of the text as one string each, measured and printed as UTF-8
                 columns[k] = new String((v != null ? v : lines.rawField(s, ev, fs.get(k)))
                         .getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
             }
         }
-        values.add(new Value(text ? t : null, keys, columns));
+        values.add(new Value(text ? t : null, keys, columns, fromText));
         ids.put(id.toString(), values.size() - 1);
         return values.size() - 1;
     }
