@@ -365,18 +365,29 @@ public final class TraceFormatter {
         }
 
         /**
-         * {@code %pU}: a 16-byte field as libtraceevent prints a UUID, its bytes in stored
-         * order in lower-case hex, grouped 4-2-2-2-6 ({@code 5a0b7b1e-2f3c-4d5e-8f90-123456789abc}).
+         * The field a %pU/%pI argument names (through casts); null, having printed
+         * libtraceevent's complaint, when it is no field.
          */
-        void uuid(ByteSink out, PrintArg a) {
+        FormatField fieldArg(ByteSink out, PrintArg a) {
             while (a instanceof PrintArg.Cast c) {
                 a = c.item();
             }
             if (!(a instanceof PrintArg.Field fa)) {
                 out.put("ARG TYPE NOT FIELD");
+                return null;
+            }
+            return fa.field();
+        }
+
+        /**
+         * {@code %pU}: a 16-byte field as libtraceevent prints a UUID, its bytes in stored
+         * order in lower-case hex, grouped 4-2-2-2-6 ({@code 5a0b7b1e-2f3c-4d5e-8f90-123456789abc}).
+         */
+        void uuid(ByteSink out, PrintArg a) {
+            FormatField f = fieldArg(out, a);
+            if (f == null) {
                 return;
             }
-            FormatField f = fa.field();
             if (f.size() != 16 || f.offset() + 16 > d.length) {
                 out.put("INVALIDUUID");
                 return;
@@ -391,14 +402,10 @@ public final class TraceFormatter {
 
         /** {@code %pI4 %pi4 %pI6 %pi6 %pI6c} of a 4- or 16-byte field, as the kernel's vsprintf prints them. */
         void ipAddress(ByteSink out, String kind, PrintArg a) {
-            while (a instanceof PrintArg.Cast c) {
-                a = c.item();
-            }
-            if (!(a instanceof PrintArg.Field fa)) {
-                out.put("ARG TYPE NOT FIELD");
+            FormatField f = fieldArg(out, a);
+            if (f == null) {
                 return;
             }
-            FormatField f = fa.field();
             boolean v4 = kind.charAt(1) == '4';
             if (f.size() != (v4 ? 4 : 16) || f.offset() + f.size() > d.length) {
                 out.put(v4 ? "INVALIDIPv4" : "INVALIDIPv6");
