@@ -90,7 +90,8 @@ class TracepointGoldenTest {
     @ValueSource(strings = {"no-children:--no-children", "callee:-g callee", "G:-G", "trace-sym:-s trace,sym",
             "trace-sym-no-children:-s trace,sym --no-children", "percent-limit:--percent-limit 30",
             "folded:--no-children -g folded", "trace_fields:-s trace_fields",
-            "trace_fields-no-children:-s trace_fields --no-children", "trace_fields-sym:-s trace_fields,sym"})
+            "trace_fields-no-children:-s trace_fields --no-children", "trace_fields-sym:-s trace_fields,sym",
+            "symbols:--symbols nap", "comms-trace-comm:--comms tptree -s trace,comm"})
     void callGraphsUnderTraceRowsAsPerf(String variant) {
         String name = variant.substring(0, variant.indexOf(':'));
         String[] args = variant.substring(name.length() + 1).split(" ");
