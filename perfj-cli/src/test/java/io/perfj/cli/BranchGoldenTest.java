@@ -50,7 +50,13 @@ class BranchGoldenTest {
             new Case("pp-vector-gcc-lbr", "report-stitch-lbr-no-children", false,
                     List.of("report", "--stdio", "--no-children", "--stitch-lbr")),
             new Case("pp-vector-gcc-lbr", "report-symfs-stitch-lbr", true, List.of("report", "--stdio", "--stitch-lbr")),
-            new Case("pp-vector-gcc-lbr", "script-symfs-stitch-lbr", true, List.of("script", "--stitch-lbr")));
+            new Case("pp-vector-gcc-lbr", "script-symfs-stitch-lbr", true, List.of("script", "--stitch-lbr")),
+            // the IPC columns a --sort naming symbol adds: "-" where perf has no cycles
+            // (NO_CYCLES) or no symbol to annotate (q-branch-4.14's objects are not in the corpus)
+            new Case("q-branch-4.14", "report-no-branch-stack-s-symbol", false,
+                    List.of("report", "--stdio", "--no-branch-stack", "--sort", "symbol")),
+            new Case("pp-vector-gcc-lbr", "report-symfs-no-children-s-symbol", true,
+                    List.of("report", "--stdio", "--no-children", "--sort", "symbol")));
 
     @TestFactory
     Stream<DynamicTest> matchesPerf() {
