@@ -175,6 +175,7 @@ public final class AnnotateCommand implements Callable<Integer> {
             for (String s : session.machine().warnings()) {
                 err.println("perfj: warning: " + s);
             }
+            session.lossWarnings().forEach(err::println);
         } finally {
             if (output != null) {
                 os.close();

@@ -23,10 +23,22 @@ final class Refused {
 
     /** perf script's. */
     static final List<Option> SCRIPT = List.of(
-            new Option(List.of("--show-task-events"), null,
-                    "script --show-task-events is not supported; 'perfj dump' prints the COMM/FORK/EXIT records"),
-            new Option(List.of("--show-mmap-events"), null,
-                    "script --show-mmap-events is not supported; 'perfj dump' prints the MMAP records"));
+            new Option(List.of("-s", "--script"), "NAME",
+                    "script -s/--script: perfj does not run perf's Perl/Python scripts; print the fields with -F, "
+                            + "or convert the recording with 'perfj export'"),
+            new Option(List.of("-g", "--gen-script"), "LANG",
+                    "script -g/--gen-script: perfj does not run perf's Perl/Python scripts, so it writes none"),
+            new Option(List.of("-l", "--list"), null,
+                    "script -l/--list: perfj has none of perf's Perl/Python scripts"),
+            new Option(List.of("--dlfilter"), "FILE",
+                    "script --dlfilter: perfj does not load perf's dlfilter shared objects; filter with --comms, "
+                            + "--pid, --tid, -C, -S or --time"),
+            new Option(List.of("--per-event-dump"), null,
+                    "script --per-event-dump is not supported; select one event's samples with 'perfj export' or -F"),
+            new Option(List.of("--xed"), null,
+                    "script --xed: perfj does not pipe its output through Intel's xed disassembler"),
+            new Option(List.of("-D", "--dump-raw-trace"), null,
+                    "script -D/--dump-raw-trace: print every record with 'perfj dump'"));
 
     /** The reason of the first refused option given, or null. */
     private String refused;

@@ -92,7 +92,7 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--percentage").label("relative|absolute")
                 .describe("Percentages of all samples (absolute, the default) or of those the filters keep (relative).")
                 .value(String.class, v -> percentage = v);
-        m.option("--hide-unresolved").describe("Leave out samples and callchain frames without a symbol.")
+        m.option("-U", "--hide-unresolved").describe("Leave out samples and callchain frames without a symbol.")
                 .flag(v -> hideUnresolved = v);
         m.option("--header").describe("Print the recording's header (as 'perfj header') before the report.")
                 .flag(v -> header = v);

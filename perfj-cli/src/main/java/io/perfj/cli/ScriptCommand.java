@@ -21,9 +21,25 @@ public final class ScriptCommand implements Callable<Integer> {
     boolean reltime;
     boolean hideCallGraph;
     boolean header;
+    boolean headerOnly;
+    boolean showInfo;
+    boolean deltatime;
     boolean inline = true;
     boolean stitchLbr;
+    final java.util.Set<ScriptOptions.SideBand> sideBand = java.util.EnumSet.noneOf(ScriptOptions.SideBand.class);
     final CommandSpec spec;
+
+    /** What each --show-*-events option prints among the samples. */
+    private static final java.util.Map<ScriptOptions.SideBand, String> SIDE_BAND_HELP = java.util.Map.of(
+            ScriptOptions.SideBand.TASK, "Print the COMM, FORK and EXIT records among the samples.",
+            ScriptOptions.SideBand.MMAP, "Print the MMAP and MMAP2 records among the samples.",
+            ScriptOptions.SideBand.SWITCH, "Print the context switch records (perf record --switch-events).",
+            ScriptOptions.SideBand.NAMESPACE, "Print the NAMESPACES records (perf record --namespaces).",
+            ScriptOptions.SideBand.CGROUP, "Print the CGROUP records (perf record --all-cgroups).",
+            ScriptOptions.SideBand.LOST, "Print the LOST records (events the kernel dropped).",
+            ScriptOptions.SideBand.ROUND, "Print the FINISHED_ROUND records; as in perf, records then come in file order.",
+            ScriptOptions.SideBand.BPF, "Print the KSYMBOL and BPF_EVENT records.",
+            ScriptOptions.SideBand.TEXT_POKE, "Print the TEXT_POKE and KSYMBOL records.");
 
     ScriptCommand() {
         CommandModel m = CommandModel.command(this, "script", "Print every sample with its callchain (like 'perf script').");
@@ -41,6 +57,11 @@ public final class ScriptCommand implements Callable<Integer> {
         m.option("-G", "--hide-call-graph").describe("Print no callchains: one line per sample.")
                 .flag(v -> hideCallGraph = v);
         m.option("--header").describe("Print the recording's header (as 'perfj header') first.").flag(v -> header = v);
+        m.option("--header-only").describe("Print only the recording's header (as 'perfj header').")
+                .flag(v -> headerOnly = v);
+        m.option("-I", "--show-info").describe("With --header/--header-only: the detailed header information too.")
+                .flag(v -> showInfo = v);
+        m.option("--deltatime").describe("Print times since the event printed before.").flag(v -> deltatime = v);
         m.option("--inline").negatable()
                 .describe("Show functions inlined at unwound addresses as frames of their own (default: on).")
                 .value(Boolean.class, v -> inline = v);
@@ -48,6 +69,15 @@ public final class ScriptCommand implements Callable<Integer> {
                 .describe("Stitch LBR call stacks with the entries of the thread's previous sample (as perf does "
                         + "when the recording has the LBR's hardware index and depth; otherwise they stay as recorded).")
                 .flag(v -> stitchLbr = v);
+        for (ScriptOptions.SideBand k : ScriptOptions.SideBand.values()) {
+            m.option(k.option()).describe(SIDE_BAND_HELP.get(k)).flag(v -> {
+                if (v) {
+                    sideBand.add(k);
+                } else {
+                    sideBand.remove(k);
+                }
+            });
+        }
         refused.declare(m, Refused.SCRIPT);
         spec = m.spec();
     }
@@ -66,8 +96,16 @@ public final class ScriptCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
+            if (headerOnly) {
+                HeaderCommand.print(data, showInfo, out, err);
+                return 0;
+            }
+            if (reltime && deltatime) {
+                throw new CliError("script: --reltime and --deltatime are mutually exclusive");
+            }
             ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
-                    filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline);
+                    filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline,
+                    java.util.Set.copyOf(sideBand), deltatime);
             if (stitchLbr) {
                 var w = io.perfj.report.LbrStitch.warning(data, true);
                 if (w.isPresent()) {
@@ -86,7 +124,7 @@ public final class ScriptCommand implements Callable<Integer> {
                 throw new CliError(e.getMessage());
             }
             if (header) {
-                HeaderCommand.print(data, false, out, err);
+                HeaderCommand.print(data, showInfo, out, err);
             }
             out.flush();
             printer.print();

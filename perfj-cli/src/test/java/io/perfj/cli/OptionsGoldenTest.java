@@ -53,6 +53,9 @@ class OptionsGoldenTest {
                     "--dsos", "hot", "--no-children", "-g", "none"),
             new Case("bpf-sys", "report-hide-unresolved", false, "report", "--stdio", "--hide-unresolved",
                     "--no-children", "-g", "none"),
+            // perf's short form of --hide-unresolved
+            new Case("bpf-sys", "report-hide-unresolved", false, "report", "--stdio", "-U", "--no-children",
+                    "-g", "none"),
             new Case("bpf-sys", "report-relative-kernel", false, "report", "--stdio", "--percentage", "relative",
                     "--dsos", "[kernel.kallsyms]", "--no-children", "-g", "none"),
             new Case("bpf-sys", "report-relative-comm", false, "report", "--stdio", "--percentage", "relative",
@@ -83,14 +86,28 @@ class OptionsGoldenTest {
                     "--comms", "perf"),
             new Case("bpf-sys", "report-nochildren-dsos", true, "report", "--stdio", "--no-children",
                     "--dsos", "bash"),
-            new Case("bpf-sys", "report-callee", true, "report", "--stdio", "--no-children", "-g", "callee"));
+            new Case("bpf-sys", "report-callee", true, "report", "--stdio", "--no-children", "-g", "callee"),
+            // the records other than samples, as perf script --show-*-events prints them among the samples
+            new Case("sideband", "script-sideband", true, "script", "--show-task-events", "--show-mmap-events",
+                    "--show-switch-events", "--show-namespace-events", "--show-cgroup-events"),
+            // --show-round-events: perf turns its ordering off, records come in file order
+            new Case("sideband", "script-rounds-deltatime", true, "script", "--show-round-events",
+                    "--show-task-events", "--deltatime"),
+            new Case("sideband", "script-mmap-reltime-fields", true, "script", "--show-mmap-events", "--reltime",
+                    "-F", "comm,tid,time,event,ip,sym"),
+            new Case("sideband", "script-switch-hide-call-graph", true, "script", "--show-switch-events", "-G", "--ns"),
+            new Case("lost", "script-lost", true, "script", "--show-lost-events", "--show-task-events"),
+            new Case("bpf-sys", "script-bpf-cpu0", true, "script", "--show-bpf-events", "--show-task-events",
+                    "-C", "0", "-G"),
+            // -I alone changes nothing: it details --header's header
+            new Case("sample-cpu", "script-show-info", true, "script", "-I"));
 
     static CliFixtures.Run run(String name, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("-i", Fixtures.recording(name).toString(), "--buildid-dir",
                 BuildIdCacheFixture.dir().toString(), "--no-system-files",
                 "--perf-map-dir", Fixtures.file("perf-maps").toString()));
-        if (name.equals("sample-cpu") || name.equals("fixed-period")) {
+        if (List.of("sample-cpu", "fixed-period", "sideband", "lost").contains(name)) {
             all.addAll(List.of("-k", Fixtures.file("kallsyms-sample-cpu.txt").toString()));
         }
         return CliFixtures.runPerf(all.toArray(new String[0]));
@@ -126,13 +143,35 @@ class OptionsGoldenTest {
                 String.join("\n", ReportGoldenTest.withoutTip(withoutCapturedOn(r.out()))));
     }
 
+    /** script --header is the header then the samples, --header-only the header alone. */
     @Test
     void scriptHeaderIsTheHeaderThenTheSamples() {
-        CliFixtures.Run r = run("fixed-period", "script", "--header");
+        for (String[] c : new String[][] {{"fixed-period", "script-header", "--header"},
+            {"sample-cpu", "script-header-only", "--header-only"}}) {
+            CliFixtures.Run r = run(c[0], "script", c[2]);
+            assertEquals(0, r.rc(), r.err());
+            String golden = Fixtures.golden(c[0], c[1]);
+            assertTrue(golden.contains("# captured on    : "), "golden has a captured-on line");
+            assertEquals(withoutCapturedOn(golden), withoutCapturedOn(r.out()), c[2]);
+        }
+    }
+
+    /**
+     * perf's warnings at the end of a run over a recording that lost events, on standard error:
+     * the lost chunks (not when script printed the LOST records) and the share of lost samples.
+     */
+    @Test
+    void aRecordingThatLostEventsWarnsAsPerf() {
+        CliFixtures.Run r = run("lost", "script", "--show-lost-events", "--show-task-events");
         assertEquals(0, r.rc(), r.err());
-        String golden = Fixtures.golden("fixed-period", "script-header");
-        assertTrue(golden.contains("# captured on    : "), "golden has a captured-on line");
-        assertEquals(withoutCapturedOn(golden), withoutCapturedOn(r.out()));
+        assertEquals(Fixtures.golden("lost", "script-lost.stderr"), r.err());
+        for (String[] args : new String[][] {{"report", "--stdio"}, {"script"}, {"dump"}}) {
+            CliFixtures.Run w = run("lost", args);
+            assertEquals(0, w.rc(), w.err());
+            assertEquals(Fixtures.golden("lost", "warnings.stderr"), w.err(), String.join(" ", args));
+        }
+        CliFixtures.Run s = run("lost", "dump", "--stats");
+        assertEquals("", s.err(), "perf report --stats prints no such warning");
     }
 
     /** report --header-only, -D and --stats are perfj header, dump and dump --stats: perf's goldens of those. */
@@ -168,7 +207,7 @@ class OptionsGoldenTest {
     @Test
     void refusedOptionsSayWhy() {
         for (String[] args : new String[][] {{"report", "-T"}, {"report", "-p", "main"}, {"report", "-F", "overhead,sym"},
-            {"script", "--show-task-events"}, {"script", "--show-mmap-events"}}) {
+            {"script", "-s", "x.py"}, {"script", "--dlfilter", "f.so"}}) {
             CliFixtures.Run r = run("c-fp", args);
             assertNotEquals(0, r.rc(), String.join(" ", args));
             assertEquals("", r.out());

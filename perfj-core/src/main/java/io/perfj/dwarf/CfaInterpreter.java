@@ -151,6 +151,7 @@ final class CfaInterpreter {
                     st.regs = saved.regs;
                     st.rules = saved.rules;
                     st.count = saved.count;
+                    st.raSigned = saved.raSigned; // RA_SIGN_STATE is one of the rules
                 }
                 case 0x0c -> defCfa(st, reg(c), Leb128.unsigned(c));
                 case 0x0d -> { // def_cfa_register: keeps the offset
@@ -179,6 +180,9 @@ final class CfaInterpreter {
                     int r = reg(c);
                     st.set(r, new RegisterRule.ValExpression(block(c)));
                 }
+                // DW_CFA_AARCH64_negate_ra_state (the opcode of SPARC's GNU_window_save, which
+                // no x86-64 or aarch64 object has): RA_SIGN_STATE flips
+                case 0x2d -> st.raSigned = !st.raSigned;
                 case 0x2e -> Leb128.unsigned(c); // GNU_args_size: only matters for exception handling
                 case 0x2f -> st.set(reg(c), new RegisterRule.Offset(-Leb128.unsigned(c) * cie.dataAlignment()));
                 default -> throw code.error(at, "unknown call frame instruction 0x" + Integer.toHexString(op));

@@ -7,7 +7,8 @@ import io.perfj.symbols.Maps;
 import java.util.Arrays;
 
 /**
- * Unwinds a copied user stack with the call frame information alone (x86-64), every rule
+ * Unwinds a copied user stack with the call frame information alone (x86-64 or aarch64, see
+ * {@link UnwindArch}), every rule
  * applied as DWARF 5 section 6.4 defines it, DWARF expressions included (libc's PLT rules are
  * expressions). The walk ends where the information ends: no rule for an address, a return
  * address that cannot be recovered (undefined, or saved outside the copied stack), a return
@@ -18,12 +19,17 @@ import java.util.Arrays;
  * may have changed since it was loaded).
  */
 final class CfiWalk {
-    private static final int SP = 7;
-    private static final int RA = 16;
-    private static final int NREGS = 17;
     private static final int PROT_WRITE = 2;
 
     private final UserStackUnwinder owner;
+    private final UnwindArch arch;
+    private final int spReg;
+    private final int raReg;
+    private final int pcSlot;
+    /** DWARF registers followed (rules of higher numbers are ignored). */
+    private final int nregs;
+    /** Register slots: the DWARF registers and, where it is apart, the pc. */
+    private final int slots;
     private final ExpressionEvaluator evaluator = ExpressionEvaluator.x86_64();
 
     // per walk
@@ -39,10 +45,10 @@ final class CfiWalk {
     /** Where a planned step writes the caller's registers; swapped with {@link #reg} after it. */
     private long[] spareReg;
     private boolean[] spareKnown;
-    private final long[] regA = new long[NREGS];
-    private final long[] regB = new long[NREGS];
-    private final boolean[] knownA = new boolean[NREGS];
-    private final boolean[] knownB = new boolean[NREGS];
+    private final long[] regA;
+    private final long[] regB;
+    private final boolean[] knownA;
+    private final boolean[] knownB;
 
     /**
      * The row of each (object, address) met so far, direct-mapped by address: the same return
@@ -60,7 +66,7 @@ final class CfiWalk {
     private final ExpressionEvaluator.Context context = new ExpressionEvaluator.Context() {
         @Override
         public long register(int r) {
-            if (r < 0 || r >= NREGS || !known[r]) {
+            if (r < 0 || r >= nregs || !known[r]) {
                 throw new ExpressionException(-1, "register " + r + " unknown");
             }
             return reg[r];
@@ -77,8 +83,18 @@ final class CfiWalk {
     };
     private boolean readOk;
 
-    CfiWalk(UserStackUnwinder owner) {
+    CfiWalk(UserStackUnwinder owner, UnwindArch arch) {
         this.owner = owner;
+        this.arch = arch;
+        spReg = arch.sp();
+        raReg = arch.ra();
+        pcSlot = arch.pc();
+        nregs = arch.dwarfRegs();
+        slots = arch.slots();
+        regA = new long[slots];
+        regB = new long[slots];
+        knownA = new boolean[slots];
+        knownB = new boolean[slots];
     }
 
     /**
@@ -86,16 +102,16 @@ final class CfiWalk {
      * one (inside the call, as perf prints them); null without a stack pointer or an ip.
      */
     long[] unwind(long[] regs, boolean[] knownRegs, Bytes data, long dynSize, Maps threadMaps, int max) {
-        if (!knownRegs[SP] || !knownRegs[RA]) {
+        if (!knownRegs[spReg] || !knownRegs[pcSlot]) {
             return null;
         }
         this.maps = threadMaps;
         this.mem = data;
         this.memSize = dynSize > 0 ? Math.min(dynSize, data.size()) : data.size();
-        this.stackBase = regs[SP];
+        this.stackBase = regs[spReg];
         // the caller's arrays stay as they were: the walk works in its own two sets
-        System.arraycopy(regs, 0, regA, 0, NREGS);
-        System.arraycopy(knownRegs, 0, knownA, 0, NREGS);
+        System.arraycopy(regs, 0, regA, 0, slots);
+        System.arraycopy(knownRegs, 0, knownA, 0, slots);
         this.reg = regA;
         this.known = knownA;
         this.spareReg = regB;
@@ -111,7 +127,7 @@ final class CfiWalk {
     private long[] walk(int max) {
         long[] out = new long[16];
         int n = 0;
-        long pc = reg[RA];
+        long pc = reg[pcSlot];
         // the sampled address, and the address a signal frame returns to, are exact; other
         // callers are looked up (and printed) inside their call, at the return address minus one
         boolean exact = true;
@@ -152,10 +168,10 @@ final class CfiWalk {
             if (row == null || !(f.plan() != null ? step(row, f.plan()) : step(row))) {
                 break;
             }
-            if (reg[RA] == pc && reg[SP] == prevSp) {
+            if (reg[pcSlot] == pc && reg[spReg] == prevSp) {
                 break;
             }
-            pc = reg[RA];
+            pc = reg[pcSlot];
             exact = signal;
         }
         return Arrays.copyOf(out, n);
@@ -171,7 +187,7 @@ final class CfiWalk {
         try {
             FdeTable t = cfi.info().table(vaddr);
             UnwindRow row = t == null ? null : t.rowFor(vaddr);
-            f = new Found(cfi, vaddr, row, row == null ? null : RowPlan.of(row, NREGS), t != null && t.signalFrame());
+            f = new Found(cfi, vaddr, row, row == null ? null : RowPlan.of(row, nregs), t != null && t.signalFrame());
         } catch (RuntimeException e) {
             return null;
         }
@@ -188,8 +204,8 @@ final class CfiWalk {
         long cfa = reg[c] + p.cfaOffset;
         long[] next = spareReg;
         boolean[] nextKnown = spareKnown;
-        System.arraycopy(reg, 0, next, 0, NREGS);
-        System.arraycopy(known, 0, nextKnown, 0, NREGS);
+        System.arraycopy(reg, 0, next, 0, slots);
+        System.arraycopy(known, 0, nextKnown, 0, slots);
         int[] regs = p.regs;
         byte[] kinds = p.kinds;
         long[] args = p.args;
@@ -209,7 +225,7 @@ final class CfiWalk {
                 }
                 default -> {
                     int from = (int) args[i];
-                    nextKnown[d] = from < NREGS && known[from];
+                    nextKnown[d] = from < nregs && known[from];
                     next[d] = nextKnown[d] ? reg[from] : 0;
                 }
             }
@@ -222,7 +238,7 @@ final class CfiWalk {
         long cfa;
         switch (row.cfa()) {
             case CfaRule.RegisterOffset ro -> {
-                if (ro.register() >= NREGS || !known[ro.register()]) {
+                if (ro.register() >= nregs || !known[ro.register()]) {
                     return false;
                 }
                 cfa = reg[ro.register()] + ro.offset();
@@ -237,7 +253,7 @@ final class CfiWalk {
         }
         long[] next = reg.clone();
         boolean[] nextKnown = known.clone();
-        for (int d = 0; d < NREGS; d++) {
+        for (int d = 0; d < nregs; d++) {
             if (!row.hasRule(d)) {
                 // no rule: the value is kept (what compilers mean for callee-saved registers)
                 continue;
@@ -256,7 +272,7 @@ final class CfiWalk {
                 }
                 case RegisterRule.Register rr -> {
                     int from = rr.register();
-                    nextKnown[d] = from < NREGS && known[from];
+                    nextKnown[d] = from < nregs && known[from];
                     next[d] = nextKnown[d] ? reg[from] : 0;
                 }
                 case RegisterRule.Expression x -> {
@@ -282,16 +298,19 @@ final class CfiWalk {
     }
 
     /**
-     * Makes the caller's registers the current ones (the CFA is its stack pointer) unless the
-     * return address is lost; the old set becomes the spare one.
+     * Makes the caller's registers the current ones (the CFA is its stack pointer, the return
+     * address its pc) unless the return address is lost; the old set becomes the spare one.
      */
     private boolean finish(UnwindRow row, long cfa, long[] next, boolean[] nextKnown) {
-        if (row.returnAddressRegister() != RA || !nextKnown[RA]) {
+        if (row.returnAddressRegister() != raReg || !nextKnown[raReg]) {
             return false;
         }
-        next[SP] = cfa;
-        nextKnown[SP] = true;
-        prevSp = reg[SP];
+        long ret = row.raSigned() ? arch.stripSigned(next[raReg]) : next[raReg];
+        next[pcSlot] = ret;
+        nextKnown[pcSlot] = true;
+        next[spReg] = cfa;
+        nextKnown[spReg] = true;
+        prevSp = reg[spReg];
         spareReg = reg;
         spareKnown = known;
         reg = next;

@@ -9,6 +9,8 @@ final class RuleState {
     int[] regs = new int[8];
     RegisterRule[] rules = new RegisterRule[8];
     int count;
+    /** aarch64's RA_SIGN_STATE pseudo-register: whether the return address is signed here. */
+    boolean raSigned;
 
     RuleState copy() {
         RuleState s = new RuleState();
@@ -17,6 +19,7 @@ final class RuleState {
         s.regs = regs.clone();
         s.rules = rules.clone();
         s.count = count;
+        s.raSigned = raSigned;
         return s;
     }
 
@@ -57,6 +60,6 @@ final class RuleState {
     }
 
     UnwindRow toRow(long start, long end, int ra) {
-        return new UnwindRow(start, end, cfa, ra, Arrays.copyOf(regs, count), Arrays.copyOf(rules, count));
+        return new UnwindRow(start, end, cfa, ra, Arrays.copyOf(regs, count), Arrays.copyOf(rules, count), raSigned);
     }
 }

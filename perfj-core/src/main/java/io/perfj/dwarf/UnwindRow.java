@@ -26,7 +26,15 @@ public final class UnwindRow {
     private final RegisterRule[] dense = new RegisterRule[DENSE];
     private static final int DENSE = 32;
 
+    private final boolean raSigned;
+
     UnwindRow(long start, long end, CfaRule cfa, int returnAddressRegister, int[] regs, RegisterRule[] rules) {
+        this(start, end, cfa, returnAddressRegister, regs, rules, false);
+    }
+
+    UnwindRow(long start, long end, CfaRule cfa, int returnAddressRegister, int[] regs, RegisterRule[] rules,
+              boolean raSigned) {
+        this.raSigned = raSigned;
         this.start = start;
         this.end = end;
         this.cfa = cfa;
@@ -52,6 +60,14 @@ public final class UnwindRow {
 
     public CfaRule cfa() {
         return cfa;
+    }
+
+    /**
+     * Whether the return address restored by this row carries an aarch64 pointer authentication
+     * code (RA_SIGN_STATE 1, toggled by {@code DW_CFA_AARCH64_negate_ra_state}).
+     */
+    public boolean raSigned() {
+        return raSigned;
     }
 
     /** The CIE's return address column. */

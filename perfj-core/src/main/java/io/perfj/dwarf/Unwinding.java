@@ -9,6 +9,7 @@ import io.perfj.symbols.ObjectCache;
 import io.perfj.symbols.Thread;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The per-run state behind {@code --call-graph dwarf} stacks: one {@link ObjectCache} (each object
@@ -23,6 +24,8 @@ public final class Unwinding implements AutoCloseable {
     private final InlineFrames inlines;
     private boolean perfCompatible = true;
     private UserStackUnwinder unwinder;
+    /** The recording's architecture, asked when the first stack is unwound (a pipe names it late). */
+    private Supplier<UnwindArch> arch = () -> UnwindArch.X86_64;
 
     public Unwinding(DsoFinder finder) {
         this.files = new ObjectCache(finder);
@@ -83,6 +86,16 @@ public final class Unwinding implements AutoCloseable {
         return perfCompatible;
     }
 
+    /**
+     * The architecture of the stacks to unwind ({@link UnwindArch#of}; null: none this unwinder
+     * knows), asked for when the first one is; x86-64 unless set.
+     */
+    public Unwinding arch(Supplier<UnwindArch> of) {
+        arch = of;
+        unwinder = null;
+        return this;
+    }
+
     /** Must be called after every record that may change a process's maps (see {@link UnwindObjects#addressSpacesChanged()}). */
     public void addressSpacesChanged() {
         objects.addressSpacesChanged();
@@ -94,7 +107,7 @@ public final class Unwinding implements AutoCloseable {
             return null;
         }
         if (unwinder == null) {
-            unwinder = new UserStackUnwinder(objects, perfCompatible);
+            unwinder = new UserStackUnwinder(objects, perfCompatible, arch.get());
         }
         return unwinder.unwind(s, thread);
     }

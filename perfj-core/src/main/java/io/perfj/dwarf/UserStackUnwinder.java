@@ -13,18 +13,17 @@ import io.perfj.symbols.Thread;
 /**
  * Unwinds a sample's user-space stack from the registers and stack bytes perf copied
  * ({@code --call-graph dwarf}: PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER) with the call
- * frame information of each object on the way (x86-64). The first address is the sampled
- * instruction pointer, the others are return addresses minus one, as perf reports them. Inline
- * frames are not expanded.
+ * frame information of each object on the way, on the recording's architecture (x86-64 or
+ * aarch64: {@link UnwindArch}). The first address is the sampled instruction pointer, the others
+ * are return addresses minus one, as perf reports them. Inline frames are not expanded.
  */
 public final class UserStackUnwinder {
-    /** perf's x86-64 register order (arch/x86/include/uapi/asm/perf_regs.h) for DWARF registers 0..16. */
-    private static final int[] PERF_INDEX = {0 /* ax */, 3 /* dx */, 2 /* cx */, 1 /* bx */, 4 /* si */,
-        5 /* di */, 6 /* bp */, 7 /* sp */, 16, 17, 18, 19, 20, 21, 22, 23, 8 /* ip */};
     private static final int MAX_FRAMES = 127;
+    private static final long[] NO_FRAMES = {};
 
     private final UnwindObjects objects;
     private final boolean perfCompatible;
+    private final UnwindArch arch;
     private LibunwindEmulation emulation;
     private CfiWalk walk;
 
@@ -39,13 +38,18 @@ public final class UserStackUnwinder {
      *                       unwind with the call frame information alone
      */
     public UserStackUnwinder(DsoFinder finder, boolean perfCompatible) {
-        this(new UnwindObjects(new ObjectCache(finder)), perfCompatible);
+        this(new UnwindObjects(new ObjectCache(finder)), perfCompatible, UnwindArch.X86_64);
     }
 
-    /** Over a run's objects, shared with other unwinders and inline-frame naming. */
-    public UserStackUnwinder(UnwindObjects objects, boolean perfCompatible) {
+    /**
+     * Over a run's objects, shared with other unwinders and inline-frame naming.
+     *
+     * @param arch the recording's architecture; null when there is no unwinder for it (no frames)
+     */
+    public UserStackUnwinder(UnwindObjects objects, boolean perfCompatible, UnwindArch arch) {
         this.objects = objects;
         this.perfCompatible = perfCompatible;
+        this.arch = arch;
     }
 
     /** Whether this unwinder reproduces perf's libunwind-based unwinding. */
@@ -53,17 +57,25 @@ public final class UserStackUnwinder {
         return perfCompatible;
     }
 
-    /** The user-space frames of the sample (innermost first), or null when it carries no stack. */
+    /**
+     * The user-space frames of the sample (innermost first), or null when it carries no stack.
+     * Under perf compatibility an aarch64 stack has no frames: perf 6.1 as built for x86-64
+     * ("unwind: target platform=arm64 is not supported") unwinds no other architecture.
+     */
     public long[] unwind(Sample s, Thread thread) {
         Regs regs = s.userRegs();
         UserStack stack = s.userStack();
         if (regs == null || stack == null || stack.data() == null || regs.abi() != Regs.ABI_64 || thread == null) {
             return null;
         }
-        long[] reg = new long[17];
-        boolean[] known = new boolean[17];
-        for (int d = 0; d < 17; d++) {
-            int bit = PERF_INDEX[d];
+        if (arch == null || (perfCompatible && arch != UnwindArch.X86_64)) {
+            return NO_FRAMES;
+        }
+        int slots = arch.slots();
+        long[] reg = new long[slots];
+        boolean[] known = new boolean[slots];
+        for (int d = 0; d < slots; d++) {
+            int bit = arch.perfIndex(d);
             if ((regs.mask() & (1L << bit)) != 0) {
                 reg[d] = regs.value(Long.bitCount(regs.mask() & ((1L << bit) - 1)));
                 known[d] = true;
@@ -76,7 +88,7 @@ public final class UserStackUnwinder {
             return emulation.unwind(reg, known, stack.data(), stack.dynSize(), thread, MAX_FRAMES);
         }
         if (walk == null) {
-            walk = new CfiWalk(this);
+            walk = new CfiWalk(this, arch);
         }
         return walk.unwind(reg, known, stack.data(), stack.dynSize(), thread.maps(), MAX_FRAMES);
     }

@@ -5,8 +5,6 @@ import io.perfj.io.TextOut;
 import io.perfj.intelpt.IntelPtInfo;
 import io.perfj.intelpt.PtPacketDump;
 import io.perfj.io.Bytes;
-import io.perfj.io.Cursor;
-import io.perfj.io.FormatException;
 import io.perfj.perfdata.EventAttr;
 import io.perfj.perfdata.Evlist;
 import io.perfj.perfdata.Evsel;
@@ -19,6 +17,7 @@ import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.feature.RecordedArch;
 import io.perfj.perfdata.record.BranchStack;
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.KernelRecord;
@@ -63,7 +62,6 @@ import java.util.Optional;
  * perf prints them.
  */
 public final class DumpPrinter {
-    private static final int FEAT_ARCH = FeatureId.ARCH;
 
     private final PerfData data;
     private final String fileLabel;
@@ -353,16 +351,11 @@ public final class DumpPrinter {
     // ---------------------------------------------------------------- per type
 
     private void body(PerfRecord rec) {
+        if (EventLine.fields(rec, out)) {
+            return;
+        }
         switch (rec) {
             case Sample s -> sample(s);
-            case KernelRecord.Mmap m -> out.ch(' ').dec(m.pid()).ch('/').dec(m.tid()).str(": [").hexAlt(m.start())
-                    .ch('(').hexAlt(m.len()).str(") @ ").hexAlt(m.pgoff()).str("]: ").ch(m.data() ? 'r' : 'x')
-                    .ch(' ').bytes(m.filenameBytes()).nl();
-            case KernelRecord.Mmap2 m -> mmap2(m);
-            case KernelRecord.Comm c -> out.str(c.exec() ? " exec" : "").str(": ").str(c.comm()).ch(':')
-                    .dec(c.pid()).ch('/').dec(c.tid()).nl();
-            case KernelRecord.Fork f -> task(f.pid(), f.tid(), f.ppid(), f.ptid());
-            case KernelRecord.Exit x -> task(x.pid(), x.tid(), x.ppid(), x.ptid());
             case KernelRecord.Lost l -> out.str(": id:").udec(l.id()).str(": lost:").udec(l.lost()).nl();
             case KernelRecord.LostSamples l -> out.str(": id:").udec(l.sampleId().id()).str(": lost samples :")
                     .udec(l.lost()).nl();
@@ -373,29 +366,6 @@ public final class DumpPrinter {
                     .str(" flags: ").hexAlt(a.flags()).str(" [").str((a.flags() & 1) != 0 ? "T" : "")
                     .str((a.flags() & 2) != 0 ? "O" : "").str((a.flags() & 4) != 0 ? "P" : "").str("]\n");
             case KernelRecord.ItraceStart i -> out.str(" pid: ").u32(i.pid()).str(" tid: ").u32(i.tid()).nl();
-            case KernelRecord.Switch s -> out.ch(' ').str(inOut(s.out(), s.preempt())).nl();
-            case KernelRecord.SwitchCpuWide s -> {
-                out.ch(' ').str(inOut(s.out(), s.preempt())).str("  ").str(s.out() ? "next" : "prev")
-                        .str(" pid/tid: ");
-                String pid = Integer.toString(s.nextPrevPid());
-                for (int i = pid.length(); i < 5; i++) {
-                    out.ch(' ');
-                }
-                out.str(pid).ch('/');
-                String tid = Integer.toString(s.nextPrevTid());
-                out.str(tid);
-                for (int i = tid.length(); i < 5; i++) {
-                    out.ch(' ');
-                }
-                out.nl();
-            }
-            case KernelRecord.Namespaces n -> namespaces(n);
-            case KernelRecord.Ksymbol k -> out.str(" addr ").hex(k.addr()).str(" len ").udec(k.len()).str(" type ")
-                    .dec(k.ksymType()).str(" flags 0x").hex(k.flags()).str(" name ").str(k.name()).nl();
-            case KernelRecord.BpfEvent b -> out.str(" type ").dec(b.eventType()).str(", flags ").dec(b.flags())
-                    .str(", id ").udec(b.id()).nl();
-            case KernelRecord.Cgroup c -> out.str(" cgroup: ").udec(c.id()).ch(' ').str(c.path()).nl();
-            case KernelRecord.TextPoke t -> textPoke(t);
             case KernelRecord.AuxOutputHwId h -> out.str(" hw_id: ").hexAlt(h.hwId()).nl();
             case KernelRecord.CallchainDeferred d -> out.nl();
             case UserRecord.HeaderAttr a -> {
@@ -406,7 +376,6 @@ public final class DumpPrinter {
             }
             case UserRecord.BuildId b -> {
             }
-            case UserRecord.FinishedRound f -> out.nl();
             case UserRecord.IdIndex x -> idIndex(x);
             case UserRecord.AuxtraceInfo a -> auxtraceInfo(a);
             case UserRecord.Auxtrace a -> auxtrace(a);
@@ -430,6 +399,7 @@ public final class DumpPrinter {
             }
             case UserRecord.FinishedInit f -> out.str(": unhandled!\n");
             case Unknown u -> out.nl();
+            default -> throw new IllegalStateException("no dump form for " + rec.getClass().getSimpleName());
         }
     }
 
@@ -457,32 +427,6 @@ public final class DumpPrinter {
         }
     }
 
-    private void task(int pid, int tid, int ppid, int ptid) {
-        out.ch('(').dec(pid).ch(':').dec(tid).str("):(").dec(ppid).ch(':').dec(ptid).str(")\n");
-    }
-
-    private static String inOut(boolean isOut, boolean preempt) {
-        return !isOut ? "IN         " : !preempt ? "OUT        " : "OUT preempt";
-    }
-
-    private void mmap2(KernelRecord.Mmap2 m) {
-        out.ch(' ').dec(m.pid()).ch('/').dec(m.tid()).str(": [").hexAlt(m.start()).ch('(').hexAlt(m.len())
-                .str(") @ ").hexAlt(m.pgoff());
-        if (m.hasBuildId()) {
-            out.str(" <");
-            for (byte x : m.buildId()) {
-                out.hex2(x & 0xff);
-            }
-            out.str(">]: ");
-        } else {
-            out.ch(' ').hexPad(m.maj() & 0xffff_ffffL, 2).ch(':').hexPad(m.min() & 0xffff_ffffL, 2).ch(' ')
-                    .udec(m.ino()).ch(' ').udec(m.inoGeneration()).str("]: ");
-        }
-        int prot = m.prot();
-        out.ch((prot & 1) != 0 ? 'r' : '-').ch((prot & 2) != 0 ? 'w' : '-').ch((prot & 4) != 0 ? 'x' : '-')
-                .ch((m.flags() & 1) != 0 ? 's' : 'p').ch(' ').bytes(m.filenameBytes()).nl();
-    }
-
     /** perf's dump_read: fixed perf_record_read fields, whatever the read_format. */
     private void read(KernelRecord.Read r) {
         Bytes b = r.raw().bytes();
@@ -508,37 +452,6 @@ public final class DumpPrinter {
         }
         if ((rf & SampleFormat.FORMAT_LOST) != 0) {
             out.str("... lost         : ").udec(b.u64(48)).nl();
-        }
-    }
-
-    private static final String[] NS = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
-
-    private void namespaces(KernelRecord.Namespaces n) {
-        int nr = n.count();
-        out.ch(' ').dec(n.pid()).ch('/').dec(n.tid()).str(" - nr_namespaces: ").dec(nr).str("\n\t\t[");
-        for (int i = 0; i < nr; i++) {
-            if (i != 0 && i % 4 == 0) {
-                out.str("\n\t\t ");
-            }
-            out.u32(i).ch('/').str(i < NS.length ? NS[i] : "UNKNOWN").str(": ").udec(n.dev()[i]).ch('/')
-                    .hexAlt(n.ino()[i]).str(i + 1 != nr ? ", " : "]\n");
-        }
-    }
-
-    private void textPoke(KernelRecord.TextPoke t) {
-        out.ch(' ').hex(t.addr()).ch(' ');
-        out.str(" old len ").dec(t.oldLen()).str(" new len ").dec(t.newLen()).nl();
-        pokeBytes("old", t.bytes(), 0, t.oldLen());
-        pokeBytes("new", t.bytes(), t.oldLen(), t.newLen());
-    }
-
-    private void pokeBytes(String what, Bytes b, int from, int len) {
-        for (int i = 0; i < len; i += 16) {
-            out.str("     ").str(what).str(" bytes:");
-            for (int k = i; k < Math.min(len, i + 16); k++) {
-                out.ch(' ').hex2(b.u8(from + k));
-            }
-            out.nl();
         }
     }
 
@@ -802,7 +715,7 @@ public final class DumpPrinter {
 
     private String regName(int bit) {
         if (regNames == null) {
-            regNames = arch().equals("arm64") ? arm64Regs() : x86Regs();
+            regNames = RecordedArch.of(data).equals(RecordedArch.ARM64) ? arm64Regs() : x86Regs();
         }
         return bit < regNames.length && regNames[bit] != null ? regNames[bit] : "(null)";
     }
@@ -827,24 +740,6 @@ public final class DumpPrinter {
         n[32] = "pc";
         n[46] = "vg";
         return n;
-    }
-
-    /** perf_env__arch's normalised architecture, from the ARCH feature (x86 when absent). */
-    private String arch() {
-        Bytes f = data.features().get(FEAT_ARCH);
-        String a = "x86_64";
-        if (f != null) {
-            try {
-                Cursor c = f.cursor();
-                a = c.perfString();
-            } catch (FormatException e) {
-                // keep the default
-            }
-        }
-        if (a.startsWith("aarch64") || a.startsWith("arm64")) {
-            return "arm64";
-        }
-        return "x86";
     }
 
     private static String pageSize(long size) {

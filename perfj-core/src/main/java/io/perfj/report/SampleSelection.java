@@ -20,6 +20,11 @@ public record SampleSelection(Set<Integer> cpus, TimeRanges time) {
         return cpus == null && time == null;
     }
 
+    /** Whether records of this CPU are read (-C; perf applies --time to samples alone). */
+    public boolean keepsCpu(int cpu) {
+        return cpus == null || cpus.contains(cpu);
+    }
+
     /** Whether a sample of this CPU and timestamp is read. */
     public boolean keeps(int cpu, long timestamp) {
         return (cpus == null || cpus.contains(cpu)) && (time == null || time.keeps(timestamp));

@@ -3,7 +3,12 @@ package io.perfj.report;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.record.KernelRecord;
+import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
+import io.perfj.perfdata.record.SampleId;
+import io.perfj.perfdata.record.UserRecord;
+import io.perfj.print.EventLine;
 import io.perfj.symbols.Location;
 import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;
@@ -79,7 +84,7 @@ public final class ScriptPrinter {
                 throw new IllegalArgumentException("cannot mix +-field with overridden fields");
             }
             return new ScriptOptions(add.isEmpty() && remove.isEmpty() ? set : null, add, remove, maxStack,
-                    SampleSelection.ALL, SampleFilter.ALL, false, false, false, false);
+                    SampleSelection.ALL, SampleFilter.ALL, false, false, false, false, Set.of(), false);
         }
     }
 
@@ -91,8 +96,13 @@ public final class ScriptPrinter {
     private final int maxStack;
     private final ScriptOptions opts;
     private final ChainWalk walk;
-    /** --reltime: the first printed sample's time, or -1 before it. */
-    private long initialTime = -1;
+    /**
+     * --reltime: the time of the first printed event with a time, 0 before it (as in perf, an
+     * event at time 0, a synthesized one, does not set it).
+     */
+    private long initialTime;
+    /** --deltatime: the time of the event printed last, 0 before the first (as in perf). */
+    private long previousTime;
 
     /** Prints to {@code out} (bytes: names from the recording are written as UTF-8). */
     public ScriptPrinter(Session session, java.io.OutputStream out, Set<Field> fields, int maxStack) {
@@ -192,16 +202,15 @@ public final class ScriptPrinter {
             f.removeAll(opts.remove());
             return f;
         }
-        f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.DSO);
+        // the symbol's offset is a default field with or without callchains: a sample line
+        // without one prints sym+0x.. too (perf's default fields of hardware and software events)
+        f = EnumSet.of(Field.COMM, Field.TID, Field.TIME, Field.EVENT, Field.IP, Field.SYM, Field.SYMOFF, Field.DSO);
         // perf drops a default field the samples do not have: the CPU without PERF_SAMPLE_CPU.
         // The period it always has (the attr's fixed period when not sampled).
         if ((st & SampleFormat.CPU) != 0) {
             f.add(Field.CPU);
         }
         f.add(Field.PERIOD);
-        if ((st & SampleFormat.CALLCHAIN) != 0) {
-            f.add(Field.SYMOFF);
-        }
         f.addAll(opts.add());
         f.removeAll(opts.remove());
         return f;
@@ -229,12 +238,33 @@ public final class ScriptPrinter {
             }
 
             @Override
+            public void beforeModel(io.perfj.perfdata.record.PerfRecord r) {
+                // perf prints an EXIT before the model forgets the thread, the others after
+                if (r instanceof KernelRecord.Exit && shown(r)) {
+                    sideBand(r);
+                }
+            }
+
+            @Override
             public void record(io.perfj.perfdata.record.PerfRecord r) {
                 for (Layout l : layouts) {
                     if (l != null) {
                         l.frames.invalidate(r);
                     }
                 }
+                if (!(r instanceof KernelRecord.Exit) && shown(r)) {
+                    sideBand(r);
+                }
+            }
+
+            @Override
+            public boolean inFileOrder() {
+                return opts.sideBand().contains(ScriptOptions.SideBand.ROUND);
+            }
+
+            @Override
+            public boolean showsLostRecords() {
+                return opts.sideBand().contains(ScriptOptions.SideBand.LOST);
             }
         });
         out.flush();
@@ -306,35 +336,12 @@ public final class ScriptPrinter {
             }
             out.ch(' ');
         }
-        if (f.pid && f.tid) {
-            out.decPad(s.pid(), 5).ch('/').decLeft(s.tid(), 5).ch(' ');
-        } else if (f.pid) {
-            out.decPad(s.pid(), 5).ch(' ');
-        } else if (f.tid) {
-            out.decPad(s.tid(), 5).ch(' ');
-        }
+        pidTid(f, s.pid(), s.tid());
         if (f.cpu) {
             out.ch('[').decZero(s.cpu(), 3).str("] ");
         }
         if (f.time) {
-            long t = s.time();
-            if (opts.relativeTime()) {
-                if (initialTime < 0) {
-                    initialTime = t;
-                }
-                t -= initialTime;
-            }
-            if (opts.nanoseconds()) {
-                // perf's "%5lu.%09llu: "
-                long sec = Long.divideUnsigned(t, 1_000_000_000L);
-                out.spaces(5 - TextOut.udecWidth(sec)).udec(sec).ch('.')
-                        .decZero(Long.remainderUnsigned(t, 1_000_000_000L), 9).str(": ");
-            } else {
-            long sec = Long.divideUnsigned(t, 1_000_000_000L);
-            long usec = Long.remainderUnsigned(t, 1_000_000_000L) / 1000;
-            // %12s of "sec.usec": the seconds' digits, a dot and six digits
-            out.spaces(12 - TextOut.udecWidth(sec) - 7).udec(sec).ch('.').decZero(usec, 6).str(": ");
-            }
+            time(s.time());
         }
         if (f.period) {
             long p = s.period();
@@ -390,6 +397,135 @@ public final class ScriptPrinter {
             f.frames.printSampleIp(stack.getFirst(), out);
             branches(s, f);
             out.nl();
+        }
+    }
+
+    /** Whether {@code --show-*-events} asked for this record. */
+    private boolean shown(PerfRecord r) {
+        Set<ScriptOptions.SideBand> show = opts.sideBand();
+        if (show.isEmpty()) {
+            return false;
+        }
+        return switch (r) {
+            case KernelRecord.Comm c -> show.contains(ScriptOptions.SideBand.TASK);
+            case KernelRecord.Fork f -> show.contains(ScriptOptions.SideBand.TASK);
+            case KernelRecord.Exit x -> show.contains(ScriptOptions.SideBand.TASK);
+            case KernelRecord.Mmap m -> show.contains(ScriptOptions.SideBand.MMAP);
+            case KernelRecord.Mmap2 m -> show.contains(ScriptOptions.SideBand.MMAP);
+            case KernelRecord.Switch w -> show.contains(ScriptOptions.SideBand.SWITCH);
+            case KernelRecord.SwitchCpuWide w -> show.contains(ScriptOptions.SideBand.SWITCH);
+            case KernelRecord.Namespaces n -> show.contains(ScriptOptions.SideBand.NAMESPACE);
+            case KernelRecord.Cgroup c -> show.contains(ScriptOptions.SideBand.CGROUP);
+            case KernelRecord.Lost l -> show.contains(ScriptOptions.SideBand.LOST);
+            case UserRecord.FinishedRound f -> show.contains(ScriptOptions.SideBand.ROUND);
+            case KernelRecord.Ksymbol k -> show.contains(ScriptOptions.SideBand.BPF)
+                    || show.contains(ScriptOptions.SideBand.TEXT_POKE);
+            case KernelRecord.BpfEvent b -> show.contains(ScriptOptions.SideBand.BPF);
+            case KernelRecord.TextPoke t -> show.contains(ScriptOptions.SideBand.TEXT_POKE);
+            default -> false;
+        };
+    }
+
+    /**
+     * One record of {@code --show-*-events} as perf script prints it: the sample fields its
+     * event's lines start with (command, tid, cpu, time, from the record's sample_id; without
+     * sample_id_all cpu 0, the record's own pid/tid, time 0 or a fork's or exit's time), then
+     * {@code PERF_RECORD_NAME} and its fields. FINISHED_ROUND has no start. The command is
+     * that of the thread the record is about (COMM, FORK, EXIT, MMAP, NAMESPACES), else of
+     * the sample_id's thread, {@code :-1} for none.
+     */
+    private void sideBand(PerfRecord r) {
+        if (r instanceof UserRecord.FinishedRound) {
+            EventLine.print(r, out);
+            return;
+        }
+        if (!(r instanceof KernelRecord k)) {
+            return;
+        }
+        Evsel e = data.evlist().evselOf(r.raw());
+        if (e == null) {
+            EventLine.print(r, out);
+            return;
+        }
+        SampleId id = k.sampleId();
+        int pid = id.pid();
+        int tid = id.tid();
+        int cpu = id.cpu();
+        long time = id.time();
+        int threadPid;
+        int threadTid;
+        switch (r) {
+            case KernelRecord.Comm c -> { threadPid = c.pid(); threadTid = c.tid(); }
+            case KernelRecord.Fork f -> { threadPid = f.pid(); threadTid = f.tid(); }
+            case KernelRecord.Exit x -> { threadPid = x.pid(); threadTid = x.tid(); }
+            case KernelRecord.Mmap m -> { threadPid = m.pid(); threadTid = m.tid(); }
+            case KernelRecord.Mmap2 m -> { threadPid = m.pid(); threadTid = m.tid(); }
+            case KernelRecord.Namespaces n -> { threadPid = n.pid(); threadTid = n.tid(); }
+            default -> { threadPid = pid; threadTid = tid; }
+        }
+        if (!e.attr().sampleIdAll()) {
+            cpu = 0;
+            pid = threadPid;
+            tid = threadTid;
+            time = switch (r) {
+                case KernelRecord.Fork f -> f.time();
+                case KernelRecord.Exit x -> x.time();
+                default -> 0;
+            };
+        }
+        if (!opts.select().keepsCpu(cpu)) {
+            return;
+        }
+        Layout f = layout(e);
+        if (f.comm) {
+            String comm = threadTid == -1 ? ":-1" : resolver.comm(threadPid, threadTid);
+            if (f.ip && !opts.hideCallGraph() && (e.attr().sampleType() & SampleFormat.CALLCHAIN) != 0) {
+                out.str(comm);
+            } else {
+                out.strPad(comm, 16);
+            }
+            out.ch(' ');
+        }
+        pidTid(f, pid, tid);
+        if (f.cpu) {
+            out.ch('[').decZero(cpu, 3).str("] ");
+        }
+        if (f.time) {
+            time(time);
+        }
+        EventLine.print(r, out);
+    }
+
+    private void pidTid(Layout f, int pid, int tid) {
+        if (f.pid && f.tid) {
+            out.decPad(pid, 5).ch('/').decLeft(tid, 5).ch(' ');
+        } else if (f.pid) {
+            out.decPad(pid, 5).ch(' ');
+        } else if (f.tid) {
+            out.decPad(tid, 5).ch(' ');
+        }
+    }
+
+    /** perf's time column: {@code %12s: } of sec.usec, or {@code %5lu.%09llu: } with --ns. */
+    private void time(long t) {
+        if (opts.relativeTime()) {
+            if (initialTime == 0) {
+                initialTime = t;
+            }
+            t -= initialTime;
+        } else if (opts.deltaTime()) {
+            long d = previousTime == 0 ? 0 : t - previousTime;
+            previousTime = t;
+            t = d;
+        }
+        long sec = Long.divideUnsigned(t, 1_000_000_000L);
+        if (opts.nanoseconds()) {
+            out.spaces(5 - TextOut.udecWidth(sec)).udec(sec).ch('.')
+                    .decZero(Long.remainderUnsigned(t, 1_000_000_000L), 9).str(": ");
+        } else {
+            long usec = Long.remainderUnsigned(t, 1_000_000_000L) / 1000;
+            // %12s of "sec.usec": the seconds' digits, a dot and six digits
+            out.spaces(12 - TextOut.udecWidth(sec) - 7).udec(sec).ch('.').decZero(usec, 6).str(": ");
         }
     }
 

@@ -77,11 +77,14 @@ final class DecodedRecords implements AutoCloseable {
     private Batch current = new Batch(0, false);
     private int pos;
     private boolean ended;
+    /** Records as stored rather than in perf's order. */
+    private final boolean fileOrder;
     /** Inline mode: the records, read on the caller's thread. */
     private RecordInput in;
 
-    private DecodedRecords(PerfData data, SampleStage stage, Bounds bounds, boolean threaded) {
+    private DecodedRecords(PerfData data, SampleStage stage, Bounds bounds, boolean threaded, boolean fileOrder) {
         this.data = data;
+        this.fileOrder = fileOrder;
         this.stage = stage;
         this.bounds = bounds;
         if (threaded) {
@@ -96,19 +99,29 @@ final class DecodedRecords implements AutoCloseable {
 
     /** Decodes on a second thread, running {@code stage} (may be null) there too. */
     static DecodedRecords threaded(PerfData data, SampleStage stage, Bounds bounds) {
-        return new DecodedRecords(data, stage, bounds, true);
+        return threaded(data, stage, bounds, false);
+    }
+
+    /** As {@link #threaded(PerfData, SampleStage, Bounds)}; {@code fileOrder}: as stored, not in perf's order. */
+    static DecodedRecords threaded(PerfData data, SampleStage stage, Bounds bounds, boolean fileOrder) {
+        return new DecodedRecords(data, stage, bounds, true, fileOrder);
     }
 
     /** Decodes on the caller's thread, record by record; {@code stage} (may be null) runs there too. */
     static DecodedRecords inline(PerfData data, SampleStage stage) {
-        return new DecodedRecords(data, stage, Bounds.DEFAULT, false);
+        return inline(data, stage, false);
+    }
+
+    /** As {@link #inline(PerfData, SampleStage)}; {@code fileOrder}: as stored, not in perf's order. */
+    static DecodedRecords inline(PerfData data, SampleStage stage, boolean fileOrder) {
+        return new DecodedRecords(data, stage, Bounds.DEFAULT, false, fileOrder);
     }
 
     private void produce() {
         RecordInput input = null;
         Batch batch = newBatch();
         try {
-            input = data.orderedRecords();
+            input = fileOrder ? data.records() : data.orderedRecords();
             for (RawRecord raw; !closed && (raw = input.next()) != null; ) {
                 PerfRecord r = RecordDecoder.decode(raw, data.evlist());
                 if (batch.results != null) {
@@ -198,7 +211,7 @@ final class DecodedRecords implements AutoCloseable {
             return null;
         }
         if (in == null) {
-            in = data.orderedRecords();
+            in = fileOrder ? data.records() : data.orderedRecords();
         }
         RawRecord raw;
         try {

@@ -32,7 +32,10 @@ public final class MachineResolver implements FrameResolver {
     /** {@code perfTrees}: user objects' overlapping symbols answer as perf 6.1's tree ({@code --compat perf-6.1}). */
     public MachineResolver(PerfData data, SymbolOptions opts, boolean perfTrees) {
         this.machine = new Machine(data, opts, new io.perfj.symbols.DefaultSymbolLoader(opts.useSystem(), perfTrees));
+        this.data = data;
     }
+
+    private final PerfData data;
 
     public Machine machine() {
         return machine;
@@ -106,7 +109,7 @@ public final class MachineResolver implements FrameResolver {
     /** The run's unwinding state (objects mapped once, their frame tables, inline names). */
     private io.perfj.dwarf.Unwinding unwinding() {
         if (unwinding == null) {
-            unwinding = new io.perfj.dwarf.Unwinding(machine.finder());
+            unwinding = new io.perfj.dwarf.Unwinding(machine.finder()).arch(() -> io.perfj.dwarf.UnwindArch.of(data));
         }
         return unwinding;
     }

@@ -41,6 +41,22 @@ public interface RecordHandler {
     }
 
     /**
+     * Whether the handler prints the LOST records itself (perf script {@code --show-lost-events}):
+     * the session's warnings then leave out perf's "lost N chunks".
+     */
+    default boolean showsLostRecords() {
+        return false;
+    }
+
+    /**
+     * Whether the records come as stored instead of in perf's order (perf script
+     * {@code --show-round-events} turns perf's ordered-events queue off).
+     */
+    default boolean inFileOrder() {
+        return false;
+    }
+
+    /**
      * Whether the session may load the symbol tables of the objects the recording lists as hit
      * (its build-id table) on a second thread once samples start, ahead of the lookups. Handlers
      * that load tables selectively (annotate with symbol names) return false.

@@ -1,5 +1,7 @@
 package io.perfj.session;
 
+import io.perfj.perfdata.RecordType;
+
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RecordScan;
 import io.perfj.perfdata.feature.EventNames;
@@ -60,6 +62,10 @@ public final class Session implements AutoCloseable {
     /** The code loads of the processes' jitdumps, delivered as MMAP2 records at their times. */
     private final JitInjection jit;
     private final List<String> recordWarnings = new ArrayList<>();
+    /** What the run read and what was lost, for perf's warnings at the end. */
+    private final LossCounts loss = new LossCounts();
+    /** Whether the handler printed the LOST records itself (perf script --show-lost-events). */
+    private boolean lostShown;
     private boolean ran;
     /** Threads for this session alone (tests), 0 for {@link #threads()}. */
     private int threadsOverride;
@@ -141,6 +147,7 @@ public final class Session implements AutoCloseable {
         }
         ran = true;
         SampleRef ref = new SampleRef(data.evlist());
+        lostShown = h.showsLostRecords();
         RecordHandler handler = h.preloadsSymbols() && runThreads() > 1 ? new Preloading(h) : h;
         try {
             read(handler, ref);
@@ -209,6 +216,11 @@ public final class Session implements AutoCloseable {
             return h.unwindsUserStacks();
         }
 
+        @Override
+        public boolean inFileOrder() {
+            return h.inFileOrder();
+        }
+
         void stop() {
             if (pool != null) {
                 pool.shutdown(); // a load under way finishes: interrupting it would leave its table empty
@@ -217,11 +229,12 @@ public final class Session implements AutoCloseable {
     }
 
     private void read(RecordHandler h, SampleRef ref) {
-        RecordScan scan = h.decodesSamples() ? null : data.scan();
+        RecordScan scan = h.decodesSamples() || h.inFileOrder() ? null : data.scan();
         if (scan != null) {
             try (scan) {
                 while (scan.next()) {
                     if (scan.isSample()) {
+                        loss.record(RecordType.SAMPLE);
                         if (jit.any()) {
                             injectDue(scan.time(), h);
                         }
@@ -234,7 +247,7 @@ public final class Session implements AutoCloseable {
                 recordWarnings.addAll(scan.warnings());
             }
         } else if (runThreads() < 2) {
-            try (DecodedRecords in = DecodedRecords.inline(data, null)) {
+            try (DecodedRecords in = DecodedRecords.inline(data, null, h.inFileOrder())) {
                 for (PerfRecord r; (r = in.next()) != null; ) {
                     deliver(r, ref, h);
                 }
@@ -242,7 +255,7 @@ public final class Session implements AutoCloseable {
             }
         } else {
             UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames) : null;
-            DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT);
+            DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT, h.inFileOrder());
             try {
                 for (PerfRecord r; (r = in.next()) != null; ) {
                     if (stage != null && r instanceof Sample s) {
@@ -298,6 +311,10 @@ public final class Session implements AutoCloseable {
     }
 
     private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
+        loss.record(r.type());
+        if (r instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
+            loss.lostSamples(l.lost());
+        }
         if (r instanceof Sample s) {
             if (jit.any()) {
                 injectDue(s.time(), h);
@@ -340,7 +357,11 @@ public final class Session implements AutoCloseable {
         ran = true;
         io.perfj.perfdata.RecordInput in = inFileOrder ? data.records() : data.orderedRecords();
         for (io.perfj.perfdata.RawRecord r = in.next(); r != null; r = in.next()) {
+            loss.record(r.type());
             PerfRecord rec = h.record(r);
+            if (rec instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
+                loss.lostSamples(l.lost());
+            }
             if (rec != null && !(rec instanceof Sample)) {
                 resolver.process(rec);
             }
@@ -419,7 +440,17 @@ public final class Session implements AutoCloseable {
         all.addAll(recordWarnings);
         all.addAll(resolver.warnings());
         all.addAll(jit.warnings());
+        all.addAll(lossWarnings());
         return all;
+    }
+
+    /**
+     * perf's warnings at the end of a run over a recording that lost events: LOST records (the
+     * chunks the kernel could not write; not when the handler printed them itself) and more than
+     * 5% of the samples dropped (LOST_SAMPLES), each a few lines starting "Warning:".
+     */
+    public List<String> lossWarnings() {
+        return loss.warnings(lostShown);
     }
 
     /** Warnings about the record stream alone (a recording cut short, records not unpacked). */

@@ -32,7 +32,8 @@ final class UnwindAhead implements SampleStage {
     private UnwindAhead(PerfData data, SessionOptions options, Addr2Line names) {
         model = new Machine(data, options.symbols());
         jit = new JitInjection(data, options.symbols());
-        unwinding = new Unwinding(model.finder(), names).perfCompatible(options.compat().perf61());
+        unwinding = new Unwinding(model.finder(), names).perfCompatible(options.compat().perf61())
+                .arch(() -> io.perfj.dwarf.UnwindArch.of(data));
     }
 
     /**

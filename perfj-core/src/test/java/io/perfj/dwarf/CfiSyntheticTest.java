@@ -221,4 +221,22 @@ class CfiSyntheticTest {
         Fde g = oneFde(0x04, new Buf().u64(0x5000).u64(0x40), new Buf().u8(0x3f));
         assertThrows(FormatException.class, () -> new CfaInterpreter(g, null).rowFor(0x5000));
     }
+
+    /**
+     * aarch64's DW_CFA_AARCH64_negate_ra_state (0x2d) flips RA_SIGN_STATE, which
+     * remember_state/restore_state keep with the other rules (GCC's pattern for a function with
+     * a pointer-authenticated return address and a second epilogue).
+     */
+    @Test
+    void negateRaStateFlipsTheSignedStateAndIsRemembered() {
+        Buf ins = new Buf().u8(0x2d).u8(0x44).u8(0x0a).u8(0x2d).u8(0x44).u8(0x0b).u8(0x44);
+        Fde f = oneFde(0x04, new Buf().u64(0x5000).u64(0x40), ins);
+        CfaInterpreter it = new CfaInterpreter(f, null);
+        assertEquals(true, it.rowFor(0x5000).raSigned());
+        assertEquals(false, it.rowFor(0x5004).raSigned());
+        assertEquals(true, it.rowFor(0x5008).raSigned());
+        assertEquals(true, it.rowFor(0x500c).raSigned());
+        Fde unsigned = oneFde(0x04, new Buf().u64(0x5000).u64(0x40), new Buf());
+        assertEquals(false, new CfaInterpreter(unsigned, null).rowFor(0x5000).raSigned());
+    }
 }
