@@ -43,6 +43,7 @@ public final class ReportCommand implements Callable<Integer> {
     boolean dump;
     boolean stats;
     boolean inline = true;
+    boolean stitchLbr;
     /** -b/--branch-stack (true), --no-branch-stack (false), or null: perf's default for the file. */
     Boolean branchStack;
     /** {@code --group} (true), {@code --no-group} (false), or neither (null: the recorded groups). */
@@ -106,6 +107,10 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--inline").negatable()
                 .describe("Show functions inlined at unwound addresses as callchain frames of their own (default: on).")
                 .value(Boolean.class, v -> inline = v);
+        m.option("--stitch-lbr")
+                .describe("Stitch LBR call stacks with the entries of the thread's previous sample (as perf does "
+                        + "when the recording has the LBR's hardware index and depth; otherwise they stay as recorded).")
+                .flag(v -> stitchLbr = v);
         m.option("-b", "--branch-stack").negatable()
                 .describe("Branch mode: one entry per branch of the samples' branch stacks (default: on when the "
                         + "recording was made with -b).")
@@ -134,6 +139,9 @@ public final class ReportCommand implements Callable<Integer> {
                 }
             }
             boolean branchMode = branchStack != null ? branchStack : io.perfj.report.BranchReport.isDefault(data);
+            if (stitchLbr) {
+                stitchLbr(data, branchMode, err);
+            }
             if (branchMode) {
                 return branchReport(data, out, err);
             }
@@ -142,31 +150,35 @@ public final class ReportCommand implements Callable<Integer> {
             if (intelPt) {
                 session.itrace(io.perfj.intelpt.PtSynthOptions.reportDefault());
             }
-            if (("trace".equals(sort) || "trace_fields".equals(sort)) && opts.filters()) {
-                throw new CliError("report --sort " + sort + ": not supported with sample filters"
-                        + " (--comms, --dsos, --pid, --tid, -C, --symbols)");
-            }
-            if ("trace_fields".equals(sort) && !json) {
-                java.util.List<String> w = new io.perfj.report.TraceFieldsReport(session, out).print();
-                InputOptions.warn(out, err, w, session.warnings());
-                return 0;
-            }
-            boolean traceSort = "trace".equals(sort) && !io.perfj.report.TraceReport.hasCallchains(data);
-            if ((traceSort || sort == null && !opts.filters() && io.perfj.report.TraceReport.applies(data)) && !json) {
-                // perf's default order for a recording of tracepoints alone is by trace text
-                java.util.List<String> w = new io.perfj.report.TraceReport(session, out).print();
-                InputOptions.warn(out, err, w, session.warnings());
-                return 0;
-            }
             Report r = Report.build(session, opts, !json);
             if (json) {
                 new JsonReport(r, out).print();
             } else if (!new StdioReport(r, out).print(!header)) {
                 noSamples(session, err);
             }
-            InputOptions.warn(out, err, session.warnings());
+            InputOptions.warn(out, err, r.traceWarnings(), session.warnings());
         }
         return 0;
+    }
+
+    /**
+     * {@code --stitch-lbr}: perf's warning when the recording has no LBR callchains in use
+     * (report's callchains are used when recorded, unless -g none and no --children, which
+     * branch mode turns off); refused where perf would stitch, which perfj does not do yet.
+     */
+    private void stitchLbr(PerfData data, boolean branchMode, PrintWriter err) {
+        boolean recorded = io.perfj.report.TraceReport.hasCallchains(data);
+        boolean graphNone = callGraph != null && java.util.Arrays.stream(callGraph.split(","))
+                .anyMatch(p -> p.trim().equalsIgnoreCase("none"));
+        boolean cumulate = !branchMode && (children == null || children);
+        var w = io.perfj.report.LbrStitch.warning(data, recorded && (!graphNone || cumulate));
+        if (w.isPresent()) {
+            err.print("Warning:\n" + w.get());
+            err.flush();
+        } else if (io.perfj.report.LbrStitch.stitches(data)) {
+            throw new CliError("report --stitch-lbr: stitching LBR call stacks recorded with the hardware index"
+                    + " is not supported yet (drop --stitch-lbr for the stacks as recorded)");
+        }
     }
 
     /** perf report's branch mode: one entry per branch ({@link io.perfj.report.BranchReport}). */
@@ -286,19 +298,9 @@ public final class ReportCommand implements Callable<Integer> {
         boolean callerOrder = caller != null ? caller : children == null || children;
         List<SortKey> keys;
         try {
-            if (("trace".equals(sort) || "trace_fields".equals(sort)) && json) {
-                throw new UnsupportedOperationException("the " + sort + " sort key has no --json form");
-            }
-            if ("trace".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
-                throw new UnsupportedOperationException("the trace sort key is not supported on a recording"
-                        + " with callchains (perfj has no graph under trace rows)");
-            }
-            if ("trace_fields".equals(sort) && io.perfj.report.TraceReport.hasCallchains(data)) {
-                throw new UnsupportedOperationException("the trace_fields sort key is not supported on a"
-                        + " recording with callchains (perfj has no graph under trace rows)");
-            }
-            keys = SortKey.parse(sort == null || "trace".equals(sort) || "trace_fields".equals(sort)
-                    ? "comm,dso,symbol" : sort);
+            // perf's default order for a recording of tracepoints alone is by trace text
+            String order = sort != null ? sort : io.perfj.report.TraceReport.applies(data) ? "trace" : "comm,dso,symbol";
+            keys = SortKey.parse(order);
         } catch (UnsupportedOperationException e) {
             throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {

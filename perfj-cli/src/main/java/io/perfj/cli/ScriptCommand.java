@@ -25,6 +25,7 @@ public final class ScriptCommand implements Callable<Integer> {
     boolean showInfo;
     boolean deltatime;
     boolean inline = true;
+    boolean stitchLbr;
     final java.util.Set<ScriptOptions.SideBand> sideBand = java.util.EnumSet.noneOf(ScriptOptions.SideBand.class);
     String itrace;
     boolean noItrace;
@@ -66,6 +67,10 @@ public final class ScriptCommand implements Callable<Integer> {
         m.option("--inline").negatable()
                 .describe("Show functions inlined at unwound addresses as frames of their own (default: on).")
                 .value(Boolean.class, v -> inline = v);
+        m.option("--stitch-lbr")
+                .describe("Stitch LBR call stacks with the entries of the thread's previous sample (as perf does "
+                        + "when the recording has the LBR's hardware index and depth; otherwise they stay as recorded).")
+                .flag(v -> stitchLbr = v);
         for (ScriptOptions.SideBand k : ScriptOptions.SideBand.values()) {
             m.option(k.option()).describe(SIDE_BAND_HELP.get(k)).flag(v -> {
                 if (v) {
@@ -109,6 +114,16 @@ public final class ScriptCommand implements Callable<Integer> {
             ScriptOptions opts = new ScriptOptions(base.fields(), base.add(), base.remove(), maxStack,
                     filters.selection(data), filters.filter(data), ns, reltime, hideCallGraph, !inline,
                     java.util.Set.copyOf(sideBand), deltatime);
+            if (stitchLbr) {
+                var w = io.perfj.report.LbrStitch.warning(data, true);
+                if (w.isPresent()) {
+                    err.print(w.get());
+                    err.flush();
+                } else if (io.perfj.report.LbrStitch.stitches(data)) {
+                    throw new CliError("script --stitch-lbr: stitching LBR call stacks recorded with the hardware"
+                            + " index is not supported yet (drop --stitch-lbr for the stacks as recorded)");
+                }
+            }
             io.perfj.intelpt.PtSynthOptions synth;
             try {
                 synth = noItrace ? null : itrace == null ? io.perfj.intelpt.PtSynthOptions.scriptDefault()

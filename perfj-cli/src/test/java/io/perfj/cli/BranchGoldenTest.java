@@ -44,11 +44,54 @@ class BranchGoldenTest {
             new Case("pp-vector-gcc-lbr", "report-g-caller-no-children", false,
                     List.of("report", "--stdio", "--no-children", "-g", "caller")),
             new Case("pp-vector-gcc-lbr", "report-symfs-no-children", true,
-                    List.of("report", "--stdio", "--no-children")));
+                    List.of("report", "--stdio", "--no-children")),
+            // --stitch-lbr on a recording without the LBR's hardware index (perf 5.4's): the
+            // stacks stay as recorded, in perf as in perfj
+            new Case("pp-vector-gcc-lbr", "report-stitch-lbr-no-children", false,
+                    List.of("report", "--stdio", "--no-children", "--stitch-lbr")),
+            new Case("pp-vector-gcc-lbr", "report-symfs-stitch-lbr", true, List.of("report", "--stdio", "--stitch-lbr")),
+            new Case("pp-vector-gcc-lbr", "script-symfs-stitch-lbr", true, List.of("script", "--stitch-lbr")),
+            // the IPC columns a --sort naming symbol adds: "-" where perf has no cycles
+            // (NO_CYCLES) or no symbol to annotate (q-branch-4.14's objects are not in the corpus)
+            new Case("q-branch-4.14", "report-no-branch-stack-s-symbol", false,
+                    List.of("report", "--stdio", "--no-branch-stack", "--sort", "symbol")),
+            new Case("pp-vector-gcc-lbr", "report-symfs-no-children-s-symbol", true,
+                    List.of("report", "--stdio", "--no-children", "--sort", "symbol")));
 
     @TestFactory
     Stream<DynamicTest> matchesPerf() {
         return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name() + " " + c.tag(), () -> check(c)));
+    }
+
+    /**
+     * perf 6.1's --stitch-lbr warning where its callchain mode is not LBR (report prints
+     * "Warning:" above it; script's branch-stack recordings without callchains count as LBR),
+     * and none where it is; the report itself is the one without the option.
+     */
+    @TestFactory
+    Stream<DynamicTest> stitchLbrWarnsAsPerf() {
+        String text = "Can't find LBR callchain. Switch off --stitch-lbr.\nPlease apply --call-graph lbr when recording.\n";
+        record W(String name, String command, String warning) {
+        }
+        return Stream.of(new W("here-period", "report", "Warning:\n" + text), new W("here-period", "script", text),
+                        new W("q-branch-4.14", "report", "Warning:\n" + text), new W("q-branch-4.14", "script", ""),
+                        new W("pp-vector-gcc-lbr", "report", ""), new W("pp-vector-gcc-lbr", "script", ""))
+                .map(w -> DynamicTest.dynamicTest(w.name() + " " + w.command(), () -> {
+                    Path e = CorpusGoldenTest.empty();
+                    String file = Fixtures.file("corpus/" + w.name() + ".data").toString();
+                    List<String> args = new ArrayList<>(List.of(w.command(), "-i", file, "--symfs", e.toString(),
+                            "--buildid-dir", e.toString(), "--kallsyms", e.resolve("kallsyms").toString(),
+                            "--perf-map-dir", e.toString(), "--no-system-files"));
+                    if (w.command().equals("report")) {
+                        args.add("--stdio");
+                    }
+                    CliFixtures.Run plain = CliFixtures.runPerf(args.toArray(new String[0]));
+                    args.add("--stitch-lbr");
+                    CliFixtures.Run r = CliFixtures.runPerf(args.toArray(new String[0]));
+                    assertEquals(0, r.rc(), r.err());
+                    assertEquals(w.warning(), r.err().substring(0, r.err().length() - plain.err().length()));
+                    assertEquals(plain.out(), r.out());
+                }));
     }
 
     static void check(Case c) throws IOException {

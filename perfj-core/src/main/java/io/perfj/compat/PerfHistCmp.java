@@ -45,6 +45,11 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
                 case CPU -> r.cpu() - l.cpu();
                 case DSO -> same ? 0 : dsoCmp(fl, fr);
                 case SYM -> same ? 0 : symCmp(fl, fr);
+                // sort__trace_cmp: strcmp of right's text against left's; no text (not a
+                // tracepoint) compares equal
+                case TRACE -> io.perfj.report.Hists.traceOrder(r.trace(), l.trace());
+                // the dynamic keys' memcmp of left's field bytes against right's
+                case TRACE_FIELDS -> io.perfj.report.TraceFieldsColumns.order(r.traceFields(), l.traceFields());
             };
             if (c != 0) {
                 return c;

@@ -133,6 +133,8 @@ public final class PerfHistSort {
                         fb == null || fb.dso() == null ? null : fb.dso().shortName());
                 case SYM -> nullsLast(fa == null || fa.sym() == null ? null : fa.sym().name(),
                         fb == null || fb.sym() == null ? null : fb.sym().name());
+                case TRACE -> io.perfj.report.Hists.traceOrder(a.trace(), b.trace());
+                case TRACE_FIELDS -> io.perfj.report.TraceFieldsColumns.order(a.traceFields(), b.traceFields());
             };
             if (c != 0) {
                 return c;

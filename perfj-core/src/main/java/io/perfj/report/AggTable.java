@@ -4,14 +4,14 @@ import java.util.Arrays;
 
 /**
  * Samples merged by what separates them in a report (command id, pid, tid, cpu, own frame,
- * stack), with their period and count summed: an open-addressing table over int arrays, rows in
+ * stack, trace text id), with their period and count summed: an open-addressing table over int arrays, rows in
  * the order their first sample came (the order perf creates entries in). No object per key, so
  * the per-sample cost is a hash and a few array reads. A row also keeps the process and thread
  * of its first sample when they are no key: perf's entry remembers that thread (its command
  * column is as wide as the thread's last name).
  */
 final class AggTable {
-    private static final int W = 8;
+    private static final int W = 9;
     /** Whether the pid, the tid separate rows. */
     private final boolean byPid;
     private final boolean byTid;
@@ -28,14 +28,15 @@ final class AggTable {
     private int mask = slots.length - 1;
 
     /** Adds one sample's period to its row, making the row when it is new. */
-    void add(int comm, int samplePid, int sampleTid, int cpu, int self, int stack, long period) {
+    void add(int comm, int samplePid, int sampleTid, int cpu, int self, int stack, int trace, long period) {
         int pid = byPid ? samplePid : -1;
         int tid = byTid ? sampleTid : -1;
-        int h = hash(comm, pid, tid, cpu, self, stack);
+        int h = hash(comm, pid, tid, cpu, self, stack) ^ trace * 0x9E3779B9;
         for (int i = h & mask; ; i = (i + 1) & mask) {
             int r = slots[i] - 1;
             if (r < 0) {
                 r = newRow(comm, pid, tid, cpu, self, stack);
+                keys[r * W + 8] = trace;
                 keys[r * W + 6] = samplePid;
                 keys[r * W + 7] = sampleTid;
                 slots[i] = r + 1;
@@ -48,7 +49,7 @@ final class AggTable {
             }
             int k = r * W;
             if (keys[k + 4] == self && keys[k + 5] == stack && keys[k] == comm && keys[k + 1] == pid
-                    && keys[k + 2] == tid && keys[k + 3] == cpu) {
+                    && keys[k + 2] == tid && keys[k + 3] == cpu && keys[k + 8] == trace) {
                 periods[r] += period;
                 counts[r]++;
                 return;
@@ -77,7 +78,8 @@ final class AggTable {
         mask = slots.length - 1;
         for (int r = 0; r < rows; r++) {
             int k = r * W;
-            int h = hash(keys[k], keys[k + 1], keys[k + 2], keys[k + 3], keys[k + 4], keys[k + 5]);
+            int h = hash(keys[k], keys[k + 1], keys[k + 2], keys[k + 3], keys[k + 4], keys[k + 5])
+                    ^ keys[k + 8] * 0x9E3779B9;
             int i = h & mask;
             while (slots[i] != 0) {
                 i = (i + 1) & mask;
@@ -121,6 +123,11 @@ final class AggTable {
 
     int stack(int r) {
         return keys[r * W + 5];
+    }
+
+    /** The row's trace text id (-1 when the trace is no key). */
+    int trace(int r) {
+        return keys[r * W + 8];
     }
 
     /** The process of the row's first sample. */

@@ -11,6 +11,11 @@ public final class HistEntry {
     final int tid;
     final int cpu;
     /**
+     * The values of the trace sort keys (trace, trace_fields), or null when neither is a key or
+     * the event is no tracepoint (perf prints "N/A" then, and compares all such rows equal).
+     */
+    final TraceTexts.Value trace;
+    /**
      * Not final: under {@code --compat perf-6.1} perf re-resolves an entry's symbol when another
      * map's sample joins it (see {@link Hists}).
      */
@@ -41,6 +46,11 @@ public final class HistEntry {
     boolean paired;
 
     HistEntry(String comm, int pid, int tid, int cpu, int frame) {
+        this(comm, pid, tid, cpu, frame, null);
+    }
+
+    HistEntry(String comm, int pid, int tid, int cpu, int frame, TraceTexts.Value trace) {
+        this.trace = trace;
         this.comm = comm;
         this.pid = pid;
         this.tid = tid;
@@ -62,6 +72,21 @@ public final class HistEntry {
 
     public int cpu() {
         return cpu;
+    }
+
+    /** The formatted trace fields when trace is a sort key and the event a tracepoint, else null. */
+    public byte[] trace() {
+        return trace == null ? null : trace.text();
+    }
+
+    /** Each field's bytes when trace_fields is a sort key and the event a tracepoint, else null. */
+    public byte[][] traceFields() {
+        return trace == null ? null : trace.keys();
+    }
+
+    /** The trace_fields columns' texts, or null (see {@link #traceFields()}). */
+    String[] traceColumns() {
+        return trace == null ? null : trace.columns();
     }
 
     /** The frame id (in the report's {@link FrameTable}), or -1 when neither dso nor sym is a key. */
@@ -124,7 +149,7 @@ public final class HistEntry {
      * leader has no samples in, with the member's keys and nothing counted.
      */
     static HistEntry dummyOf(HistEntry member) {
-        HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame);
+        HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame, member.trace);
         d.filtered = member.filtered;
         d.map = member.map;
         d.threadComm = member.threadComm;

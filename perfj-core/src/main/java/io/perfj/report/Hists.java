@@ -86,15 +86,17 @@ public final class Hists {
         final int tid;
         final int cpu;
         final int key;
+        final int trace;
         private final int hash;
 
-        EntryKey(String comm, int pid, int tid, int cpu, int key) {
+        EntryKey(String comm, int pid, int tid, int cpu, int key, int trace) {
             this.comm = comm;
             this.pid = pid;
             this.tid = tid;
             this.cpu = cpu;
             this.key = key;
-            int h = key * 31 + tid;
+            this.trace = trace;
+            int h = (key * 31 + trace) * 31 + tid;
             h = h * 31 + pid;
             h = h * 31 + cpu;
             this.hash = h * 31 + (comm == null ? 0 : comm.hashCode());
@@ -102,8 +104,8 @@ public final class Hists {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof EntryKey k && k.key == key && k.tid == tid && k.pid == pid && k.cpu == cpu
-                    && java.util.Objects.equals(k.comm, comm);
+            return o instanceof EntryKey k && k.key == key && k.trace == trace && k.tid == tid && k.pid == pid
+                    && k.cpu == cpu && java.util.Objects.equals(k.comm, comm);
         }
 
         @Override
@@ -112,12 +114,18 @@ public final class Hists {
         }
     }
 
+    /** The trace sort key's texts by id, or null when trace is no key. */
+    private final TraceTexts traces;
+    /** See {@link #traceCompared()}. */
+    private boolean traceCompared;
+
     /** How many threads {@link #addChains} and {@link #finishChains} may use. */
     private final int threads;
 
     Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
-          int threads) {
+          int threads, TraceTexts traces) {
         this.threads = threads;
+        this.traces = traces;
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
@@ -128,8 +136,8 @@ public final class Hists {
         this.bySym = opts.has(SortKey.SYM);
         this.byDso = opts.has(SortKey.DSO);
         this.byComm = opts.has(SortKey.COMM);
-        this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU) ? null
-                : new LongIntMap(1 << 12);
+        this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU)
+                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) ? null : new LongIntMap(1 << 12);
     }
 
     /**
@@ -162,7 +170,7 @@ public final class Hists {
     /** Whether the sample being added failed the filters (the entries it creates are hidden). */
     private boolean creatingFiltered;
 
-    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame) {
+    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame, int trace) {
         if (byCommAndKey != null) {
             long k = ((long) (byComm ? commId + 1 : 0) << 32) | (keyOf(frame) & 0xffffffffL);
             int id = byCommAndKey.get(k);
@@ -180,10 +188,11 @@ public final class Hists {
         EntryKey k = new EntryKey(opts.has(SortKey.COMM) ? comm : null,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? pid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? tid : -1,
-                opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame));
+                opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame), trace);
         HistEntry e = entries.get(k);
         if (e == null) {
-            e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame);
+            e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame,
+                    traces == null ? null : traces.value(trace));
             e.filtered = creatingFiltered;
             e.id = created.size();
             entries.put(k, e);
@@ -208,9 +217,9 @@ public final class Hists {
      *
      * @param commId the command's id (the same for the same name), -1 when the command is no key
      */
-    void add(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period, long samples,
-             boolean deferChains) {
-        row(commId, comm, pid, tid, cpu, selfFrame, stack, period, samples, !deferChains);
+    void add(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace, long period,
+             long samples, boolean deferChains) {
+        row(commId, comm, pid, tid, cpu, selfFrame, stack, trace, period, samples, !deferChains);
     }
 
     /**
@@ -234,7 +243,7 @@ public final class Hists {
             ChainPass c = new ChainPass(part, parts);
             for (int r = 0; r < t.rows(); r++) {
                 c.row(base + r + 1, t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r),
-                        t.cpu(r), t.self(r), t.stack(r), t.period(r));
+                        t.cpu(r), t.self(r), t.stack(r), t.trace(r), t.period(r));
             }
             tables[part] = c.table;
         });
@@ -263,7 +272,7 @@ public final class Hists {
          * One row of the second pass, for the entries this pass owns (the first pass's walk,
          * without counting: the entries exist and their periods are final); {@code mark} stamps them.
          */
-        void row(int mark, int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack,
+        void row(int mark, int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
                  long period) {
             if (!accepted(comm, pid, tid, cpu, selfFrame) && !opts.children()) {
                 return;
@@ -280,7 +289,7 @@ public final class Hists {
                 stacks.prefixes(stack, prefixes);
             }
             int[] nodes = byPrefix ? chain : canonical(chain);
-            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame);
+            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
             if (!opts.children()) {
                 if (owns(self)) {
                     chain(self, nodes, chain.length - 1, period, true);
@@ -293,7 +302,7 @@ public final class Hists {
             }
             for (int n = 0; n < chain.length; n++) {
                 int i = byPrefix ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i]);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace);
                 if (!owns(e) || e.row == mark) {
                     continue;
                 }
@@ -314,8 +323,8 @@ public final class Hists {
         }
     }
 
-    private void row(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, long period,
-                     long samples, boolean chains) {
+    private void row(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
+                     long period, long samples, boolean chains) {
         boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
         totalPeriod += period;
         totalSamples += samples;
@@ -331,7 +340,10 @@ public final class Hists {
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
         int[] nodes = withChains && chains ? canonical(chain) : chain;
         callchainPeriod += period;
-        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame);
+        // perf formats an entry's trace text when it first compares it: from the second
+        // sample on, or at once when --children compares the sample's entry with its callers'
+        traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
+        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
         self.selfPeriod += period;
         self.selfSamples += samples;
         if (opts.children()) {
@@ -345,7 +357,7 @@ public final class Hists {
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
                 int i = opts.callerOrder() ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i]);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace);
                 if (e.row == mark) {
                     continue;
                 }
@@ -448,7 +460,9 @@ public final class Hists {
      * an entry that compares equal; each found (or inserted) by a search of perf's tree with
      * perf's comparison. {@code maps} numbers the map each callchain frame was found through.
      */
-    void addOrdered(String comm, int pid, int tid, int cpu, int selfFrame, int stack, int[] maps, long period) {
+    void addOrdered(String comm, int pid, int tid, int cpu, int selfFrame, int stack, int[] maps, int traceId,
+                    long period) {
+        TraceTexts.Value trace = traces == null ? null : traces.value(traceId);
         int[] chain = stacks.frames(stack);
         totalPeriod += period;
         totalSamples++;
@@ -465,7 +479,8 @@ public final class Hists {
         int[] nodes = withChains ? canonical(chain) : chain;
         callchainPeriod += period;
         List<HistEntry> added = new ArrayList<>();
-        HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame);
+        traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
+        HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame, trace);
         selfProbe.filtered = creatingFiltered;
         HistEntry self = findnew(selfProbe, 0);
         self.selfPeriod += period;
@@ -479,7 +494,7 @@ public final class Hists {
         next:
         for (int n = 0; n < chain.length; n++) {
             int i = opts.callerOrder() ? chain.length - 1 - n : n;
-            HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i]);
+            HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i], trace);
             probe.filtered = creatingFiltered;
             for (HistEntry a : added) {
                 if (perfCmp.cmp(a, probe) == 0) {
@@ -690,7 +705,8 @@ public final class Hists {
             obj = f.dso() == null ? "[unknown]" : f.dso();
         }
         return java.util.Arrays.asList(byComm ? e.comm : null, opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.tid : -1,
-                opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.pid : -1, opts.has(SortKey.CPU) ? e.cpu : -1, obj);
+                opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.pid : -1, opts.has(SortKey.CPU) ? e.cpu : -1, obj,
+                e.trace == null ? null : java.util.Arrays.deepToString(new Object[]{e.trace(), e.traceFields()}));
     }
 
     /** Names this event's report: its name, or its group's description with the group's size. */
@@ -738,12 +754,19 @@ public final class Hists {
                 case CPU -> Integer.compare(a.cpu, b.cpu);
                 case DSO -> dsoOrder(fa, fb);
                 case SYM -> symOrder(fa, fb);
+                case TRACE -> traceOrder(a.trace(), b.trace());
+                case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
             };
             if (c != 0) {
                 return c;
             }
         }
         return Integer.compare(a.frame, b.frame);
+    }
+
+    /** Trace texts by their bytes; rows of another event (no text) are all equal. */
+    public static int traceOrder(byte[] a, byte[] b) {
+        return a == null || b == null ? 0 : java.util.Arrays.compareUnsigned(a, b);
     }
 
     private static int dsoOrder(Frame a, Frame b) {
@@ -791,7 +814,25 @@ public final class Hists {
             case CPU -> TextOut.zeroPad(e.cpu, 3);
             case DSO -> f == null ? "" : f.dsoName();
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
+            case TRACE -> e.trace() == null ? "N/A" : new String(e.trace(), java.nio.charset.StandardCharsets.UTF_8);
+            case TRACE_FIELDS -> throw new IllegalArgumentException("trace_fields is a column per field: see traceField");
         };
+    }
+
+    /** The fields of this event's format: the trace_fields columns (empty for other events). */
+    public List<io.perfj.trace.FormatField> traceFields() {
+        return traces == null ? List.of() : traces.fields(evsel);
+    }
+
+    /** Whether an entry's trace_fields column {@code k} was cut out of the formatted trace (not printed raw). */
+    public boolean traceFieldFromText(HistEntry e, int k) {
+        return e.trace != null && e.trace.fromText() != null && k < e.trace.fromText().length && e.trace.fromText()[k];
+    }
+
+    /** The text of an entry's trace_fields column {@code k} (empty when it has none). */
+    public String traceField(HistEntry e, int k) {
+        String[] c = e.traceColumns();
+        return c == null || k >= c.length ? "" : c[k];
     }
 
     /** The last name of the entry's thread (the thread of the sample that made it). */
@@ -801,6 +842,14 @@ public final class Hists {
 
     public Evsel evsel() {
         return evsel;
+    }
+
+    /**
+     * Whether perf had formatted the rows' trace texts when it sized the trace column: an event
+     * whose single sample was never compared with anything keeps the header's width.
+     */
+    public boolean traceCompared() {
+        return traceCompared;
     }
 
     public String name() {

@@ -69,6 +69,19 @@ public final class JsonReport {
                         out.print(",\"symbol\":" + str(f.symName()) + ",\"level\":" + str(String.valueOf(f.level())));
                     }
                 }
+                case TRACE -> {
+                    if (e.trace() != null) {
+                        out.print(",\"trace\":" + str(h.column(e, k)));
+                    }
+                }
+                case TRACE_FIELDS -> {
+                    java.util.List<io.perfj.trace.FormatField> fs = h.traceFields();
+                    out.print(",\"trace_fields\":{");
+                    for (int i = 0; i < fs.size(); i++) {
+                        out.print((i > 0 ? "," : "") + str(fs.get(i).name()) + ":" + str(h.traceField(e, i)));
+                    }
+                    out.print('}');
+                }
             }
         }
         if (o.mode() != CallchainMode.NONE && e.chains() != null) {

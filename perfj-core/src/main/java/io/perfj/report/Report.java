@@ -68,7 +68,7 @@ public final class Report {
      * ({@link #perfOrderedEntries}); {@code maps} numbers the map of each callchain frame.
      */
     private record OrderedSample(int ev, String comm, int pid, int tid, int cpu, int self, int stack, int[] maps,
-                                 long period) {
+                                 int trace, long period) {
     }
 
     /** Samples in recording order, or null when they are merged before aggregation. */
@@ -141,6 +141,9 @@ public final class Report {
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
+        TraceTexts traces = opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS)
+                ? new TraceTexts(session.data(), session.resolver(), opts.has(SortKey.TRACE), opts.has(SortKey.TRACE_FIELDS))
+                : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
@@ -166,18 +169,19 @@ public final class Report {
                     }
                     totalSamples++;
                     int n = wantStacks ? chainOf(s.sample(), resolver, frames.get(self).level()) : 0;
+                    int trace = traces == null ? -1 : traces.id(s.sample());
                     if (inOrder != null) {
                         int stack = StackTable.EMPTY;
                         for (int i = 0; i < n; i++) {
                             stack = stacks.push(stack, chainFrames[i]);
                         }
                         inOrder.add(new OrderedSample(ev, comm, s.pid(), s.tid(), s.cpu(), self, stack,
-                                java.util.Arrays.copyOf(chainMaps, n), s.period()));
+                                java.util.Arrays.copyOf(chainMaps, n), trace, s.period()));
                         return;
                     }
                     // Only what the sort keys and filters look at separates samples.
                     sink.add(ev, keepComm ? commId(comm) : -1, s.pid(), s.tid(),
-                            keepCpu ? s.cpu() : -1, self, chainFrames, n, s.period());
+                            keepCpu ? s.cpu() : -1, self, trace, chainFrames, n, s.period());
                 }
 
                 @Override
@@ -190,7 +194,7 @@ public final class Report {
 
                 @Override
                 public boolean decodesSamples() {
-                    return wantStacks;
+                    return wantStacks || traces != null;
                 }
             });
         } catch (RuntimeException | Error e) {
@@ -199,15 +203,20 @@ public final class Report {
         }
         sink.finish();
         warnings.addAll(session.recordWarnings());
+        if (traces != null) {
+            traceWarnings.addAll(traces.warnings());
+        }
         List<Evsel> evsels = data.evlist().evsels();
         List<String> names = session.eventNames();
         for (int i = 0; i < evsels.size(); i++) {
-            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.threadCount());
+            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.threadCount(),
+                    traces);
             if (inOrder != null) {
                 h.perfOrdered();
                 for (OrderedSample o : inOrder) {
                     if (o.ev() == i) {
-                        h.addOrdered(o.comm(), o.pid(), o.tid(), o.cpu(), o.self(), o.stack(), o.maps(), o.period());
+                        h.addOrdered(o.comm(), o.pid(), o.tid(), o.cpu(), o.self(), o.stack(), o.maps(), o.trace(),
+                                o.period());
                     }
                 }
             } else if (i < agg.size()) {
@@ -216,7 +225,7 @@ public final class Report {
                 for (int r = 0; r < t.rows(); r++) {
                     // the entry keeps its first sample's thread whether or not it is a key
                     h.add(t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.firstPid(r), t.firstTid(r),
-                            t.cpu(r), t.self(r), t.stack(r), t.period(r), t.count(r), defer);
+                            t.cpu(r), t.self(r), t.stack(r), t.trace(r), t.period(r), t.count(r), defer);
                 }
                 if (defer) {
                     h.addChains(t, comms);
@@ -483,4 +492,11 @@ public final class Report {
     public List<String> warnings() {
         return warnings;
     }
+
+    /** What formatting the trace sort key's texts met (the tracing data's damage, fields it could not print). */
+    public List<String> traceWarnings() {
+        return traceWarnings;
+    }
+
+    private final List<String> traceWarnings = new ArrayList<>();
 }

@@ -22,8 +22,8 @@ final class SampleAggregator {
     private static final int BATCH_INTS = 1 << 16;
     /** Batches written ahead of the consumer at most. */
     private static final int QUEUED = 4;
-    /** Ints of a sample before its frames: event, command, pid, tid, cpu, own frame, frame count. */
-    private static final int HEAD = 7;
+    /** Ints of a sample before its frames: event, command, pid, tid, cpu, own frame, trace id, frame count. */
+    private static final int HEAD = 8;
 
     private final StackTable stacks;
     private final List<AggTable> agg;
@@ -73,12 +73,12 @@ final class SampleAggregator {
 
     /**
      * One sample: its keys (-1 for those the report does not separate; pid and tid always
-     * given), its own frame, the first {@code n} entries of {@code chain} (leaf first) and its
+     * given), its own frame, its trace text id (-1 when that is no key), the first {@code n} entries of {@code chain} (leaf first) and its
      * period.
      */
-    void add(int ev, int comm, int pid, int tid, int cpu, int self, int[] chain, int n, long period) {
+    void add(int ev, int comm, int pid, int tid, int cpu, int self, int trace, int[] chain, int n, long period) {
         if (open == null) {
-            merge(ev, comm, pid, tid, cpu, self, chain, 0, n, period);
+            merge(ev, comm, pid, tid, cpu, self, trace, chain, 0, n, period);
             return;
         }
         Batch b = open;
@@ -88,7 +88,7 @@ final class SampleAggregator {
                 // a chain longer than a batch (perf's limit keeps them far shorter): wait for the
                 // consumer to catch up, then merge it here; the tables are not shared meanwhile
                 drain();
-                merge(ev, comm, pid, tid, cpu, self, chain, 0, n, period);
+                merge(ev, comm, pid, tid, cpu, self, trace, chain, 0, n, period);
                 return;
             }
         }
@@ -100,7 +100,8 @@ final class SampleAggregator {
         a[u + 3] = tid;
         a[u + 4] = cpu;
         a[u + 5] = self;
-        a[u + 6] = n;
+        a[u + 6] = trace;
+        a[u + 7] = n;
         System.arraycopy(chain, 0, a, u + HEAD, n);
         b.used = u + HEAD + n;
         b.periods[b.samples++] = period;
@@ -176,14 +177,14 @@ final class SampleAggregator {
         int[] a = b.ints;
         int u = 0;
         for (int s = 0; s < b.samples; s++) {
-            int n = a[u + 6];
-            merge(a[u], a[u + 1], a[u + 2], a[u + 3], a[u + 4], a[u + 5], a, u + HEAD, n, b.periods[s]);
+            int n = a[u + 7];
+            merge(a[u], a[u + 1], a[u + 2], a[u + 3], a[u + 4], a[u + 5], a[u + 6], a, u + HEAD, n, b.periods[s]);
             u += HEAD + n;
         }
     }
 
-    private void merge(int ev, int comm, int pid, int tid, int cpu, int self, int[] chain, int from, int n,
-                       long period) {
+    private void merge(int ev, int comm, int pid, int tid, int cpu, int self, int trace, int[] chain, int from,
+                       int n, long period) {
         int stack = StackTable.EMPTY;
         for (int i = from, end = from + n; i < end; i++) {
             stack = stacks.push(stack, chain[i]);
@@ -191,7 +192,7 @@ final class SampleAggregator {
         while (agg.size() <= ev) {
             agg.add(new AggTable(byPid, byTid));
         }
-        agg.get(ev).add(comm, pid, tid, cpu, self, stack, period);
+        agg.get(ev).add(comm, pid, tid, cpu, self, stack, trace, period);
     }
 
     private void rethrow() {

@@ -6,7 +6,11 @@ import java.util.Locale;
 
 /** perf report's sort keys that perfj supports, with perf's column headers. */
 public enum SortKey {
-    COMM("Command"), PID("    Pid:Command"), TID("    Tid"), DSO("Shared Object"), SYM("Symbol"), CPU("CPU");
+    COMM("Command"), PID("    Pid:Command"), TID("    Tid"), DSO("Shared Object"), SYM("Symbol"), CPU("CPU"),
+    /** A tracepoint sample's formatted fields (perf's {@code trace}, sort.c sort_trace). */
+    TRACE("Trace output"),
+    /** A tracepoint sample's fields, a column each (perf's {@code trace_fields}: its dynamic sort keys). */
+    TRACE_FIELDS("");
 
     final String header;
 
@@ -29,10 +33,12 @@ public enum SortKey {
                 case "dso" -> DSO;
                 case "sym", "symbol" -> SYM;
                 case "cpu" -> CPU;
+                case "trace" -> TRACE;
+                case "trace_fields" -> TRACE_FIELDS;
                 case "srcline", "srcfile" -> throw new UnsupportedOperationException("the " + k
                         + " sort key is not supported (rows by source line: see perfj annotate for lines)");
                 default -> throw new IllegalArgumentException("unknown sort key '" + k
-                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu)");
+                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace, trace_fields)");
             });
         }
         return out;

@@ -210,12 +210,30 @@ public final class StdioReport {
             }
         }
         List<SortKey> keys = shownKeys(o);
+        List<io.perfj.trace.FormatField> fields = o.has(SortKey.TRACE_FIELDS) ? h.traceFields() : List.of();
         for (SortKey k : keys) {
+            if (k == SortKey.TRACE_FIELDS) {
+                // a right-aligned column per field, as wide as its name, its size and its texts
+                for (int f = 0; f < fields.size(); f++) {
+                    int w = TraceFieldsColumns.minWidth(fields.get(f));
+                    for (HistEntry e : h.entries()) {
+                        if (h.traceFieldFromText(e, f)) {
+                            w = Math.max(w, utf8Length(h.traceField(e, f)));
+                        }
+                    }
+                    headers.add(fields.get(f).name());
+                    widths.add(w);
+                    right.add(true);
+                }
+                continue;
+            }
             int w = k.header().length();
             // perf's cpu column keeps its header's width whatever it prints (-001, 1000); its
             // command column is as wide as the entries' threads' last names, and cuts a longer
             // command to that (a sample before an exec: "perf-ex" of a thread now "sleep")
-            for (HistEntry e : k == SortKey.CPU ? List.<HistEntry>of() : h.entries()) {
+            // the trace column is as wide as the texts perf had formatted when it sized it
+            boolean fixed = k == SortKey.CPU || k == SortKey.TRACE && !h.traceCompared();
+            for (HistEntry e : fixed ? List.<HistEntry>of() : h.entries()) {
                 w = Math.max(w, k == SortKey.COMM ? utf8Length(h.threadComm(e))
                         : utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
                 if (k == SortKey.DSO && o.dsos() == null && e.frame() >= 0 && h.frames().get(e.frame()).sym() == null) {
@@ -266,14 +284,22 @@ public final class StdioReport {
             }
             for (int i = 0; i < keys.size(); i++) {
                 SortKey k = keys.get(i);
+                if (k == SortKey.TRACE_FIELDS) {
+                    for (int f = 0; f < fields.size(); f++) {
+                        row.append("  ").append(pad(cut(h.traceField(e, f), widths.get(col)), widths.get(col), true));
+                        col++;
+                    }
+                    continue;
+                }
                 boolean last = i == keys.size() - 1 && !ipc;
                 // perf pads every column to its width except a symbol in the last column
                 // (its symbol printer leaves padding to the column aligner, which skips the last).
                 String v = h.column(e, k);
-                if (k == SortKey.COMM) {
+                if (k == SortKey.COMM || k == SortKey.TRACE) {
                     v = cut(v, widths.get(col));
                 }
-                row.append("  ").append(k == SortKey.SYM && last ? v : pad(v, widths.get(col), false));
+                row.append("  ").append((k == SortKey.SYM || k == SortKey.TRACE) && last ? v
+                        : pad(v, widths.get(col), false));
                 col++;
             }
             if (ipc) {

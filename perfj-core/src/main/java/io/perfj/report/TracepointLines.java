@@ -98,6 +98,11 @@ final class TracepointLines {
         return events == null || s.rawData() == null ? null : events.byId(s.evsel().attr().config());
     }
 
+    /** The format of a tracepoint event, or null. */
+    EventFormat eventFormat(io.perfj.perfdata.Evsel e) {
+        return events == null ? null : events.byId(e.attr().config());
+    }
+
     /** One field of the sample's raw data as libtraceevent prints it alone. */
     String rawField(Sample s, EventFormat ev, io.perfj.trace.FormatField f) {
         ByteSink one = new ByteSink();

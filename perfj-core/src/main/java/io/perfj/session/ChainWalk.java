@@ -16,7 +16,7 @@ import java.util.Arrays;
  */
 public final class ChainWalk {
     /** attr.branch_sample_type bit PERF_SAMPLE_BRANCH_CALL_STACK. */
-    static final long BRANCH_CALL_STACK = 1L << 11;
+    public static final long BRANCH_CALL_STACK = 1L << 11;
 
     private final boolean perf61;
     /** The recording's bytes, for perf 6.1's read past an empty LBR stack (null: not mapped). */

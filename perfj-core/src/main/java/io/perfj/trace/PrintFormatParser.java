@@ -137,7 +137,8 @@ final class PrintFormatParser {
 
     /**
      * The letters after {@code %p} that belong to it: {@code s S f F} (functions),
-     * {@code I4 i4} with an optional byte order letter, {@code I6 i6 I6c} (addresses); others are
+     * {@code I4 i4} with an optional byte order letter, {@code I6 i6 I6c} (addresses),
+     * {@code U Ub} (a UUID); others are
      * text after a plain pointer, as in libtraceevent.
      */
     private static int pointerSuffix(String f, int at) throws ParseError {
@@ -158,7 +159,16 @@ final class PrintFormatParser {
                 }
                 throw new ParseError("%p" + c + (v == 0 ? "" : String.valueOf(v)) + " is not supported");
             }
-            case 'M', 'm', 'U', 'h' -> throw new ParseError("%p" + c + " is not supported");
+            case 'U' -> {
+                // libtraceevent prints a 16-byte field in its stored order, lower case; the
+                // kernel's other orders and cases (%pUB, %pUl, %pUL) are not known to match
+                char v = at + 1 < f.length() ? f.charAt(at + 1) : 0;
+                if (v == 'B' || v == 'l' || v == 'L') {
+                    throw new ParseError("%pU" + v + " is not supported");
+                }
+                yield v == 'b' ? 2 : 1;
+            }
+            case 'M', 'm', 'h' -> throw new ParseError("%p" + c + " is not supported");
             default -> 0;
         };
     }

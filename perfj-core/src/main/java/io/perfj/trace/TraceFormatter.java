@@ -343,6 +343,10 @@ public final class TraceFormatter {
                 ipAddress(out, spec.substring(p + 1), c.arg());
                 return;
             }
+            if (p + 1 < spec.length() && spec.charAt(p + 1) == 'U') {
+                uuid(out, c.arg());
+                return;
+            }
             char kind = spec.charAt(spec.length() - 1);
             long v = num(c.arg());
             if (kind == 's' || kind == 'S' || kind == 'f' || kind == 'F') {
@@ -360,16 +364,48 @@ public final class TraceFormatter {
             CFormat.pointer(out, v);
         }
 
-        /** {@code %pI4 %pi4 %pI6 %pi6 %pI6c} of a 4- or 16-byte field, as the kernel's vsprintf prints them. */
-        void ipAddress(ByteSink out, String kind, PrintArg a) {
+        /**
+         * The field a %pU/%pI argument names (through casts); null, having printed
+         * libtraceevent's complaint, when it is no field.
+         */
+        FormatField fieldArg(ByteSink out, PrintArg a) {
             while (a instanceof PrintArg.Cast c) {
                 a = c.item();
             }
             if (!(a instanceof PrintArg.Field fa)) {
                 out.put("ARG TYPE NOT FIELD");
+                return null;
+            }
+            return fa.field();
+        }
+
+        /**
+         * {@code %pU}: a 16-byte field as libtraceevent prints a UUID, its bytes in stored
+         * order in lower-case hex, grouped 4-2-2-2-6 ({@code 5a0b7b1e-2f3c-4d5e-8f90-123456789abc}).
+         */
+        void uuid(ByteSink out, PrintArg a) {
+            FormatField f = fieldArg(out, a);
+            if (f == null) {
                 return;
             }
-            FormatField f = fa.field();
+            if (f.size() != 16 || f.offset() + 16 > d.length) {
+                out.put("INVALIDUUID");
+                return;
+            }
+            for (int j = 0; j < 16; j++) {
+                out.put(String.format("%02x", d[f.offset() + j] & 0xff));
+                if (j == 3 || j == 5 || j == 7 || j == 9) {
+                    out.put('-');
+                }
+            }
+        }
+
+        /** {@code %pI4 %pi4 %pI6 %pi6 %pI6c} of a 4- or 16-byte field, as the kernel's vsprintf prints them. */
+        void ipAddress(ByteSink out, String kind, PrintArg a) {
+            FormatField f = fieldArg(out, a);
+            if (f == null) {
+                return;
+            }
             boolean v4 = kind.charAt(1) == '4';
             if (f.size() != (v4 ? 4 : 16) || f.offset() + f.size() > d.length) {
                 out.put(v4 ? "INVALIDIPv4" : "INVALIDIPv6");

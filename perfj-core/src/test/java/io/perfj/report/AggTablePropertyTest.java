@@ -21,9 +21,9 @@ class AggTablePropertyTest {
         Map<List<Integer>, long[]> want = new LinkedHashMap<>();
         for (int i = 0; i < picks.size(); i++) {
             int p = picks.get(i);
-            List<Integer> k = List.of(p % spread - 1, p % 3, p % 5, p % 2 - 1, p, p / 7);
+            List<Integer> k = List.of(p % spread - 1, p % 3, p % 5, p % 2 - 1, p, p / 7, p % 4 - 1);
             long period = 1 + (i % 13);
-            t.add(k.get(0), k.get(1), k.get(2), k.get(3), k.get(4), k.get(5), period);
+            t.add(k.get(0), k.get(1), k.get(2), k.get(3), k.get(4), k.get(5), k.get(6), period);
             long[] v = want.computeIfAbsent(k, x -> new long[2]);
             v[0] += period;
             v[1]++;
@@ -31,7 +31,7 @@ class AggTablePropertyTest {
         assertEquals(want.size(), t.rows());
         List<List<Integer>> keys = new ArrayList<>(want.keySet());
         for (int r = 0; r < t.rows(); r++) {
-            List<Integer> k = List.of(t.comm(r), t.pid(r), t.tid(r), t.cpu(r), t.self(r), t.stack(r));
+            List<Integer> k = List.of(t.comm(r), t.pid(r), t.tid(r), t.cpu(r), t.self(r), t.stack(r), t.trace(r));
             assertEquals(keys.get(r), k, "row " + r);
             assertEquals(want.get(k)[0], t.period(r));
             assertEquals(want.get(k)[1], t.count(r));
@@ -45,7 +45,7 @@ class AggTablePropertyTest {
         Map<Integer, int[]> first = new LinkedHashMap<>();
         for (int i = 0; i < picks.size(); i++) {
             int self = picks.get(i) % 4;
-            t.add(0, 100 + i, 1000 + i, -1, self, 0, 1);
+            t.add(0, 100 + i, 1000 + i, -1, self, 0, -1, 1);
             first.putIfAbsent(self, new int[]{100 + i, 1000 + i});
         }
         assertEquals(first.size(), t.rows());

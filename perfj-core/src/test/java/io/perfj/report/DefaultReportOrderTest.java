@@ -116,9 +116,16 @@ class DefaultReportOrderTest {
                     k.add(f.dso() == null ? "[unknown]" : new Identity(f.dso()));
                     k.add(f.sym() != null ? f.sym() : f.addr());
                 }
+                case TRACE -> k.add(e.trace() == null ? "N/A" : java.util.HexFormat.of().formatHex(e.trace()));
+                case TRACE_FIELDS -> k.add(java.util.Arrays.deepToString(e.traceFields()));
             }
         }
         return k;
+    }
+
+    /** Trace texts by their unsigned bytes; no text (another event's rows) compares equal. */
+    private static int traceOrder(byte[] a, byte[] b) {
+        return a == null || b == null ? 0 : java.util.Arrays.compareUnsigned(a, b);
     }
 
     private record Identity(Dso dso) {
@@ -173,6 +180,8 @@ class DefaultReportOrderTest {
                     }
                     yield s;
                 }
+                case TRACE -> traceOrder(a.trace(), b.trace());
+                case TRACE_FIELDS -> 0;
             };
             if (c != 0) {
                 return c;

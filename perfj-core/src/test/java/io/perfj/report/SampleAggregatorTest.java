@@ -32,8 +32,8 @@ class SampleAggregatorTest {
             AggTable b = two.agg.get(ev);
             assertEquals(a.rows(), b.rows());
             for (int r = 0; r < a.rows(); r++) {
-                assertEquals(List.of(a.comm(r), a.pid(r), a.tid(r), a.cpu(r), a.self(r), a.stack(r)),
-                        List.of(b.comm(r), b.pid(r), b.tid(r), b.cpu(r), b.self(r), b.stack(r)), "row " + r);
+                assertEquals(List.of(a.comm(r), a.pid(r), a.tid(r), a.cpu(r), a.self(r), a.stack(r), a.trace(r)),
+                        List.of(b.comm(r), b.pid(r), b.tid(r), b.cpu(r), b.self(r), b.stack(r), b.trace(r)), "row " + r);
                 assertEquals(a.period(r), b.period(r));
                 assertEquals(a.count(r), b.count(r));
             }
@@ -66,7 +66,8 @@ class SampleAggregatorTest {
             for (int k = 0; k < n; k++) {
                 chain[k] = rnd.nextInt(6);
             }
-            sink.add(rnd.nextInt(3), rnd.nextInt(4) - 1, rnd.nextInt(3), rnd.nextInt(3), -1, rnd.nextInt(20), chain, n,
+            sink.add(rnd.nextInt(3), rnd.nextInt(4) - 1, rnd.nextInt(3), rnd.nextInt(3), -1, rnd.nextInt(20),
+                    rnd.nextInt(3) - 1, chain, n,
                     1 + rnd.nextInt(1000));
         }
         sink.finish();
@@ -80,11 +81,11 @@ class SampleAggregatorTest {
         SampleAggregator sink = new SampleAggregator(stacks, agg, 2, true, true);
         int[] chain = {1, 2, 3};
         // a negative event makes the consumer's table lookup fail
-        sink.add(-5, 0, 0, 0, 0, 0, chain, 3, 1);
+        sink.add(-5, 0, 0, 0, 0, 0, -1, chain, 3, 1);
         IndexOutOfBoundsException e = org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class,
                 () -> {
                     for (int i = 0; i < 1_000_000; i++) {
-                        sink.add(0, 0, 0, 0, 0, 0, chain, 3, 1);
+                        sink.add(0, 0, 0, 0, 0, 0, -1, chain, 3, 1);
                     }
                     sink.finish();
                 });

@@ -122,6 +122,25 @@ class TraceFormatterTest {
                 + "d=2001:0db8:0000:0000:0000:0000:0000:0001 e=::", print(ev, r.array()));
     }
 
+    /**
+     * %pU as libtraceevent prints it (btrfs's fsid: tp-btrfs's golden has the real one): the
+     * bytes in stored order, 8-4-4-4-12; a field of another size is INVALIDUUID; the kernel's
+     * other byte orders and cases are refused (no event of this machine has them to compare).
+     */
+    @Test
+    void uuidsAsLibtraceeventPrintsThem() {
+        EventFormat ev = TraceFixtures.format("t", "\"%pU: %pUb x=%pU\", REC->u, REC->u, REC->n",
+                "u8 u[16];8;16;0", "u8 n[4];24;4;0");
+        ByteBuffer r = raw(28);
+        for (int i = 0; i < 16; i++) {
+            r.put(8 + i, (byte) (0xa0 + i));
+        }
+        assertEquals("a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf: a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf x=INVALIDUUID",
+                print(ev, r.array()));
+        EventFormat le = TraceFixtures.format("t", "\"%pUl\", REC->u", "u8 u[16];8;16;0");
+        assertTrue(le.printError().contains("%pUl is not supported"), le.printError());
+    }
+
     @Test
     void printfConversions() {
         ByteSink s = new ByteSink();
