@@ -958,30 +958,31 @@ public final class PtDecoder {
         }
         if (setFupPwre) {
             setFupPwre = false;
-            state.type |= PtState.PWR_ENTRY;
-            state.type &= ~PtState.BRANCH;
-            state.fromIp = ip;
-            state.toIp = 0;
+            fupEventAt(PtState.PWR_ENTRY, false);
             ret = true;
         }
         if (setFupExstop) {
             setFupExstop = false;
-            state.type |= PtState.EX_STOP;
-            state.type &= ~PtState.BRANCH;
-            state.flags |= PtState.FUP_IP;
-            state.fromIp = ip;
-            state.toIp = 0;
+            fupEventAt(PtState.EX_STOP, true);
             ret = true;
         }
         if (setFupBep) {
             setFupBep = false;
-            state.type |= PtState.BLK_ITEMS;
-            state.type &= ~PtState.BRANCH;
-            state.fromIp = ip;
-            state.toIp = 0;
+            fupEventAt(PtState.BLK_ITEMS, false);
             ret = true;
         }
         return ret;
+    }
+
+    /** A power-entry, exec-stop or block event bound to the FUP's address: it is no branch. */
+    private void fupEventAt(int type, boolean fupIp) {
+        state.type |= type;
+        state.type &= ~PtState.BRANCH;
+        if (fupIp) {
+            state.flags |= PtState.FUP_IP;
+        }
+        state.fromIp = ip;
+        state.toIp = 0;
     }
 
     private int walkFupTip() {
