@@ -37,6 +37,10 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
 
     /** {@link #read(Path)} through the given cache entry (null: parse). */
     static Kallsyms read(Path file, KallsymsCache cache) {
+        Kallsyms kept = cache == null ? null : cache.loadWithBytes();
+        if (kept != null) {
+            return kept;
+        }
         byte[] data = TextFiles.read(file);
         Tables t = cache == null ? null : cache.load(data);
         if (t == null) {

@@ -155,6 +155,117 @@ class KallsymsCacheTest {
         assertTrue(changed.kernel().symbols().stream().anyMatch(s -> s.name().equals(renamed)), "the changed name is read");
     }
 
+    /** A /proc of this test's making: the files the running kernel's entry is keyed by. */
+    private Path proc(String modules) throws IOException {
+        Path p = tmp.resolve("proc");
+        Files.createDirectories(p.resolve("sys/kernel/random"));
+        Files.createDirectories(p.resolve("self"));
+        Files.writeString(p.resolve("sys/kernel/random/boot_id"), "0f6f2a4e-9a53-4d7e-8d1c-5b2f0c9e7a11\n");
+        Files.writeString(p.resolve("sys/kernel/kptr_restrict"), "0\n");
+        Files.writeString(p.resolve("sys/kernel/perf_event_paranoid"), "2\n");
+        Files.writeString(p.resolve("self/status"), "Name:\tjava\nUid:\t1000\t1000\t1000\t1000\nGid:\t1000\n");
+        if (modules != null) {
+            Files.writeString(p.resolve("modules"), modules);
+        } else {
+            Files.deleteIfExists(p.resolve("modules"));
+        }
+        return p;
+    }
+
+    private static final String MODULES = "m_one 16384 2 m_two, Live 0xffffffffc0000000\n"
+            + "m_two 20480 0 - Live 0xffffffffc0004000 (OE)\n";
+
+    @Test
+    void theRunningKernelsFileIsKnownByItsStateAndNotReadAgain() throws IOException {
+        Path k = copy();
+        Path dir = tmp.resolve("cache");
+        Path proc = proc(MODULES);
+        KallsymsCache c = KallsymsCache.forRunningKernel(k, dir, proc);
+        assertNotNull(c);
+        assertTrue(c.withBytes());
+        assertNull(c.loadWithBytes(), "no entry before the first read");
+        Kallsyms first = Kallsyms.read(k, c);
+        Kallsyms parsed = Kallsyms.parse(Files.readAllBytes(k), k.toString());
+        assertSame(parsed, first);
+        // the file is not read again: the entry holds its bytes (gone, the file would fail the read)
+        Files.delete(k);
+        Kallsyms second = Kallsyms.read(k, KallsymsCache.forRunningKernel(k, dir, proc));
+        assertSame(parsed, second);
+        // a module's use count changes while its symbols stay: the entry still holds
+        Files.writeString(proc.resolve("modules"), MODULES.replace("m_one 16384 2 m_two,", "m_one 16384 3 m_two,x,"));
+        assertNotNull(KallsymsCache.forRunningKernel(k, dir, proc).loadWithBytes(), "use counts are not part of the key");
+    }
+
+    @Test
+    void anotherBootModuleOrViewOfAddressesMeansAParse() throws IOException {
+        Path k = copy();
+        Path dir = tmp.resolve("cache");
+        Path proc = proc(MODULES);
+        Kallsyms.read(k, KallsymsCache.forRunningKernel(k, dir, proc));
+        assertNotNull(KallsymsCache.forRunningKernel(k, dir, proc).loadWithBytes());
+        String[][] changes = {
+            {"modules", MODULES.replace("0xffffffffc0004000", "0xffffffffc0008000")},
+            {"modules", MODULES + "m_three 8192 0 - Loading 0xffffffffc000a000\n"},
+            {"modules", MODULES.replace("Live 0xffffffffc0000000", "Unloading 0xffffffffc0000000")},
+            {"sys/kernel/random/boot_id", "7d0c1f5e-2b44-4a8e-9f31-6e8a2d4b1c90\n"},
+            {"sys/kernel/kptr_restrict", "1\n"},
+            {"sys/kernel/perf_event_paranoid", "-1\n"},
+            {"self/status", "Name:\tjava\nUid:\t0\t0\t0\t0\n"},
+        };
+        for (String[] change : changes) {
+            Path f = proc.resolve(change[0]);
+            String was = Files.readString(f);
+            Files.writeString(f, change[1]);
+            assertNull(KallsymsCache.forRunningKernel(k, dir, proc).loadWithBytes(), change[0] + " changed: " + change[1]);
+            Files.writeString(f, was);
+            assertNotNull(KallsymsCache.forRunningKernel(k, dir, proc).loadWithBytes(), change[0] + " as before");
+        }
+        // a kernel without loadable modules has no /proc/modules: its state is still known
+        Path none = proc(null);
+        KallsymsCache c = KallsymsCache.forRunningKernel(k, dir, none);
+        assertNotNull(c);
+        assertNull(c.loadWithBytes(), "no modules is another state");
+        Kallsyms.read(k, c);
+        assertNotNull(KallsymsCache.forRunningKernel(k, dir, none).loadWithBytes());
+        // a state that cannot be read gives no entry of this kind (the content decides then)
+        Files.delete(none.resolve("sys/kernel/random/boot_id"));
+        assertNull(KallsymsCache.forRunningKernel(k, dir, none));
+        Files.writeString(none.resolve("sys/kernel/random/boot_id"), "x\n");
+        Files.writeString(none.resolve("modules"), "a line of another format\n");
+        assertNull(KallsymsCache.forRunningKernel(k, dir, none));
+    }
+
+    @Test
+    void aStateChangeDuringTheReadLeavesNoEntry() throws IOException {
+        Path k = copy();
+        Path dir = tmp.resolve("cache");
+        Path proc = proc(MODULES);
+        KallsymsCache c = KallsymsCache.forRunningKernel(k, dir, proc);
+        // a module loads between the key's reading and the file's
+        Files.writeString(proc.resolve("modules"), MODULES + "m_three 8192 0 - Live 0xffffffffc000a000\n");
+        Kallsyms got = Kallsyms.read(k, c);
+        assertSame(Kallsyms.parse(Files.readAllBytes(k), k.toString()), got);
+        assertTrue(!Files.exists(c.entry()), "bytes of either state are not kept");
+        assertNull(KallsymsCache.forRunningKernel(k, dir, proc).loadWithBytes());
+    }
+
+    @Test
+    void aCutEntryWithBytesIsParsedAgain() throws IOException {
+        Path k = copy();
+        Path dir = tmp.resolve("cache");
+        Path proc = proc(MODULES);
+        KallsymsCache c = KallsymsCache.forRunningKernel(k, dir, proc);
+        Kallsyms.read(k, c);
+        byte[] entry = Files.readAllBytes(c.entry());
+        Kallsyms want = Kallsyms.parse(Files.readAllBytes(k), k.toString());
+        Random r = new Random(5);
+        for (int i = 0; i < 20; i++) {
+            // cut anywhere: in the key, the bytes' length, the bytes or the tables
+            Files.write(c.entry(), java.util.Arrays.copyOf(entry, i == 0 ? entry.length - 1 : r.nextInt(entry.length)));
+            assertSame(want, Kallsyms.read(k, KallsymsCache.forRunningKernel(k, dir, proc)));
+        }
+    }
+
     /** The same symbols, by position: addresses, ends, bindings and names, kernel and modules. */
     private static void assertSame(Kallsyms want, Kallsyms got) {
         assertTables(want.kernel(), got.kernel());
