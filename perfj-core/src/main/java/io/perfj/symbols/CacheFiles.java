@@ -101,6 +101,33 @@ final class CacheFiles {
         }
     }
 
+    /**
+     * {@link #read} without copying the entry: its mapping, positioned after the key, or null.
+     * An entry is replaced by a rename, never written in place, so the mapped file does not
+     * change under its reader.
+     */
+    static ByteBuffer map(Path entry, long magic, String key) {
+        if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        try (FileChannel ch = FileChannel.open(entry, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE - 8 || size < 12) {
+                return null;
+            }
+            // through a segment: FileChannel.map's buffer form makes its buffer by reflection,
+            // whose first use spins method-handle classes (60-130 ms at start-up)
+            ByteBuffer b = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, java.lang.foreign.Arena.ofAuto()).asByteBuffer()
+                    .order(ByteOrder.LITTLE_ENDIAN);
+            if (b.getLong() != magic || !key.equals(string(b))) {
+                return null;
+            }
+            return b;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** A buffer of {@code body} bytes after the magic and key, to fill and {@link #write}. */
     static ByteBuffer start(long magic, String key, long body) {
         byte[] k = key.getBytes(StandardCharsets.UTF_8);

@@ -37,48 +37,71 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
 
     /** {@link #read(Path)} through the given cache entry (null: parse). */
     static Kallsyms read(Path file, KallsymsCache cache) {
-        Kallsyms kept = cache == null ? null : cache.loadWithBytes();
-        if (kept != null) {
-            return kept;
-        }
-        byte[] data = TextFiles.read(file);
-        Tables t = cache == null ? null : cache.load(data);
-        if (t == null) {
-            t = tables(data, file.toString(), data.length > SPLIT ? data.length / 2 : 0);
-            if (cache != null) {
-                cache.store(data, t);
+        if (cache != null && !cache.needsBytes()) {
+            Kallsyms kept = cache.load(null);
+            if (kept != null) {
+                return kept; // the file itself is not read
             }
         }
-        return t.kallsyms(data);
+        byte[] data = TextFiles.read(file);
+        if (cache != null && cache.needsBytes()) {
+            Kallsyms kept = cache.load(data);
+            if (kept != null) {
+                return kept;
+            }
+        }
+        Tables t = tables(data, file.toString(), data.length > SPLIT ? data.length / 2 : 0);
+        if (cache != null) {
+            cache.store(data, t);
+        }
+        return t.kallsyms(names(data));
+    }
+
+    /** Where a table's names are: {@code [from, to)} of some bytes, as UTF-8. */
+    interface Names {
+        String name(int from, int to);
+    }
+
+    /** Names in a kallsyms file's bytes. */
+    static Names names(byte[] data) {
+        return (from, to) -> new String(data, from, to - from, StandardCharsets.UTF_8);
+    }
+
+    /** Names in a buffer (a cache entry's mapping), copied out one at a time as they are asked for. */
+    static Names names(java.nio.ByteBuffer data) {
+        return (from, to) -> {
+            byte[] b = new byte[to - from];
+            data.get(from, b);
+            return new String(b, StandardCharsets.UTF_8);
+        };
     }
 
     /**
-     * What a parse of a kallsyms file makes, as columns over the file's bytes: the kernel's
-     * table first (module ""), then each module's, in perf's order; {@link KallsymsCache} keeps
-     * them for the next run over the same file.
+     * What a parse of a kallsyms file makes, as columns over the names' bytes (the file's, or
+     * a cache entry's): the kernel's table first (module ""), then each module's, in perf's
+     * order; {@link KallsymsCache} keeps them for the next run over the same file.
      */
     record Tables(long textStart, long textEnd, int badLines, String warning, List<Table> tables) {
-        Kallsyms kallsyms(byte[] data) {
+        Kallsyms kallsyms(Names names) {
             SymbolTable kernel = SymbolTable.EMPTY;
             Map<String, SymbolTable> modules = new LinkedHashMap<>();
             for (Table t : tables) {
                 if (t.module().isEmpty()) {
-                    kernel = t.symbols(data);
+                    kernel = t.symbols(names);
                 } else {
-                    modules.put(t.module(), t.symbols(data));
+                    modules.put(t.module(), t.symbols(names));
                 }
             }
             return new Kallsyms(kernel, Collections.unmodifiableMap(modules), textStart, textEnd, badLines, warning);
         }
     }
 
-    /** One table's columns: start, end, binding and the name's bytes in the file ({@code [from, to)}) of each symbol. */
+    /** One table's columns: start, end, binding and where the name is ({@code [from, to)}) of each symbol. */
     record Table(String module, long[] starts, long[] ends, char[] bindings, int[] nameFrom, int[] nameTo) {
-        SymbolTable symbols(byte[] data) {
+        SymbolTable symbols(Names names) {
             int[] from = nameFrom;
             int[] to = nameTo;
-            return SymbolTable.ofNamed(starts, ends, bindings, false,
-                    k -> new String(data, from[k], to[k] - from[k], StandardCharsets.UTF_8));
+            return SymbolTable.ofNamed(starts, ends, bindings, false, k -> names.name(from[k], to[k]));
         }
     }
 
@@ -100,7 +123,7 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
      * after {@code cut} on another thread (0 or the file's length: one scan).
      */
     static Kallsyms parse(byte[] data, String name, int cut) {
-        return tables(data, name, cut).kallsyms(data);
+        return tables(data, name, cut).kallsyms(names(data));
     }
 
     private static Tables tables(byte[] data, String name, int cut) {

@@ -1,6 +1,7 @@
 package io.perfj.symbols;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,11 @@ import java.util.List;
  * The parsed columns of a kallsyms file kept between runs, so that the next report, script or
  * annotate over the same file reads its tables instead of scanning 100k+ lines again (a tenth
  * of a short report's CPU time, and most of what stands between a short report and its first
- * kernel symbol). A regular file — a recording's copy in the build-id cache or one named with
- * {@code -k} — is known by its path, size, modification time and file key.
+ * kernel symbol). An entry holds the tables' columns and the kept symbols' names, so that a file
+ * known without reading it is not read at all; it is mapped, and only the columns are copied
+ * out (the few hundred names a report meets are read from the mapping). A regular file — a
+ * recording's copy in the build-id cache or one named with {@code -k} — is known by its path,
+ * size, modification time and file key.
  *
  * <p>The running kernel's {@code /proc/kallsyms} is known without reading it: the kernel
  * formats that file as it is read, 40-70 ms of system time for 120k symbols, more than the rest
@@ -18,7 +22,7 @@ import java.util.List;
  * addresses, so its entry is keyed by the boot's id, the modules as {@code /proc/modules} lists
  * them (name, size, state, address, taint: not the use counts, which change while a module
  * stays), {@code kernel.kptr_restrict}, {@code kernel.perf_event_paranoid} and the reader's
- * user id, and holds the file's bytes as well as its tables (the names are read from them). The
+ * user id. The
  * lines it may hold that this key does not cover — BPF programs', ftrace's and kprobes'
  * trampolines, under pseudo-modules such as {@code [bpf]} — are ones perf drops (no module map
  * has their name). Where that key cannot be read, the file is known by its content: its length and
@@ -31,24 +35,22 @@ import java.util.List;
  * named by a hash of its path.
  */
 final class KallsymsCache {
-    private static final long MAGIC = 0x3130_534b_4a46_5250L; // "PRFJKS01", little-endian
-    /** An entry that holds the file's bytes too (the running kernel's, known by its state). */
-    private static final long MAGIC_WITH_BYTES = 0x3130_424b_4a46_5250L; // "PRFJKB01"
+    private static final long MAGIC = 0x3230_534b_4a46_5250L; // "PRFJKS02", little-endian
     private final Path entry;
     /** The whole key, or for a file known by its content the part before the checksums. */
     private final String keyPrefix;
     private final boolean byContent;
-    /** Where the running kernel's state is read ({@code /proc}), for an entry known by it; else null. */
+    /** For the running kernel's file: where its state is read ({@code /proc}) and the file; else null. */
     private final Path proc;
-    /** The kallsyms file, for an entry known by the running kernel's state. */
-    private Path entryPath;
+    private final Path file;
     private String key;
 
-    private KallsymsCache(Path entry, String key, boolean byContent, Path proc) {
+    private KallsymsCache(Path entry, String key, boolean byContent, Path proc, Path file) {
         this.entry = entry;
         this.keyPrefix = key;
         this.byContent = byContent;
         this.proc = proc;
+        this.file = file;
         this.key = byContent ? null : key;
     }
 
@@ -73,7 +75,7 @@ final class KallsymsCache {
             return forContent(abs, dir);
         }
         String key = CacheFiles.fileKey(abs);
-        return key == null ? null : new KallsymsCache(CacheFiles.entry(dir, "kallsyms", abs.toString()), key, false, null);
+        return key == null ? null : new KallsymsCache(CacheFiles.entry(dir, "kallsyms", abs.toString()), key, false, null, abs);
     }
 
     /**
@@ -90,13 +92,23 @@ final class KallsymsCache {
             return null;
         }
         Path abs = file.toAbsolutePath().normalize();
-        KallsymsCache c = new KallsymsCache(CacheFiles.entry(dir, "kallsyms", abs.toString()), runningKey(abs, state), false, proc);
-        c.entryPath = abs;
-        return c;
+        return new KallsymsCache(CacheFiles.entry(dir, "kallsyms", abs.toString()), runningKey(abs, state), false, proc, abs);
     }
 
     private static String runningKey(Path file, String state) {
         return file + "\nrunning\n" + state;
+    }
+
+    /**
+     * The entry for a file known by its content, not by its attributes (what {@link
+     * #forFile(Path, Path)} gives for {@code /proc} and {@code /sys}; tests use it on copies).
+     */
+    static KallsymsCache forContent(Path file, Path dir) {
+        if (dir == null) {
+            return null;
+        }
+        Path abs = file.toAbsolutePath().normalize();
+        return new KallsymsCache(CacheFiles.entry(dir, "kallsyms", abs.toString()), abs + "\ncontent\n", true, null, abs);
     }
 
     /**
@@ -147,21 +159,9 @@ final class KallsymsCache {
         }
     }
 
-    /** Whether this entry is known by the running kernel's state (it holds the file's bytes). */
-    boolean withBytes() {
-        return proc != null;
-    }
-
-    /**
-     * The entry for a file known by its content, not by its attributes (what {@link
-     * #forFile(Path, Path)} gives for {@code /proc} and {@code /sys}; tests use it on copies).
-     */
-    static KallsymsCache forContent(Path file, Path dir) {
-        if (dir == null) {
-            return null;
-        }
-        Path abs = file.toAbsolutePath().normalize();
-        return new KallsymsCache(CacheFiles.entry(dir, "kallsyms", abs.toString()), abs + "\ncontent\n", true, null);
+    /** Whether the file must be read before its entry can be looked up (it is known by its content). */
+    boolean needsBytes() {
+        return byContent;
     }
 
     /** The key of the bytes read, for a file known by its content. */
@@ -176,49 +176,32 @@ final class KallsymsCache {
         }
     }
 
-    /** The kept tables, or null when there is no usable entry for the file's bytes as read now. */
-    Kallsyms.Tables load(byte[] data) {
-        if (proc != null) {
-            return null; // its entry holds the bytes too: loadWithBytes
-        }
+    /**
+     * The symbols kept for the file, or null when there is no usable entry for it now; {@code
+     * data} is the file's bytes as just read for an entry {@linkplain #needsBytes() known by its
+     * content}, else ignored (may be null).
+     */
+    Kallsyms load(byte[] data) {
         if (byContent) {
             keyOf(data);
         }
-        ByteBuffer b = CacheFiles.read(entry, MAGIC, key);
+        ByteBuffer b = CacheFiles.map(entry, MAGIC, key);
         try {
-            return b == null ? null : decode(b, data.length);
+            return b == null ? null : decode(b);
         } catch (RuntimeException e) {
             return null; // damaged or cut short: parse again (and overwrite it)
         }
     }
 
-    /**
-     * For an entry {@linkplain #withBytes() with the file's bytes}: the symbols, without reading
-     * the file; null when there is no usable entry for the kernel's state now.
-     */
-    Kallsyms loadWithBytes() {
-        if (proc == null) {
+    private Kallsyms decode(ByteBuffer b) {
+        // the whole body's checksum, not a check of each value: one intrinsic pass over the
+        // mapping instead of loops over 100k+ columns' values before the JIT has compiled them
+        int sum = b.getInt();
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(b.slice());
+        if ((int) crc.getValue() != sum) {
             return null;
         }
-        ByteBuffer b = CacheFiles.read(entry, MAGIC_WITH_BYTES, key);
-        try {
-            if (b == null) {
-                return null;
-            }
-            int n = b.getInt();
-            if (n < 0 || n > b.remaining()) {
-                return null;
-            }
-            byte[] data = new byte[n];
-            b.get(data);
-            Kallsyms.Tables t = decode(b, n);
-            return t == null ? null : t.kallsyms(data);
-        } catch (RuntimeException e) {
-            return null; // damaged or cut short: parse again (and overwrite it)
-        }
-    }
-
-    private Kallsyms.Tables decode(ByteBuffer b, int fileSize) {
         long textStart = b.getLong();
         long textEnd = b.getLong();
         int bad = b.getInt();
@@ -234,59 +217,77 @@ final class KallsymsCache {
             if (n < 0 || (long) n * 26 > b.remaining()) {
                 return null;
             }
-            long[] starts = CacheFiles.longs(b, n);
-            long[] ends = CacheFiles.longs(b, n);
-            char[] bindings = CacheFiles.chars(b, n);
-            int[] from = CacheFiles.ints(b, n);
-            int[] to = CacheFiles.ints(b, n);
-            for (int i = 0; i < n; i++) {
-                if (from[i] < 0 || from[i] > to[i] || to[i] > fileSize) {
-                    return null;
-                }
-            }
-            tables.add(new Kallsyms.Table(module, starts, ends, bindings, from, to));
+            tables.add(new Kallsyms.Table(module, CacheFiles.longs(b, n), CacheFiles.longs(b, n), CacheFiles.chars(b, n),
+                    CacheFiles.ints(b, n), CacheFiles.ints(b, n)));
         }
-        if (b.hasRemaining() || !tables.getFirst().module().isEmpty()) {
+        int size = b.getInt();
+        if (size != b.remaining() || !tables.getFirst().module().isEmpty()) {
             return null;
         }
-        return new Kallsyms.Tables(textStart, textEnd, bad, warning, List.copyOf(tables));
+        ByteBuffer names = b.slice().order(ByteOrder.LITTLE_ENDIAN);
+        return new Kallsyms.Tables(textStart, textEnd, bad, warning, List.copyOf(tables)).kallsyms(Kallsyms.names(names));
     }
 
-    /** Keeps the tables of {@code data} for the next run; a failure to write only means no entry. */
+    /**
+     * Keeps the tables of {@code data} for the next run, with the names of their symbols (from
+     * {@code data}); a failure to write only means no entry.
+     */
     void store(byte[] data, Kallsyms.Tables t) {
         if (byContent) {
             keyOf(data);
         }
-        if (proc != null && !key.equals(runningKey(entryPath, kernelState(proc)))) {
+        if (proc != null && !key.equals(runningKey(file, kernelState(proc)))) {
             return; // the kernel's state changed while the file was read: these bytes may be of either
         }
-        long size = 32 + (proc == null ? 0 : 4L + data.length) + (t.warning() == null ? 0 : CacheFiles.size(t.warning()));
+        long size = 40 + (t.warning() == null ? 0 : CacheFiles.size(t.warning()));
+        long names = 0;
         for (Kallsyms.Table x : t.tables()) {
             size += 4 + CacheFiles.size(x.module()) + 26L * x.starts().length;
+            for (int i = 0; i < x.nameFrom().length; i++) {
+                names += x.nameTo()[i] - x.nameFrom()[i];
+            }
         }
-        ByteBuffer b = CacheFiles.start(proc == null ? MAGIC : MAGIC_WITH_BYTES, key, size);
+        if (size + names > Integer.MAX_VALUE - 1024) {
+            return;
+        }
+        ByteBuffer b = CacheFiles.start(MAGIC, key, size + names);
         if (b == null) {
             return;
         }
-        if (proc != null) {
-            b.putInt(data.length).put(data);
-        }
+        int sumAt = b.position();
+        b.putInt(0); // the checksum of what follows, filled in below
         b.putLong(t.textStart()).putLong(t.textEnd()).putInt(t.badLines());
         b.put((byte) (t.warning() == null ? 0 : 1));
         if (t.warning() != null) {
             CacheFiles.put(b, t.warning());
         }
         b.putInt(t.tables().size());
+        // each name's place in the names that follow the tables
+        byte[] blob = new byte[(int) names];
+        int fill = 0;
         for (Kallsyms.Table x : t.tables()) {
             CacheFiles.put(b, x.module());
             int n = x.starts().length;
+            int[] from = new int[n];
+            int[] to = new int[n];
+            for (int i = 0; i < n; i++) {
+                int len = x.nameTo()[i] - x.nameFrom()[i];
+                System.arraycopy(data, x.nameFrom()[i], blob, fill, len);
+                from[i] = fill;
+                fill += len;
+                to[i] = fill;
+            }
             b.putInt(n);
             CacheFiles.putLongs(b, x.starts());
             CacheFiles.putLongs(b, x.ends());
             CacheFiles.putChars(b, x.bindings());
-            CacheFiles.putInts(b, x.nameFrom());
-            CacheFiles.putInts(b, x.nameTo());
+            CacheFiles.putInts(b, from);
+            CacheFiles.putInts(b, to);
         }
+        b.putInt(blob.length).put(blob);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(b.array(), sumAt + 4, b.position() - sumAt - 4);
+        b.putInt(sumAt, (int) crc.getValue());
         CacheFiles.write(entry, b);
     }
 
