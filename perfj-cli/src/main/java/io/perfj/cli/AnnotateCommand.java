@@ -172,9 +172,8 @@ public final class AnnotateCommand implements Callable<Integer> {
             for (String s : data.warnings()) {
                 err.println("perfj: warning: " + s);
             }
-            for (String s : session.machine().warnings()) {
-                err.println("perfj: warning: " + s);
-            }
+            // as report and script print them (perf's own words where perf has them)
+            session.machine().warnings().forEach(err::println);
             session.lossWarnings().forEach(err::println);
         } finally {
             if (output != null) {

@@ -218,6 +218,11 @@ public final class DsoFinder {
                 case KERNEL -> {
                     Path p = firstExisting(kallsymsCandidates(dso));
                     if (p == null) {
+                        if (opts.kallsyms() == null && dso.buildIdHex() != null) {
+                            // perf's words (dso__find_kallsyms) when neither the build-id cache
+                            // nor the running kernel has the recorded kernel's symbols
+                            dso.loadError("No kallsyms or vmlinux with build-id " + dso.buildIdHex() + " was found");
+                        }
                         return SymbolTable.EMPTY;
                     }
                     dso.symbolSource(p.toString());

@@ -196,6 +196,28 @@ class MachineDsoFinderTest {
         assertNull(noSystem.find(new Dso("[kernel.kallsyms]", DsoKind.KERNEL, null, null)));
     }
 
+    @Test
+    void aKernelWithoutKallsymsAnywhereSaysSoInPerfsWords() throws IOException {
+        Path notes = tmp.resolve("other-notes");
+        Files.write(notes, note(id("00112233445566778899aabbccddeeff00112233")));
+        DsoFinder f = new DsoFinder(opts(null, tmp.resolve("empty"), null, true), new DefaultSymbolLoader(),
+                tmp.resolve("proc-kallsyms"), notes);
+        Dso kernel = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), f::load);
+        assertNull(kernel.symbols().find(0xffffffff8225fd19L));
+        assertEquals("No kallsyms or vmlinux with build-id " + KERNEL_BID + " was found", kernel.loadError());
+        // found in the build-id cache: no message
+        Path cache = BuildIdCacheFixture.dir();
+        DsoFinder cached = new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader());
+        Dso k2 = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), cached::load);
+        assertNotNull(k2.symbols().find(0xffffffff8225fd19L));
+        assertNull(k2.loadError());
+        // a kallsyms file named by the user that is missing is not perf's case either
+        DsoFinder given = new DsoFinder(opts(null, tmp.resolve("empty"), tmp.resolve("absent"), true), new DefaultSymbolLoader());
+        Dso k3 = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), given::load);
+        k3.symbols();
+        assertNull(k3.loadError());
+    }
+
     static byte[] note(byte[] desc) {
         ByteBuffer b = ByteBuffer.allocate(12 + 4 + desc.length).order(ByteOrder.nativeOrder());
         b.putInt(4).putInt(desc.length).putInt(3).put(new byte[] {'G', 'N', 'U', 0}).put(desc);
