@@ -156,8 +156,7 @@ public final class AnnotateCommand implements Callable<Integer> {
         Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8);
         List<String> warnings = new ArrayList<>();
         int printed;
-        try (PerfData data = PerfData.open(in.input)) {
-            Session session = sym.session(data);
+        try (PerfData data = PerfData.open(in.input); Session session = sym.session(data)) {
             printed = new Annotate(session, opts, warnings::add).run(sb -> {
                 try {
                     w.append(sb);

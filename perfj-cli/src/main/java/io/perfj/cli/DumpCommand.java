@@ -45,9 +45,10 @@ public final class DumpCommand implements Callable<Integer> {
                 warnings = new ArrayList<>(data.warnings());
                 warnings.addAll(StatsPrinter.print(data, out));
             } else {
-                io.perfj.session.Session session = sym.session(data);
-                new DumpPrinter(data, in.input.toString(), out).print(session);
-                warnings = session.warnings();
+                try (io.perfj.session.Session session = sym.session(data)) {
+                    new DumpPrinter(data, in.input.toString(), out).print(session);
+                    warnings = session.warnings();
+                }
             }
             out.flush();
             for (String w : warnings) {

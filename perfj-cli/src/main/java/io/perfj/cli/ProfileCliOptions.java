@@ -44,8 +44,7 @@ final class ProfileCliOptions {
      * them and then calls {@link #failIfDamaged()}, so that it still ends with the error.
      */
     Profile read(Path file, PrintWriter err) {
-        try (PerfData data = PerfData.open(file)) {
-            Session session = sym.session(data);
+        try (PerfData data = PerfData.open(file); Session session = sym.session(data)) {
             Profile.Read r = Profile.readUntilDamage(session, maxStack, filters.filter(data));
             for (String w : session.warnings()) {
                 err.println(w);

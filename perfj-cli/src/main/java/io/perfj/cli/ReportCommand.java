@@ -146,17 +146,18 @@ public final class ReportCommand implements Callable<Integer> {
                 return branchReport(data, out, err);
             }
             ReportOptions opts = options(data);
-            Session session = sym.session(data);
-            if (intelPt) {
-                session.itrace(io.perfj.intelpt.PtSynthOptions.reportDefault());
+            try (Session session = sym.session(data)) {
+                if (intelPt) {
+                    session.itrace(io.perfj.intelpt.PtSynthOptions.reportDefault());
+                }
+                Report r = Report.build(session, opts, !json);
+                if (json) {
+                    new JsonReport(r, out).print();
+                } else if (!new StdioReport(r, out).print(!header)) {
+                    noSamples(session, err);
+                }
+                InputOptions.warn(out, err, r.traceWarnings(), session.warnings());
             }
-            Report r = Report.build(session, opts, !json);
-            if (json) {
-                new JsonReport(r, out).print();
-            } else if (!new StdioReport(r, out).print(!header)) {
-                noSamples(session, err);
-            }
-            InputOptions.warn(out, err, r.traceWarnings(), session.warnings());
         }
         return 0;
     }
@@ -198,11 +199,12 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
-        Session session = sym.session(data);
-        io.perfj.report.BranchReport r = io.perfj.report.BranchReport.build(session, keys,
-                sort != null && sort.contains("symbol"));
-        r.print(out, !header, percentLimit);
-        InputOptions.warn(out, err, session.warnings());
+        try (Session session = sym.session(data)) {
+            io.perfj.report.BranchReport r = io.perfj.report.BranchReport.build(session, keys,
+                    sort != null && sort.contains("symbol"));
+            r.print(out, !header, percentLimit);
+            InputOptions.warn(out, err, session.warnings());
+        }
         return 0;
     }
 

@@ -131,19 +131,20 @@ public final class ScriptCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CliError("script " + e.getMessage());
             }
-            Session session = sym.session(data).itrace(synth);
-            ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
-            try {
-                printer.check();
-            } catch (IllegalArgumentException e) {
-                throw new CliError(e.getMessage());
+            try (Session session = sym.session(data).itrace(synth)) {
+                ScriptPrinter printer = new ScriptPrinter(session, Main.stdout(spec), opts);
+                try {
+                    printer.check();
+                } catch (IllegalArgumentException e) {
+                    throw new CliError(e.getMessage());
+                }
+                if (header) {
+                    HeaderCommand.print(data, showInfo, out, err);
+                }
+                out.flush();
+                printer.print();
+                InputOptions.warn(out, err, session.warnings(), printer.traceWarnings());
             }
-            if (header) {
-                HeaderCommand.print(data, showInfo, out, err);
-            }
-            out.flush();
-            printer.print();
-            InputOptions.warn(out, err, session.warnings(), printer.traceWarnings());
         }
         return 0;
     }

@@ -40,8 +40,7 @@ final class AnnotateView {
                 : KernelSymbols.empty(), true);
         StringBuilder json = new StringBuilder();
         List<String> warnings = new ArrayList<>();
-        try (PerfData data = PerfData.open(r.path())) {
-            Session session = Session.of(data, r.options());
+        try (PerfData data = PerfData.open(r.path()); Session session = Session.of(data, r.options())) {
             new Annotate(session, opts, warnings::add).run(json::append);
         }
         out.object();

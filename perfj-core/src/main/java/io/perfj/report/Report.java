@@ -155,6 +155,11 @@ public final class Report {
         try {
             session.run(new RecordHandler() {
                 @Override
+                public boolean namesInlinedFrames() {
+                    return !noInline;
+                }
+
+                @Override
                 public void sample(SampleRef s) {
                     if (select != null && !select.keeps(s.cpu(), s.time())) {
                         return;

@@ -258,6 +258,11 @@ public final class ScriptPrinter {
             private int nameWidth;
 
             @Override
+            public boolean namesInlinedFrames() {
+                return !opts.noInline();
+            }
+
+            @Override
             public void sample(SampleRef ref) {
                 Sample s = ref.sample();
                 if (nameWidth == 0) {

@@ -41,6 +41,16 @@ public interface RecordHandler {
     }
 
     /**
+     * Whether the handler names the functions inlined at unwound addresses ({@link
+     * MachineResolver#withInlines}); the session then asks addr2line for them on its second
+     * thread as it unwinds. A handler that unwinds but shows no inlined frames (report
+     * {@code --no-inline}) returns false, and no addr2line is started for them.
+     */
+    default boolean namesInlinedFrames() {
+        return unwindsUserStacks();
+    }
+
+    /**
      * Whether the handler prints the LOST records itself (perf script {@code --show-lost-events}):
      * the session's warnings then leave out perf's "lost N chunks".
      */

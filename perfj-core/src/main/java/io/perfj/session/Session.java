@@ -267,6 +267,11 @@ public final class Session implements AutoCloseable {
         }
 
         @Override
+        public boolean namesInlinedFrames() {
+            return h.namesInlinedFrames();
+        }
+
+        @Override
         public boolean inFileOrder() {
             return h.inFileOrder();
         }
@@ -309,7 +314,7 @@ public final class Session implements AutoCloseable {
                 recordWarnings.addAll(in.warnings());
             }
         } else {
-            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames) : null;
+            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames, h.namesInlinedFrames()) : null;
             DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT, h.inFileOrder());
             try {
                 for (PerfRecord r; (r = in.next()) != null; ) {

@@ -29,7 +29,11 @@ final class UnwindAhead implements SampleStage {
     private final JitInjection jit;
     private boolean stopped;
 
-    private UnwindAhead(PerfData data, SessionOptions options, Addr2Line names) {
+    /** Whether the inline chains of unwound frames are asked for ahead. */
+    private final boolean inlines;
+
+    private UnwindAhead(PerfData data, SessionOptions options, Addr2Line names, boolean inlines) {
+        this.inlines = inlines;
         model = new Machine(data, options.symbols());
         jit = new JitInjection(data, options.symbols());
         unwinding = new Unwinding(model.finder(), names).perfCompatible(options.compat().perf61())
@@ -43,12 +47,14 @@ final class UnwindAhead implements SampleStage {
      *              of the frames it unwinds, so that the answers are in when the consumer needs them
      *              (asked for only when there is a stage: making them sets up the consumer's
      *              unwinding state, which a recording without stacks never needs)
+     * @param inlines whether the consumer names inlined frames (else nothing is asked)
      */
-    static UnwindAhead forRecording(PerfData data, SessionOptions options, java.util.function.Supplier<Addr2Line> names) {
+    static UnwindAhead forRecording(PerfData data, SessionOptions options, java.util.function.Supplier<Addr2Line> names,
+                                    boolean inlines) {
         for (Evsel e : data.evlist().evsels()) {
             long st = e.attr().sampleType();
             if ((st & SampleFormat.STACK_USER) != 0 && (st & SampleFormat.REGS_USER) != 0) {
-                return new UnwindAhead(data, options, names.get());
+                return new UnwindAhead(data, options, names.get(), inlines);
             }
         }
         return null;
@@ -93,7 +99,9 @@ final class UnwindAhead implements SampleStage {
             return null;
         }
         long[] frames = unwinding.unwind(s, t);
-        unwinding.prefetchInlines(frames, t);
+        if (inlines) {
+            unwinding.prefetchInlines(frames, t);
+        }
         return frames;
     }
 
