@@ -31,6 +31,7 @@ public final class Recorder {
     private static final int INHERIT = 1;
     private static final int EXCLUDE_USER = 4;
     private static final int EXCLUDE_KERNEL = 5;
+    private static final int EXCLUDE_HV = 6;
     private static final int MMAP = 8;
     private static final int COMM = 9;
     private static final int FREQ = 10;
@@ -107,6 +108,10 @@ public final class Recorder {
         if (e.excludeKernel()) {
             flags |= bit(EXCLUDE_KERNEL);
         }
+        if (e.excludeUser() || e.excludeKernel()) {
+            // perf's u and k modifiers count only the contexts named: never the hypervisor
+            flags |= bit(EXCLUDE_HV);
+        }
         flags |= (long) e.precise() << PRECISE_SHIFT;
         long regs = 0;
         int stack = 0;
@@ -144,6 +149,7 @@ public final class Recorder {
         List<PerfDataWriter.Event> events;
         PerfDataWriter writer = null;
         long pageSize = Sys.pageSize();
+        boolean started = false;
         try {
             List<Integer> tids = targets(work);
             events = open(cpus, tids, onExec, pageSize);
@@ -166,6 +172,7 @@ public final class Recorder {
             }
             if (work != null) {
                 work.go();
+                started = true;
             }
             long wakeups = loop(writer, work);
             for (int fd : fds) {
@@ -195,7 +202,7 @@ public final class Recorder {
         } finally {
             closeEvents();
             if (work != null) {
-                if (work.alive() && stop) {
+                if (work.alive() && (stop || !started)) {
                     work.abort();
                 }
                 work.close();
