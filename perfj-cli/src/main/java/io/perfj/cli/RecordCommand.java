@@ -42,8 +42,8 @@ public final class RecordCommand implements Callable<Integer> {
         m.option("-c", "--count").label("N").describe("Sample every N events instead of at a frequency.")
                 .value(Long.class, v -> count = v);
         m.option("-e", "--event").label("EVENT[,EVENT...]")
-                .describe("Events to sample: cpu-clock, task-clock, page-faults, context-switches, cycles,",
-                        "instructions, ... with :u, :k or :p modifiers (default cycles, cpu-clock without a PMU).")
+                .describe("Events to sample: cpu-clock, task-clock, page-faults, context-switches, cycles, "
+                        + "instructions, ... with :u, :k or :p modifiers (default cycles, cpu-clock without a PMU).")
                 .value(String.class, v -> events = events == null ? v : events + "," + v);
         m.option("-g").describe("Record call chains by frame pointers (--call-graph fp).").flag(v -> g = v);
         m.option("--call-graph").label("fp|dwarf[,SIZE]")
