@@ -78,9 +78,16 @@ public final class RecordCommand implements Callable<Integer> {
             }
         }, "perfj-record-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        Recorder.Summary s;
         try {
-            s = r.record();
+            Recorder.Summary s = r.record();
+            // said before the latch opens: on SIGINT/SIGTERM the JVM ends as soon as the hook returns
+            err.println("[ perfj record: Woken up " + s.wakeups() + " times to write data ]");
+            if (s.lost() > 0) {
+                err.println("Warning: " + s.lost() + " events were lost (LOST records in the file); try a larger -m or a lower -F");
+            }
+            err.printf(Locale.ROOT, "[ perfj record: Captured and wrote %.3f MB %s (%d samples) ]%n",
+                    Files.size(o.output()) / 1048576.0, o.output(), s.samples());
+            err.flush();
         } finally {
             done.countDown();
         }
@@ -89,13 +96,6 @@ public final class RecordCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             // shutting down already: the hook has seen the latch
         }
-        err.println("[ perfj record: Woken up " + s.wakeups() + " times to write data ]");
-        if (s.lost() > 0) {
-            err.println("Warning: " + s.lost() + " events were lost (LOST records in the file); try a larger -m or a lower -F");
-        }
-        err.printf(Locale.ROOT, "[ perfj record: Captured and wrote %.3f MB %s (%d samples) ]%n",
-                Files.size(o.output()) / 1048576.0, o.output(), s.samples());
-        err.flush();
         return 0;
     }
 

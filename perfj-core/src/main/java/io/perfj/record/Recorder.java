@@ -339,10 +339,19 @@ public final class Recorder {
                 if (work == null && pidDir != null && !Files.isDirectory(pidDir)) {
                     break;
                 }
+                boolean allHungUp = false;
                 if (Sys.poll(pfd, rings.size(), POLL_MS) > 0) {
                     wakeups++;
+                    allHungUp = true;
+                    for (int i = 0; i < rings.size(); i++) {
+                        allHungUp &= (pfd.get(ValueLayout.JAVA_SHORT, 8L * i + 6) & (Sys.POLLHUP | Sys.POLLERR)) != 0;
+                    }
                 }
                 drainAll(w);
+                if (allHungUp) {
+                    // every task the events follow has exited (a -p target may linger as a zombie)
+                    break;
+                }
             }
         }
         return wakeups;

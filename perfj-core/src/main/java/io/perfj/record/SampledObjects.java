@@ -45,7 +45,10 @@ final class SampledObjects {
                         s.first = Math.min(s.first, r.time());
                         s.last = Math.max(s.last, r.time());
                     }
-                    Map map = m.findMap(m.findThread(r.pid(), r.tid()), r.cpumode(), r.ip());
+                    // kernel addresses by the recorded maps alone: Machine.findMap would load
+                    // kallsyms to fix the kernel map's extent, most of this pass's cost
+                    Map map = r.cpumode() == Machine.CPUMODE_KERNEL ? m.kernelMaps().find(r.ip())
+                            : m.findMap(m.findThread(r.pid(), r.tid()), r.cpumode(), r.ip());
                     if (map != null) {
                         Dso d = map.dso();
                         s.hit.putIfAbsent(d.longName(), d.kind());

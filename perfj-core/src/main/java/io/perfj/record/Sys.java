@@ -33,6 +33,7 @@ final class Sys {
     static final int MAP_SHARED = 1;
 
     static final short POLLIN = 1;
+    static final short POLLERR = 0x8;
     static final short POLLHUP = 0x10;
 
     /** {@code _IO('$', n)} and {@code _IOR('$', 7, __u64 *)} of linux/perf_event.h. */
