@@ -81,11 +81,54 @@ class RecordLiveTest {
         assertEquals("", header.get(1));
     }
 
+    /**
+     * A BPF program loaded before a system-wide recording and run during it (the committed
+     * bin/prog.bpf.o, driven by src/bpf-driver.sh as for fixtures/bpf-sys.data): the file alone
+     * gives its translated instructions as bpftool prints them, and annotate's two views.
+     */
+    @Test
+    void aBpfProgramIsAnnotatedInBothViewsFromTheFileAlone() throws Exception {
+        Path bpffs = Path.of("/sys/fs/bpf");
+        Assumptions.assumeTrue(Files.isDirectory(bpffs) && Files.isWritable(bpffs), "no writable bpf file system");
+        Path pin = bpffs.resolve("perfj_record_test_" + ProcessHandle.current().pid());
+        List<String> load = run("bpftool", "prog", "load", Fixtures.file("bin/prog.bpf.o").toString(), pin.toString());
+        Assumptions.assumeTrue(load != null, "bpftool is not installed");
+        try {
+            assertTrue(Files.exists(pin), "bpftool prog load: " + load);
+            Path pkt = dir.resolve("pkt.bin");
+            Files.write(pkt, new byte[64]);
+            Path out = dir.resolve("bpf.data");
+            CliFixtures.Run r = CliFixtures.run("record", "-a", "-g", "-e", "cpu-clock", "-F", "999", "-o", out.toString(),
+                    "--", Fixtures.file("src/bpf-driver.sh").toString(), "1", pin.toString(), pkt.toString());
+            assertEquals(0, r.rc(), r.err());
+            String xlated = run("bpftool", "prog", "dump", "xlated", "pinned", pin.toString()).get(0);
+            CliFixtures.Run x = CliFixtures.run("bpf", "-i", out.toString(), "--xlated", "perfj_xdp");
+            assertEquals(xlated, x.out(), x.err());
+            CliFixtures.Run jited = CliFixtures.run("annotate", "--stdio", "-i", out.toString(), "--bpf-view", "jited");
+            assertTrue(jited.out().contains("_perfj_mix for cpu-clock") && jited.out().contains("x = (x ^ (x >> 13))"),
+                    jited.out());
+            CliFixtures.Run xv = CliFixtures.run("annotate", "--stdio", "-i", out.toString(), "--bpf-view", "xlated");
+            assertTrue(xv.out().contains("eBPF bytecode") && xv.out().contains("(b7) r2 = -1"), xv.out());
+            List<String> header = perf("report", "--header-only", "-I", "-i", out.toString());
+            if (header != null) {
+                assertTrue(header.get(0).contains("_perfj_mix addr 0x"), header.get(0));
+                assertEquals("", header.get(1));
+            }
+        } finally {
+            Files.deleteIfExists(pin);
+        }
+    }
+
     /** perf's standard output and error, or null without perf. */
     static List<String> perf(String... args) throws Exception {
         String[] cmd = new String[args.length + 1];
         cmd[0] = "perf";
         System.arraycopy(args, 0, cmd, 1, args.length);
+        return run(cmd);
+    }
+
+    /** A program's standard output and error, or null when it is not installed. */
+    static List<String> run(String... cmd) throws Exception {
         Path out = dir.resolve("perf.out");
         Path err = dir.resolve("perf.err");
         Process p;

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code perfj record}: opens the events with perf_event_open(2) on every online CPU (for the
@@ -64,6 +65,7 @@ public final class Recorder {
     private volatile boolean stop;
     private final List<Integer> fds = new ArrayList<>();
     private final List<RingBuffer> rings = new ArrayList<>();
+    private final BpfPrograms bpf = new BpfPrograms();
 
     public Recorder(RecordOptions options, String version) {
         this.o = options;
@@ -155,8 +157,19 @@ public final class Recorder {
             events = open(cpus, tids, onExec, pageSize);
             writer = new PerfDataWriter(o.output(), events);
             PerfDataWriter w = writer;
-            synth = new Synthesizer(Path.of("/proc"), SampleFormat.idTrailerSize(events.getFirst().attr().sampleType()), w::write);
+            int trailer = SampleFormat.idTrailerSize(events.getFirst().attr().sampleType());
+            synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
             synth.kernel();
+            // the BPF programs loaded already, as perf synthesizes them (their KSYMBOLs resolve samples)
+            Map<Long, String> bpfNames = BpfPrograms.bpfSymbols(Path.of("/proc/kallsyms"));
+            for (long id : BpfPrograms.loadedIds()) {
+                BpfPrograms.Prog p = bpf.add(id);
+                if (p != null) {
+                    for (byte[] r : BpfPrograms.sideBand(p, bpfNames, trailer)) {
+                        w.write(r);
+                    }
+                }
+            }
             if (o.systemWide()) {
                 synth.allProcesses();
             } else if (o.pid() >= 0) {
@@ -388,6 +401,12 @@ public final class Recorder {
         }
         f.add(new Feature.EventDesc(desc));
         f.add(sampled.buildIds());
+        // programs loaded while recording; those unloaded again before now are missed
+        for (long id : sampled.loadedBpf()) {
+            bpf.add(id);
+        }
+        f.add(bpf.bpfProgInfo());
+        f.add(bpf.bpfBtf());
         Feature.SampleTime t = sampled.sampleTime();
         if (t != null) {
             f.add(t);

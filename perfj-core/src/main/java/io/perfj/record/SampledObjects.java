@@ -32,6 +32,7 @@ final class SampledObjects {
     private long first = Long.MAX_VALUE;
     private long last = Long.MIN_VALUE;
     private long samples;
+    private final List<Long> loadedBpf = new ArrayList<>();
 
     static SampledObjects scan(Path file) {
         SampledObjects s = new SampledObjects();
@@ -65,8 +66,18 @@ final class SampledObjects {
                     return false;
                 }
             });
+            for (var b : m.bpfEvents()) {
+                if (b.eventType() == BpfPrograms.BPF_EVENT_PROG_LOAD) {
+                    s.loadedBpf.add(b.id());
+                }
+            }
         }
         return s;
+    }
+
+    /** Ids of the BPF programs the recording saw loaded (PERF_RECORD_BPF_EVENT PROG_LOAD). */
+    List<Long> loadedBpf() {
+        return loadedBpf;
     }
 
     long samples() {

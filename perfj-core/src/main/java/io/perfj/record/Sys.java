@@ -50,10 +50,18 @@ final class Sys {
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final long SYS_PERF_EVENT_OPEN = sysPerfEventOpen();
+    private static final long SYS_BPF = switch (System.getProperty("os.arch")) {
+        case "amd64", "x86_64" -> 321;
+        case "aarch64" -> 280;
+        default -> -1;
+    };
 
     private static final MethodHandle SYSCALL = handle("syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle SYSCALL3 = handle("syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
+            Linker.Option.firstVariadicArg(1));
     private static final MethodHandle IOCTL = handle("ioctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(2));
     private static final MethodHandle MMAP = handle("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS,
@@ -147,6 +155,23 @@ final class Sys {
                 throw new SysException("perf_event_open", errno(st));
             }
             return (int) fd;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** bpf(cmd, attr, size): the call's non-negative result (a descriptor for the GET_FD commands). */
+    static int bpf(int cmd, MemorySegment attr) {
+        if (SYS_BPF < 0) {
+            throw new SysException("bpf", ENODEV);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = a.allocate(CAPTURE);
+            long r = (long) SYSCALL3.invokeExact(st, SYS_BPF, (long) cmd, attr, attr.byteSize());
+            if (r < 0) {
+                throw new SysException("bpf", errno(st));
+            }
+            return (int) r;
         } catch (Throwable t) {
             throw rethrow(t);
         }
