@@ -15,9 +15,10 @@ import java.lang.invoke.VarHandle;
  * The system calls a recorder makes, through the C library and the foreign function API:
  * {@code perf_event_open(2)} (by number, through {@code syscall}), {@code ioctl}, {@code mmap},
  * {@code munmap}, {@code poll}, {@code close} and {@code mkfifo}. Each failure is a
- * {@link SysException} carrying errno. Linux on x86-64 and aarch64 only.
+ * {@link SysException} carrying errno. Linux on x86-64 and aarch64 only. Public for the other
+ * callers of bpf(2) (the BTF encoder's kernel check): one place calls C.
  */
-final class Sys {
+public final class Sys {
     static final int EPERM = 1;
     static final int ENOENT = 2;
     static final int EINTR = 4;
@@ -76,6 +77,7 @@ final class Sys {
     private static final MethodHandle MKFIFO = handle("mkfifo", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
 
+    private static final MethodHandle GETEUID = handle("geteuid", FunctionDescriptor.of(ValueLayout.JAVA_INT));
     private static final MethodHandle GETPAGESIZE = handle("getpagesize", FunctionDescriptor.of(ValueLayout.JAVA_INT));
 
     private Sys() {
@@ -101,12 +103,16 @@ final class Sys {
     }
 
     /** A system call's failure: the call's name and errno. */
-    static final class SysException extends RuntimeException {
+    public static final class SysException extends RuntimeException {
         final int errno;
 
         SysException(String call, int errno) {
             super(call + " failed: " + describe(errno));
             this.errno = errno;
+        }
+
+        public int errno() {
+            return errno;
         }
     }
 
@@ -161,7 +167,7 @@ final class Sys {
     }
 
     /** bpf(cmd, attr, size): the call's non-negative result (a descriptor for the GET_FD commands). */
-    static int bpf(int cmd, MemorySegment attr) {
+    public static int bpf(int cmd, MemorySegment attr) {
         if (SYS_BPF < 0) {
             throw new SysException("bpf", ENODEV);
         }
@@ -229,7 +235,7 @@ final class Sys {
         }
     }
 
-    static void close(int fd) {
+    public static void close(int fd) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(CAPTURE);
             int r = (int) CLOSE.invokeExact(st, fd);
@@ -258,6 +264,20 @@ final class Sys {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /** The effective user id (0: root). */
+    public static int geteuid() {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) GETEUID.invokeExact(a.allocate(CAPTURE));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Whether bpf(2) is known on this machine (Linux on x86-64 or aarch64). */
+    public static boolean bpfSupported() {
+        return SYS_BPF > 0 && "Linux".equals(System.getProperty("os.name"));
     }
 
     static long pageSize() {
