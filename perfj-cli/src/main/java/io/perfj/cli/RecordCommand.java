@@ -80,6 +80,9 @@ public final class RecordCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             Recorder.Summary s = r.record();
+            for (String w : r.warnings()) {
+                err.println("Warning: " + w);
+            }
             // said before the latch opens: on SIGINT/SIGTERM the JVM ends as soon as the hook returns
             err.println("[ perfj record: Woken up " + s.wakeups() + " times to write data ]");
             if (s.lost() > 0) {

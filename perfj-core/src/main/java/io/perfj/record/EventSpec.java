@@ -32,6 +32,11 @@ public record EventSpec(String name, int type, long config, boolean excludeUser,
         return List.copyOf(out);
     }
 
+    /** This event for user space only, named with perf's {@code :u} where it had no modifier. */
+    public EventSpec userOnly() {
+        return new EventSpec(name.contains(":") ? name : name + ":u", type, config, false, true, precise);
+    }
+
     public static EventSpec parse(String spec) {
         int colon = spec.indexOf(':');
         String base = colon < 0 ? spec : spec.substring(0, colon);

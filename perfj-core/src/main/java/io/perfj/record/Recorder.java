@@ -66,10 +66,16 @@ public final class Recorder {
     private final List<Integer> fds = new ArrayList<>();
     private final List<RingBuffer> rings = new ArrayList<>();
     private final BpfPrograms bpf = new BpfPrograms();
+    private final List<String> warnings = new ArrayList<>();
 
     public Recorder(RecordOptions options, String version) {
         this.o = options;
         this.version = version;
+    }
+
+    /** What the recording changed from what was asked (perf's fallbacks), one line each. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
     }
 
     /** Asks a running {@link #record} to stop (from another thread, e.g. on SIGINT). */
@@ -208,7 +214,9 @@ public final class Recorder {
         } catch (Sys.SysException e) {
             throw new RecordException(e.getMessage(), e);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + o.output() + ": " + e.getMessage(), e);
+            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.NoSuchFileException ? "no such directory" : e.getMessage();
+            throw new UncheckedIOException("cannot write " + o.output() + ": " + why, e);
         } catch (InterruptedException e) {
             java.lang.Thread.currentThread().interrupt();
             throw new RecordException("interrupted while waiting for the command", e);
@@ -244,12 +252,53 @@ public final class Recorder {
         return List.of(work.pid());
     }
 
-    private List<PerfDataWriter.Event> open(List<Integer> cpus, List<Integer> tids, boolean onExec, long pageSize) {
-        List<EventSpec> specs = o.events();
-        boolean fallback = specs.isEmpty();
-        if (fallback) {
-            specs = List.of(EventSpec.parse(EventSpec.DEFAULT));
+    /** A perf_event_open that failed: which event, where, and errno. */
+    private static final class OpenFailure extends Exception {
+        final EventSpec spec;
+        final int cpu;
+        final int tid;
+        final Sys.SysException cause;
+
+        OpenFailure(EventSpec spec, int cpu, int tid, Sys.SysException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.spec = spec;
+            this.cpu = cpu;
+            this.tid = tid;
+            this.cause = cause;
         }
+    }
+
+    /**
+     * Opens the events, with perf's two fallbacks: the default cycles becomes cpu-clock where
+     * the machine has no such event, and events that may not see the kernel (EACCES/EPERM under
+     * kernel.perf_event_paranoid 2) are opened again for user space only ({@code :u}).
+     */
+    private List<PerfDataWriter.Event> open(List<Integer> cpus, List<Integer> tids, boolean onExec, long pageSize) {
+        boolean byDefault = o.events().isEmpty();
+        List<EventSpec> specs = byDefault ? List.of(EventSpec.parse(EventSpec.DEFAULT)) : o.events();
+        while (true) {
+            try {
+                return openAll(specs, cpus, tids, onExec, pageSize);
+            } catch (OpenFailure f) {
+                closeEvents();
+                int errno = f.cause.errno;
+                if (byDefault && unsupported(errno)) {
+                    byDefault = false;
+                    specs = List.of(EventSpec.parse(EventSpec.FALLBACK));
+                } else if ((errno == Sys.EACCES || errno == Sys.EPERM) && !o.systemWide()
+                        && specs.stream().anyMatch(e -> !e.excludeKernel())) {
+                    warnings.add("kernel.perf_event_paranoid is " + paranoid()
+                            + ": recording user space only (as :u), as perf falls back");
+                    specs = specs.stream().map(EventSpec::userOnly).toList();
+                } else {
+                    throw new RecordException(explain(f.spec, f.cpu, f.tid, f.cause));
+                }
+            }
+        }
+    }
+
+    private List<PerfDataWriter.Event> openAll(List<EventSpec> specs, List<Integer> cpus, List<Integer> tids,
+                                               boolean onExec, long pageSize) throws OpenFailure {
         boolean multi = specs.size() > 1;
         List<PerfDataWriter.Event> out = new ArrayList<>();
         int[] ringFd = new int[cpus.size()];
@@ -257,24 +306,15 @@ public final class Recorder {
         for (int i = 0; i < specs.size(); i++) {
             EventSpec spec = specs.get(i);
             EventAttr attr = attr(spec, o, i == 0, multi, onExec);
+            byte[] bytes = attr.encode(java.nio.ByteOrder.nativeOrder(), attr.size());
             List<Long> ids = new ArrayList<>();
             for (int ci = 0; ci < cpus.size(); ci++) {
                 for (int tid : tids) {
                     int fd;
                     try {
-                        fd = Sys.perfEventOpen(attr.encode(java.nio.ByteOrder.nativeOrder(), attr.size()), tid, cpus.get(ci), -1);
+                        fd = Sys.perfEventOpen(bytes, tid, cpus.get(ci), -1);
                     } catch (Sys.SysException e) {
-                        if (fallback && out.isEmpty() && ids.isEmpty() && unsupported(e.errno)) {
-                            // perf's fallback where the machine has no hardware PMU
-                            closeEvents();
-                            specs = List.of(EventSpec.parse(EventSpec.FALLBACK));
-                            fallback = false;
-                            i = -1;
-                            java.util.Arrays.fill(ringFd, -1);
-                            spec = null;
-                            break;
-                        }
-                        throw new RecordException(explain(spec, cpus.get(ci), tid, e));
+                        throw new OpenFailure(spec, cpus.get(ci), tid, e);
                     }
                     fds.add(fd);
                     if (ringFd[ci] < 0) {
@@ -285,13 +325,8 @@ public final class Recorder {
                     }
                     ids.add(Sys.eventId(fd));
                 }
-                if (spec == null) {
-                    break;
-                }
             }
-            if (spec != null) {
-                out.add(new PerfDataWriter.Event(attr, ids.stream().mapToLong(Long::longValue).toArray(), spec.name()));
-            }
+            out.add(new PerfDataWriter.Event(attr, ids.stream().mapToLong(Long::longValue).toArray(), spec.name()));
         }
         return out;
     }
