@@ -194,6 +194,10 @@ public final class Recorder {
                 started = true;
             }
             long wakeups = loop(writer, work);
+            if (work != null && work.alive()) {
+                // stopped before the command ended: perf ends its workload with SIGTERM too
+                work.terminate();
+            }
             for (int fd : fds) {
                 Sys.ioctl(fd, Sys.PERF_EVENT_IOC_DISABLE, 0);
             }

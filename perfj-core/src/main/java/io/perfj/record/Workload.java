@@ -75,6 +75,11 @@ final class Workload implements AutoCloseable {
         return process.waitFor();
     }
 
+    /** SIGTERM to the command. */
+    void terminate() {
+        process.destroy();
+    }
+
     void abort() {
         process.destroyForcibly();
     }
