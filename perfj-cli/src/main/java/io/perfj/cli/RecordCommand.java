@@ -103,6 +103,9 @@ public final class RecordCommand implements Callable<Integer> {
     }
 
     RecordOptions options() {
+        if (output.toString().equals("-")) {
+            throw new CliError("-o -: pipe mode is not written; give a file (the header is written last)");
+        }
         if (frequency != null && count != null) {
             throw new CliError("-F and -c are exclusive: sample at a frequency or every N events");
         }
