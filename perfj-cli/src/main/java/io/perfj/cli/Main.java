@@ -23,6 +23,7 @@ public final class Main implements Runnable {
 
     static {
         java.util.LinkedHashMap<String, java.util.function.Supplier<CommandSpec>> m = new java.util.LinkedHashMap<>();
+        m.put("record", () -> new RecordCommand().spec);
         m.put("header", () -> new HeaderCommand().spec);
         m.put("dump", () -> new DumpCommand().spec);
         m.put("report", () -> new ReportCommand().spec);
@@ -164,7 +165,7 @@ public final class Main implements Runnable {
 
     static String describe(Throwable ex) {
         if (ex instanceof FormatException || ex instanceof CliError || ex instanceof io.perfj.io.MissingLibraryException || ex instanceof io.perfj.annotate.Disassembler.MissingException
-                || ex instanceof io.perfj.btf.encode.EncodeException) {
+                || ex instanceof io.perfj.btf.encode.EncodeException || ex instanceof io.perfj.record.RecordException) {
             return ex.getMessage();
         }
         if (ex instanceof UncheckedIOException u) {

@@ -14,6 +14,7 @@ public record EventAttr(int type, int size, long config, long samplePeriod, long
                         int auxSampleSize, long sigData, long config3) {
 
     public static final int SIZE_VER0 = 64;
+    public static final int SIZE_VER7 = 128;
     public static final int SIZE_VER8 = 136;
 
     public static final String[] FLAG_NAMES = {
@@ -43,6 +44,27 @@ public record EventAttr(int type, int size, long config, long samplePeriod, long
 
     public boolean has(long sampleBit) {
         return (sampleType & sampleBit) != 0;
+    }
+
+    /**
+     * The attr as {@code size} bytes in {@code order} (the layout {@link #read} decodes): what
+     * perf_event_open(2) takes and what a perf.data file stores. Fields past {@code size} are
+     * left out, so a VER7 (128-byte) attr is what perf 6.1 reads back.
+     */
+    public byte[] encode(java.nio.ByteOrder order, int size) {
+        if (size < SIZE_VER0 || size > SIZE_VER8 || size % 8 != 0) {
+            throw new IllegalArgumentException("perf_event_attr size " + size);
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(SIZE_VER8).order(order);
+        b.putInt(type).putInt(size).putLong(config).putLong(samplePeriod).putLong(sampleType)
+                .putLong(readFormat)
+                .putLong(order == java.nio.ByteOrder.BIG_ENDIAN ? Long.reverse(flags) : flags)
+                .putInt(wakeupEvents).putInt(bpType).putLong(config1).putLong(config2)
+                .putLong(branchSampleType).putLong(sampleRegsUser).putInt(sampleStackUser)
+                .putInt(clockid).putLong(sampleRegsIntr).putInt(auxWatermark)
+                .putShort((short) sampleMaxStack).putShort((short) 0).putInt(auxSampleSize)
+                .putInt(0).putLong(sigData).putLong(config3);
+        return java.util.Arrays.copyOf(b.array(), size);
     }
 
     /**

@@ -106,6 +106,37 @@ public final class EventNames {
         }
     }
 
+    /** perf's other names of hardware and software events ({@code event_symbols_hw/sw}). */
+    private static final String[][] ALIASES = {
+        {"cpu-cycles", "cycles"}, {"branch-instructions", "branches"}, {"faults", "page-faults"},
+        {"cs", "context-switches"}, {"migrations", "cpu-migrations"}, {"idle-cycles-frontend", "stalled-cycles-frontend"},
+        {"idle-cycles-backend", "stalled-cycles-backend"},
+    };
+
+    /**
+     * The {@code {type, config}} of a hardware or software event named as perf names it (or by
+     * one of perf's aliases), or null for any other name: the reverse of {@link #defaultName}.
+     */
+    public static long[] typeAndConfig(String name) {
+        String n = name;
+        for (String[] a : ALIASES) {
+            if (a[0].equals(n)) {
+                n = a[1];
+            }
+        }
+        for (int i = 0; i < HW.length; i++) {
+            if (HW[i].equals(n)) {
+                return new long[] {TYPE_HARDWARE, i};
+            }
+        }
+        for (int i = 0; i < SW.length; i++) {
+            if (SW[i].equals(n)) {
+                return new long[] {TYPE_SOFTWARE, i};
+            }
+        }
+        return null;
+    }
+
     /** perf's name for an event that has no recorded name. */
     public static String defaultName(EventAttr a) {
         long config = a.config();

@@ -1,0 +1,153 @@
+package io.perfj.cli;
+
+import io.perfj.record.EventSpec;
+import io.perfj.record.RecordOptions;
+import io.perfj.record.Recorder;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** {@code perfj record}: what {@code perf record} does, through perf_event_open(2). */
+public final class RecordCommand implements Callable<Integer> {
+    boolean all;
+    int pid = -1;
+    Long frequency;
+    Long count;
+    String events;
+    boolean g;
+    String callGraph;
+    Integer pages;
+    Path output = Path.of("perf.data");
+    List<String> command = List.of();
+    final CommandSpec spec;
+
+    RecordCommand() {
+        CommandModel m = CommandModel.command(this, "record",
+                "Record a profile into a perf.data file like 'perf record', through perf_event_open(2).",
+                "The file is read by perfj's commands and by perf.");
+        m.option("-a", "--all-cpus").describe("Record every CPU and every task (needs root or CAP_PERFMON).")
+                .flag(v -> all = v);
+        m.option("-p", "--pid").label("PID").describe("Record the threads of an existing process.")
+                .value(Integer.class, v -> pid = v);
+        m.option("-F", "--freq").label("HZ").describe("Sample this many times a second (default 4000).")
+                .value(Long.class, v -> frequency = v);
+        m.option("-c", "--count").label("N").describe("Sample every N events instead of at a frequency.")
+                .value(Long.class, v -> count = v);
+        m.option("-e", "--event").label("EVENT[,EVENT...]")
+                .describe("Events to sample: cpu-clock, task-clock, page-faults, context-switches, cycles, "
+                        + "instructions, ... with :u, :k or :p modifiers (default cycles, cpu-clock without a PMU).")
+                .value(String.class, v -> events = events == null ? v : events + "," + v);
+        m.option("-g").describe("Record call chains by frame pointers (--call-graph fp).").flag(v -> g = v);
+        m.option("--call-graph").label("fp|dwarf[,SIZE]")
+                .describe("Record call chains by frame pointers or as register and stack copies (SIZE bytes, default 8192).")
+                .value(String.class, v -> callGraph = v);
+        m.option("-m", "--mmap-pages").label("PAGES").describe("Data pages of each CPU's ring buffer (a power of two, default 128).")
+                .value(Integer.class, v -> pages = v);
+        m.option("-o", "--output").label("FILE").describe("The file to write (default perf.data).")
+                .value(Path.class, v -> output = v);
+        m.positional(null, "CMD").arity("0..*").describe("The command to run and record, with its arguments.")
+                .list(String.class, v -> command = v);
+        spec = m.spec();
+        spec.parser().stopAtPositional(true);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        RecordOptions o = options();
+        if (!Recorder.supported()) {
+            throw new CliError("record needs Linux on x86-64 or aarch64 (perf_event_open)");
+        }
+        Recorder r = new Recorder(o, new Main.Version().getVersion()[0].replaceFirst(" \\(.*", ""));
+        CountDownLatch done = new CountDownLatch(1);
+        // Ctrl-C: finish the file (the hook holds the JVM until the recorder has written it)
+        Thread hook = new Thread(() -> {
+            r.requestStop();
+            try {
+                done.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "perfj-record-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Recorder.Summary s = r.record();
+            for (String w : r.warnings()) {
+                err.println("Warning: " + w);
+            }
+            // said before the latch opens: on SIGINT/SIGTERM the JVM ends as soon as the hook returns
+            err.println("[ perfj record: Woken up " + s.wakeups() + " times to write data ]");
+            if (s.lost() > 0) {
+                err.println("Warning: " + s.lost() + " events were lost (LOST records in the file); try a larger -m or a lower -F");
+            }
+            err.printf(Locale.ROOT, "[ perfj record: Captured and wrote %.3f MB %s (%d samples) ]%n",
+                    Files.size(o.output()) / 1048576.0, o.output(), s.samples());
+            err.flush();
+        } finally {
+            done.countDown();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down already: the hook has seen the latch
+        }
+        return 0;
+    }
+
+    RecordOptions options() {
+        if (output.toString().equals("-")) {
+            throw new CliError("-o -: pipe mode is not written; give a file (the header is written last)");
+        }
+        if (frequency != null && count != null) {
+            throw new CliError("-F and -c are exclusive: sample at a frequency or every N events");
+        }
+        if (frequency != null && frequency <= 0 || count != null && count <= 0) {
+            throw new CliError("-F and -c need a positive number");
+        }
+        RecordOptions.CallGraph cg = g ? RecordOptions.CallGraph.FP : RecordOptions.CallGraph.NONE;
+        int stack = RecordOptions.DEFAULT_STACK;
+        if (callGraph != null) {
+            String[] parts = callGraph.split(",", 2);
+            switch (parts[0]) {
+                case "fp" -> cg = RecordOptions.CallGraph.FP;
+                case "dwarf" -> cg = RecordOptions.CallGraph.DWARF;
+                case "no", "none" -> cg = RecordOptions.CallGraph.NONE;
+                default -> throw new CliError("--call-graph " + callGraph + ": the modes are fp and dwarf[,SIZE]");
+            }
+            if (parts.length > 1) {
+                try {
+                    stack = Integer.parseInt(parts[1]);
+                } catch (NumberFormatException e) {
+                    throw new CliError("--call-graph " + callGraph + ": SIZE is a number of bytes");
+                }
+                stack = (stack + 7) & ~7;
+            }
+        }
+        List<EventSpec> ev;
+        try {
+            ev = events == null ? List.of() : EventSpec.parseList(events);
+        } catch (IllegalArgumentException e) {
+            throw new CliError(e.getMessage());
+        }
+        List<String> cmdline = new ArrayList<>();
+        cmdline.add("perfj");
+        cmdline.add("record");
+        cmdline.addAll(spec.commandLine().getParseResult() == null ? List.of()
+                : spec.commandLine().getParseResult().originalArgs().subList(1, spec.commandLine().getParseResult().originalArgs().size()));
+        try {
+            return new RecordOptions(ev, all, pid, count != null ? 0 : frequency != null ? frequency : RecordOptions.DEFAULT_FREQUENCY,
+                    count != null ? count : 0, cg, stack, pages != null ? pages : RecordOptions.DEFAULT_PAGES, output,
+                    command, cmdline);
+        } catch (IllegalArgumentException e) {
+            throw new CliError(e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.perfj.cli;
+
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.RawRecord;
+import io.perfj.perfdata.RecordInput;
+import io.perfj.perfdata.RecordType;
+import io.perfj.record.Recorder;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code perfj record} on this machine: records the committed {@code bin/hot} for about a second
+ * and reads the file back with perfj and, when it is installed, with perf. Skips itself where
+ * perf_event_open is not permitted (kernel.perf_event_paranoid, no root) or not available.
+ */
+class RecordLiveTest {
+    @TempDir
+    static Path dir;
+    static Path file;
+    static CliFixtures.Run recorded;
+
+    @BeforeAll
+    static void record() {
+        Assumptions.assumeTrue(Recorder.supported(), "perf_event_open is called on Linux x86-64/aarch64 only");
+        file = dir.resolve("hot.data");
+        recorded = CliFixtures.run("record", "-e", "cpu-clock", "-F", "999", "-g", "-o", file.toString(), "--",
+                Fixtures.file("bin/hot").toString(), "1");
+        Assumptions.assumeFalse(recorded.rc() != 0 && recorded.err().contains("perf_event_paranoid"),
+                "perf_event_open is not permitted here: " + recorded.err().strip());
+        assertEquals(0, recorded.rc(), recorded.err());
+    }
+
+    @Test
+    void perfjReadsItAndTheHottestSymbolIsTheHotLoop() throws IOException {
+        assertTrue(recorded.err().contains("samples) ]"), recorded.err());
+        int lost = 0;
+        int samples = 0;
+        try (PerfData d = PerfData.open(file)) {
+            RecordInput in = d.records();
+            for (RawRecord r = in.next(); r != null; r = in.next()) {
+                lost += r.type() == RecordType.LOST ? 1 : 0;
+                samples += r.type() == RecordType.SAMPLE ? 1 : 0;
+            }
+        }
+        assertEquals(0, lost, "LOST records");
+        // about 1000 samples of a second at 999 Hz; a loaded machine runs the program less
+        assertTrue(samples > 200, samples + " samples");
+        CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--no-children", "-i", file.toString());
+        assertEquals(0, r.rc(), r.err());
+        String top = r.out().lines().filter(ReportGoldenTest::isRow).findFirst().orElseThrow();
+        // hot spends about 62% in compute_a and 37% in leaf_mix
+        assertTrue(top.contains("compute_a") || top.contains("leaf_mix"), top);
+        assertTrue(r.out().contains("[.] compute_a") && r.out().contains("[.] leaf_mix"), r.out());
+        CliFixtures.Run h = CliFixtures.run("header", "-i", file.toString());
+        assertTrue(h.out().contains("# cmdline : perfj record -e cpu-clock -F 999 -g -o "), h.out());
+        assertTrue(h.out().contains("# event : name = cpu-clock"), h.out());
+    }
+
+    @Test
+    void perfReadsItAsPerfjDoes() throws Exception {
+        List<String> report = perf("report", "--stdio", "-i", file.toString());
+        Assumptions.assumeTrue(report != null, "perf is not installed");
+        assertEquals("", report.get(1), "perf's warnings");
+        CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", file.toString());
+        ReportGoldenTest.compare(report.get(0), r.out());
+        List<String> header = perf("report", "--header-only", "-i", file.toString());
+        assertEquals(header.get(0), CliFixtures.run("header", "-i", file.toString()).out());
+        assertEquals("", header.get(1));
+    }
+
+    /**
+     * A BPF program loaded before a system-wide recording and run during it (the committed
+     * bin/prog.bpf.o, driven by src/bpf-driver.sh as for fixtures/bpf-sys.data): the file alone
+     * gives its translated instructions as bpftool prints them, and annotate's two views.
+     */
+    @Test
+    void aBpfProgramIsAnnotatedInBothViewsFromTheFileAlone() throws Exception {
+        Path bpffs = Path.of("/sys/fs/bpf");
+        Assumptions.assumeTrue(Files.isDirectory(bpffs) && Files.isWritable(bpffs), "no writable bpf file system");
+        Path pin = bpffs.resolve("perfj_record_test_" + ProcessHandle.current().pid());
+        List<String> load = run("bpftool", "prog", "load", Fixtures.file("bin/prog.bpf.o").toString(), pin.toString());
+        Assumptions.assumeTrue(load != null, "bpftool is not installed");
+        try {
+            assertTrue(Files.exists(pin), "bpftool prog load: " + load);
+            Path pkt = dir.resolve("pkt.bin");
+            Files.write(pkt, new byte[64]);
+            Path out = dir.resolve("bpf.data");
+            CliFixtures.Run r = CliFixtures.run("record", "-a", "-g", "-e", "cpu-clock", "-F", "999", "-o", out.toString(),
+                    "--", Fixtures.file("src/bpf-driver.sh").toString(), "1", pin.toString(), pkt.toString());
+            assertEquals(0, r.rc(), r.err());
+            String xlated = run("bpftool", "prog", "dump", "xlated", "pinned", pin.toString()).get(0);
+            CliFixtures.Run x = CliFixtures.run("bpf", "-i", out.toString(), "--xlated", "perfj_xdp");
+            assertEquals(xlated, x.out(), x.err());
+            CliFixtures.Run jited = CliFixtures.run("annotate", "--stdio", "-i", out.toString(), "--bpf-view", "jited");
+            assertTrue(jited.out().contains("_perfj_mix for cpu-clock") && jited.out().contains("x = (x ^ (x >> 13))"),
+                    jited.out());
+            CliFixtures.Run xv = CliFixtures.run("annotate", "--stdio", "-i", out.toString(), "--bpf-view", "xlated");
+            assertTrue(xv.out().contains("eBPF bytecode") && xv.out().contains("(b7) r2 = -1"), xv.out());
+            List<String> header = perf("report", "--header-only", "-I", "-i", out.toString());
+            if (header != null) {
+                assertTrue(header.get(0).contains("_perfj_mix addr 0x"), header.get(0));
+                assertEquals("", header.get(1));
+            }
+        } finally {
+            Files.deleteIfExists(pin);
+        }
+    }
+
+    /** perf's standard output and error, or null without perf. */
+    static List<String> perf(String... args) throws Exception {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = "perf";
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        return run(cmd);
+    }
+
+    /** A program's standard output and error, or null when it is not installed. */
+    static List<String> run(String... cmd) throws Exception {
+        Path out = dir.resolve("perf.out");
+        Path err = dir.resolve("perf.err");
+        Process p;
+        try {
+            p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        } catch (IOException e) {
+            return null;
+        }
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf finished");
+        return List.of(Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,12 @@
+package io.perfj.record;
+
+/** Recording could not start or go on: one line saying why (printed without a stack trace). */
+public final class RecordException extends RuntimeException {
+    public RecordException(String message) {
+        super(message);
+    }
+
+    public RecordException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,53 @@
+package io.perfj.record;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code perfj record} records.
+ *
+ * @param events     the events; empty for perf's default (cycles, or cpu-clock without a PMU)
+ * @param systemWide every CPU, every process ({@code -a})
+ * @param pid        an existing process to record ({@code -p}), or -1
+ * @param frequency  samples per second ({@code -F}), or 0 when {@code period} is set
+ * @param period     events per sample ({@code -c}), or 0
+ * @param callGraph  how call chains are recorded
+ * @param stackSize  bytes of user stack copied per sample for {@link CallGraph#DWARF}
+ * @param pages      data pages of each ring buffer (a power of two)
+ * @param output     the file written
+ * @param command    the command to run and record (may be empty with -a or -p)
+ * @param cmdline    the recorder's own command line, for the CMDLINE feature
+ */
+public record RecordOptions(List<EventSpec> events, boolean systemWide, int pid, long frequency, long period,
+                            CallGraph callGraph, int stackSize, int pages, Path output, List<String> command,
+                            List<String> cmdline) {
+    /** perf record's default frequency. */
+    public static final long DEFAULT_FREQUENCY = 4000;
+    /** perf's default ring buffer: 512 KiB of data per CPU. */
+    public static final int DEFAULT_PAGES = 128;
+    /** perf's default stack copy for --call-graph dwarf. */
+    public static final int DEFAULT_STACK = 8192;
+
+    public enum CallGraph { NONE, FP, DWARF }
+
+    public RecordOptions {
+        events = List.copyOf(events);
+        command = List.copyOf(command);
+        cmdline = List.copyOf(cmdline);
+        Objects.requireNonNull(callGraph, "callGraph");
+        Objects.requireNonNull(output, "output");
+        if (Integer.bitCount(pages) != 1) {
+            throw new IllegalArgumentException("ring buffer pages must be a power of two, not " + pages);
+        }
+        if ((frequency > 0) == (period > 0)) {
+            throw new IllegalArgumentException("one of a sampling frequency and a period is needed");
+        }
+        if (stackSize <= 0 || stackSize % 8 != 0 || stackSize > 65528) {
+            throw new IllegalArgumentException("the dwarf stack size must be a multiple of 8 up to 65528, not " + stackSize);
+        }
+        if (!systemWide && pid < 0 && command.isEmpty()) {
+            throw new IllegalArgumentException("nothing to record: give a command, -p PID or -a");
+        }
+    }
+}

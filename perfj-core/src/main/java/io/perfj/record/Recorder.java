@@ -1,0 +1,455 @@
+package io.perfj.record;
+
+import io.perfj.perfdata.EventAttr;
+import io.perfj.perfdata.FeatureId;
+import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.feature.Feature;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code perfj record}: opens the events with perf_event_open(2) on every online CPU (for the
+ * command's pid with inherit, the threads of {@code -p PID}, or every task with {@code -a}),
+ * one ring buffer per CPU (a CPU's other events are redirected into it with
+ * PERF_EVENT_IOC_SET_OUTPUT), writes the synthesized side-band, enables the events (the
+ * command's exec enables them for a command), then drains the buffers whenever poll(2) says
+ * one is past its watermark, a FINISHED_ROUND after each pass that copied anything. At the end
+ * the data section is read back for the BUILD_ID and SAMPLE_TIME features
+ * ({@link SampledObjects}) and the features are written.
+ */
+public final class Recorder {
+    /** attr flag bits (linux/perf_event.h bitfield order). */
+    private static final int DISABLED = 0;
+    private static final int INHERIT = 1;
+    private static final int EXCLUDE_USER = 4;
+    private static final int EXCLUDE_KERNEL = 5;
+    private static final int EXCLUDE_HV = 6;
+    private static final int MMAP = 8;
+    private static final int COMM = 9;
+    private static final int FREQ = 10;
+    private static final int ENABLE_ON_EXEC = 12;
+    private static final int TASK = 13;
+    private static final int PRECISE_SHIFT = 15;
+    private static final int SAMPLE_ID_ALL = 18;
+    private static final int EXCLUDE_GUEST = 20;
+    private static final int EXCLUDE_CALLCHAIN_USER = 22;
+    private static final int MMAP2 = 23;
+    private static final int COMM_EXEC = 24;
+    private static final int KSYMBOL = 29;
+    private static final int BPF_EVENT = 30;
+
+    /** perf's user registers for DWARF unwinding: x86-64 without the segment registers, all of arm64's. */
+    static long dwarfRegs() {
+        return HostFeatures.arch().equals("aarch64") ? (1L << 33) - 1 : 0xff0fffL;
+    }
+
+    /** Records sysctl kernel.perf_event_max_stack allows by default. */
+    private static final int MAX_STACK = 127;
+    private static final int POLL_MS = 100;
+
+    /** What a recording did. */
+    public record Summary(long samples, long lost, long bytes, long wakeups, int exitStatus) {
+    }
+
+    private final RecordOptions o;
+    private final String version;
+    private volatile boolean stop;
+    private final List<Integer> fds = new ArrayList<>();
+    private final List<RingBuffer> rings = new ArrayList<>();
+    private final BpfPrograms bpf = new BpfPrograms();
+    private final List<String> warnings = new ArrayList<>();
+
+    public Recorder(RecordOptions options, String version) {
+        this.o = options;
+        this.version = version;
+    }
+
+    /** What the recording changed from what was asked (perf's fallbacks), one line each. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /** Asks a running {@link #record} to stop (from another thread, e.g. on SIGINT). */
+    public void requestStop() {
+        stop = true;
+    }
+
+    /** Whether recording can be attempted here (Linux on x86-64 or aarch64). */
+    public static boolean supported() {
+        return Sys.supported();
+    }
+
+    /** The attr of one event, as {@link #record} opens it. */
+    static EventAttr attr(EventSpec e, RecordOptions o, boolean tracking, boolean multi, boolean onExec) {
+        long sampleType = SampleFormat.IP | SampleFormat.TID | SampleFormat.TIME | SampleFormat.PERIOD;
+        if (o.systemWide()) {
+            sampleType |= SampleFormat.CPU;
+        }
+        if (multi) {
+            sampleType |= SampleFormat.IDENTIFIER;
+        }
+        long flags = bit(DISABLED) | bit(SAMPLE_ID_ALL) | bit(EXCLUDE_GUEST);
+        if (!o.systemWide()) {
+            flags |= bit(INHERIT);
+        }
+        if (onExec) {
+            flags |= bit(ENABLE_ON_EXEC);
+        }
+        if (o.frequency() > 0) {
+            flags |= bit(FREQ);
+        }
+        if (tracking) {
+            flags |= bit(MMAP) | bit(COMM) | bit(TASK) | bit(MMAP2) | bit(COMM_EXEC) | bit(KSYMBOL) | bit(BPF_EVENT);
+        }
+        if (e.excludeUser()) {
+            flags |= bit(EXCLUDE_USER);
+        }
+        if (e.excludeKernel()) {
+            flags |= bit(EXCLUDE_KERNEL);
+        }
+        if (e.excludeUser() || e.excludeKernel()) {
+            // perf's u and k modifiers count only the contexts named: never the hypervisor
+            flags |= bit(EXCLUDE_HV);
+        }
+        flags |= (long) e.precise() << PRECISE_SHIFT;
+        long regs = 0;
+        int stack = 0;
+        int maxStack = 0;
+        if (o.callGraph() != RecordOptions.CallGraph.NONE) {
+            sampleType |= SampleFormat.CALLCHAIN;
+            maxStack = MAX_STACK;
+        }
+        if (o.callGraph() == RecordOptions.CallGraph.DWARF) {
+            sampleType |= SampleFormat.REGS_USER | SampleFormat.STACK_USER;
+            flags |= bit(EXCLUDE_CALLCHAIN_USER);
+            regs = dwarfRegs();
+            stack = o.stackSize();
+        }
+        long readFormat = SampleFormat.FORMAT_ID | SampleFormat.FORMAT_LOST;
+        long period = o.frequency() > 0 ? o.frequency() : o.period();
+        return new EventAttr(e.type(), EventAttr.SIZE_VER7, e.config(), period, sampleType, readFormat, flags,
+                0, 0, 0, 0, 0, regs, stack, 0, 0, 0, maxStack, 0, 0, 0);
+    }
+
+    private static long bit(int b) {
+        return 1L << b;
+    }
+
+    /** Records until the command ends, the process ends (-p) or {@link #requestStop}. */
+    public Summary record() {
+        HostFeatures host = HostFeatures.live();
+        List<Integer> cpus = host.onlineCpus();
+        if (cpus.isEmpty()) {
+            throw new RecordException("no online CPU is listed in /sys/devices/system/cpu");
+        }
+        Workload work = o.command().isEmpty() ? null : Workload.start(o.command());
+        boolean onExec = work != null && !o.systemWide() && o.pid() < 0;
+        Synthesizer synth = null;
+        List<PerfDataWriter.Event> events;
+        PerfDataWriter writer = null;
+        long pageSize = Sys.pageSize();
+        boolean started = false;
+        try {
+            List<Integer> tids = targets(work);
+            events = open(cpus, tids, onExec, pageSize);
+            writer = new PerfDataWriter(o.output(), events);
+            PerfDataWriter w = writer;
+            int trailer = SampleFormat.idTrailerSize(events.getFirst().attr().sampleType());
+            synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
+            synth.kernel();
+            // the BPF programs loaded already, as perf synthesizes them (their KSYMBOLs resolve samples)
+            Map<Long, String> bpfNames = BpfPrograms.bpfSymbols(Path.of("/proc/kallsyms"));
+            for (long id : BpfPrograms.loadedIds()) {
+                BpfPrograms.Prog p = bpf.add(id);
+                if (p != null) {
+                    for (byte[] r : BpfPrograms.sideBand(p, bpfNames, trailer)) {
+                        w.write(r);
+                    }
+                }
+            }
+            if (o.systemWide()) {
+                synth.allProcesses();
+            } else if (o.pid() >= 0) {
+                synth.process(o.pid(), true);
+            } else {
+                // the shell that will become the command: its maps go away at the exec
+                synth.process(work.pid(), false);
+            }
+            if (!onExec) {
+                for (int fd : fds) {
+                    Sys.ioctl(fd, Sys.PERF_EVENT_IOC_ENABLE, 0);
+                }
+            }
+            if (work != null) {
+                work.go();
+                started = true;
+            }
+            long wakeups = loop(writer, work);
+            if (work != null && work.alive()) {
+                // stopped before the command ended: perf ends its workload with SIGTERM too
+                work.terminate();
+            }
+            for (int fd : fds) {
+                Sys.ioctl(fd, Sys.PERF_EVENT_IOC_DISABLE, 0);
+            }
+            drainAll(writer);
+            int status = work == null ? 0 : work.waitFor();
+            long samples = 0;
+            long lost = 0;
+            long bytes = 0;
+            for (RingBuffer r : rings) {
+                samples += r.samples();
+                lost += r.lost();
+                bytes += r.bytes();
+            }
+            closeEvents();
+            writer.finishData();
+            writer.finish(features(host, events, SampledObjects.scan(o.output())));
+            return new Summary(samples, lost, bytes, wakeups, status);
+        } catch (Sys.SysException e) {
+            throw new RecordException(e.getMessage(), e);
+        } catch (IOException e) {
+            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.NoSuchFileException ? "no such directory" : e.getMessage();
+            throw new UncheckedIOException("cannot write " + o.output() + ": " + why, e);
+        } catch (InterruptedException e) {
+            java.lang.Thread.currentThread().interrupt();
+            throw new RecordException("interrupted while waiting for the command", e);
+        } finally {
+            closeEvents();
+            if (work != null) {
+                if (work.alive() && (stop || !started)) {
+                    work.abort();
+                }
+                work.close();
+            }
+            if (writer != null) {
+                try {
+                    writer.close();
+                } catch (IOException e) {
+                    // the first failure is the one reported
+                }
+            }
+        }
+    }
+
+    /** The tasks events attach to: -1 for every task, the command's pid, or -p's threads. */
+    private List<Integer> targets(Workload work) {
+        if (o.systemWide()) {
+            return List.of(-1);
+        }
+        if (o.pid() >= 0) {
+            if (!Files.isDirectory(Path.of("/proc", Integer.toString(o.pid())))) {
+                throw new RecordException("process " + o.pid() + " does not exist");
+            }
+            return new Synthesizer(Path.of("/proc"), 0, r -> { }).threads(o.pid());
+        }
+        return List.of(work.pid());
+    }
+
+    /** A perf_event_open that failed: which event, where, and errno. */
+    private static final class OpenFailure extends Exception {
+        final EventSpec spec;
+        final int cpu;
+        final int tid;
+        final Sys.SysException cause;
+
+        OpenFailure(EventSpec spec, int cpu, int tid, Sys.SysException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.spec = spec;
+            this.cpu = cpu;
+            this.tid = tid;
+            this.cause = cause;
+        }
+    }
+
+    /**
+     * Opens the events, with perf's two fallbacks: the default cycles becomes cpu-clock where
+     * the machine has no such event, and events that may not see the kernel (EACCES/EPERM under
+     * kernel.perf_event_paranoid 2) are opened again for user space only ({@code :u}).
+     */
+    private List<PerfDataWriter.Event> open(List<Integer> cpus, List<Integer> tids, boolean onExec, long pageSize) {
+        boolean byDefault = o.events().isEmpty();
+        List<EventSpec> specs = byDefault ? List.of(EventSpec.parse(EventSpec.DEFAULT)) : o.events();
+        while (true) {
+            try {
+                return openAll(specs, cpus, tids, onExec, pageSize);
+            } catch (OpenFailure f) {
+                closeEvents();
+                int errno = f.cause.errno;
+                if (byDefault && unsupported(errno)) {
+                    byDefault = false;
+                    specs = List.of(EventSpec.parse(EventSpec.FALLBACK));
+                } else if ((errno == Sys.EACCES || errno == Sys.EPERM) && !o.systemWide()
+                        && specs.stream().anyMatch(e -> !e.excludeKernel())) {
+                    warnings.add("kernel.perf_event_paranoid is " + paranoid()
+                            + ": recording user space only (as :u), as perf falls back");
+                    specs = specs.stream().map(EventSpec::userOnly).toList();
+                } else {
+                    throw new RecordException(explain(f.spec, f.cpu, f.tid, f.cause));
+                }
+            }
+        }
+    }
+
+    private List<PerfDataWriter.Event> openAll(List<EventSpec> specs, List<Integer> cpus, List<Integer> tids,
+                                               boolean onExec, long pageSize) throws OpenFailure {
+        boolean multi = specs.size() > 1;
+        List<PerfDataWriter.Event> out = new ArrayList<>();
+        int[] ringFd = new int[cpus.size()];
+        java.util.Arrays.fill(ringFd, -1);
+        for (int i = 0; i < specs.size(); i++) {
+            EventSpec spec = specs.get(i);
+            EventAttr attr = attr(spec, o, i == 0, multi, onExec);
+            byte[] bytes = attr.encode(java.nio.ByteOrder.nativeOrder(), attr.size());
+            List<Long> ids = new ArrayList<>();
+            for (int ci = 0; ci < cpus.size(); ci++) {
+                for (int tid : tids) {
+                    int fd;
+                    try {
+                        fd = Sys.perfEventOpen(bytes, tid, cpus.get(ci), -1);
+                    } catch (Sys.SysException e) {
+                        throw new OpenFailure(spec, cpus.get(ci), tid, e);
+                    }
+                    fds.add(fd);
+                    if (ringFd[ci] < 0) {
+                        rings.add(mapRing(fd, cpus.get(ci), pageSize));
+                        ringFd[ci] = fd;
+                    } else {
+                        Sys.ioctl(fd, Sys.PERF_EVENT_IOC_SET_OUTPUT, ringFd[ci]);
+                    }
+                    ids.add(Sys.eventId(fd));
+                }
+            }
+            out.add(new PerfDataWriter.Event(attr, ids.stream().mapToLong(Long::longValue).toArray(), spec.name()));
+        }
+        return out;
+    }
+
+    private RingBuffer mapRing(int fd, int cpu, long pageSize) {
+        try {
+            return new RingBuffer(fd, cpu, o.pages(), pageSize);
+        } catch (Sys.SysException e) {
+            throw new RecordException("cannot map the ring buffer of CPU " + cpu + " (" + o.pages()
+                    + " pages): " + Sys.describe(e.errno)
+                    + (e.errno == Sys.EPERM ? "; kernel.perf_event_mlock_kb limits it for unprivileged users" : ""));
+        }
+    }
+
+    private static boolean unsupported(int errno) {
+        return errno == Sys.ENOENT || errno == Sys.EOPNOTSUPP || errno == Sys.ENODEV;
+    }
+
+    /** One line for a failed perf_event_open, naming the sysctl where permission is the cause. */
+    static String explain(EventSpec spec, int cpu, int tid, Sys.SysException e) {
+        String what = "perf_event_open of " + spec.name() + " on CPU " + cpu
+                + (tid >= 0 ? " for task " + tid : " for every task") + " failed: " + Sys.describe(e.errno);
+        return what + switch (e.errno) {
+            case Sys.EACCES, Sys.EPERM -> "; kernel.perf_event_paranoid is " + paranoid()
+                    + " (-a needs root, CAP_PERFMON or a setting of -1; a process of another user needs 1 or less)";
+            case Sys.ENOENT, Sys.EOPNOTSUPP, Sys.ENODEV -> "; this machine has no such event"
+                    + (spec.type() == 0 ? " (no hardware PMU: try -e cpu-clock)" : "");
+            case Sys.EINVAL -> "; the kernel refuses these settings (a frequency above"
+                    + " kernel.perf_event_max_sample_rate, or a modifier the event does not have)";
+            case Sys.ESRCH -> "; the process has gone";
+            case Sys.EMFILE -> "; too many open files (raise ulimit -n)";
+            default -> "";
+        };
+    }
+
+    private static String paranoid() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** Polls and drains until the command or the process ends or stop is asked; the wakeups. */
+    private long loop(PerfDataWriter w, Workload work) {
+        long wakeups = 0;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pfd = a.allocate(8L * rings.size(), 8);
+            for (int i = 0; i < rings.size(); i++) {
+                pfd.set(ValueLayout.JAVA_INT, 8L * i, rings.get(i).fd);
+                pfd.set(ValueLayout.JAVA_SHORT, 8L * i + 4, Sys.POLLIN);
+            }
+            Path pidDir = o.pid() >= 0 ? Path.of("/proc", Integer.toString(o.pid())) : null;
+            while (!stop) {
+                if (work != null && !work.alive()) {
+                    break;
+                }
+                if (work == null && pidDir != null && !Files.isDirectory(pidDir)) {
+                    break;
+                }
+                boolean allHungUp = false;
+                if (Sys.poll(pfd, rings.size(), POLL_MS) > 0) {
+                    wakeups++;
+                    allHungUp = true;
+                    for (int i = 0; i < rings.size(); i++) {
+                        allHungUp &= (pfd.get(ValueLayout.JAVA_SHORT, 8L * i + 6) & (Sys.POLLHUP | Sys.POLLERR)) != 0;
+                    }
+                }
+                drainAll(w);
+                if (allHungUp) {
+                    // every task the events follow has exited (a -p target may linger as a zombie)
+                    break;
+                }
+            }
+        }
+        return wakeups;
+    }
+
+    private void drainAll(PerfDataWriter w) {
+        long copied = 0;
+        for (RingBuffer r : rings) {
+            copied += r.drain(w);
+        }
+        if (copied > 0) {
+            w.write(Synthesizer.finishedRound());
+        }
+    }
+
+    private void closeEvents() {
+        for (RingBuffer r : rings) {
+            r.unmap();
+        }
+        rings.clear();
+        for (int fd : fds) {
+            Sys.close(fd);
+        }
+        fds.clear();
+    }
+
+    private List<Feature> features(HostFeatures host, List<PerfDataWriter.Event> events, SampledObjects sampled) {
+        List<Feature> f = new ArrayList<>(host.collect());
+        f.add(new Feature.Text(FeatureId.VERSION, version));
+        f.add(new Feature.Cmdline(o.cmdline()));
+        List<Feature.EventDesc.Event> desc = new ArrayList<>();
+        for (PerfDataWriter.Event e : events) {
+            desc.add(new Feature.EventDesc.Event(e.attr(), e.name(), e.ids()));
+        }
+        f.add(new Feature.EventDesc(desc));
+        f.add(sampled.buildIds());
+        // programs loaded while recording; those unloaded again before now are missed
+        for (long id : sampled.loadedBpf()) {
+            bpf.add(id);
+        }
+        f.add(bpf.bpfProgInfo());
+        f.add(bpf.bpfBtf());
+        Feature.SampleTime t = sampled.sampleTime();
+        if (t != null) {
+            f.add(t);
+        }
+        return f;
+    }
+}

@@ -1,0 +1,219 @@
+package io.perfj.record;
+
+import io.perfj.perfdata.RecordType;
+import io.perfj.symbols.Machine;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The records that describe what existed before recording started, made from {@code /proc} as
+ * perf's {@code perf_event__synthesize_*} make them: the kernel's text map and the modules'
+ * (PERF_RECORD_MMAP of pid -1), each thread's COMM and each process's executable mappings
+ * (PERF_RECORD_MMAP2). Every record carries a zeroed sample_id trailer of the recording's size,
+ * so it sorts before the first sample.
+ */
+final class Synthesizer {
+    static final int MISC_KERNEL = 1;
+    static final int MISC_USER = 2;
+    private static final int PROT_EXEC = 4;
+    private static final int MAP_SHARED = 1;
+    private static final int MAP_PRIVATE = 2;
+
+    private final Path proc;
+    private final int trailer;
+    private final Consumer<byte[]> out;
+
+    /**
+     * @param proc    the proc file system ({@code /proc} on a live machine)
+     * @param trailer bytes of the sample_id trailer every record carries
+     */
+    Synthesizer(Path proc, int trailer, Consumer<byte[]> out) {
+        this.proc = proc;
+        this.trailer = trailer;
+        this.out = out;
+    }
+
+    /** The kernel text map and the module maps; false when kallsyms hides the addresses. */
+    boolean kernel() {
+        // kernel addresses are negative as signed longs: 0 means not found
+        long text = 0;
+        long etext = 0;
+        // read as a stream: proc files report size 0, which Files.lines takes at its word
+        try (java.io.BufferedReader in = Files.newBufferedReader(proc.resolve("kallsyms"), StandardCharsets.ISO_8859_1)) {
+            for (String l = in.readLine(); l != null && (text == 0 || etext == 0); l = in.readLine()) {
+                if (l.endsWith(" _text")) {
+                    text = Long.parseUnsignedLong(l.substring(0, l.indexOf(' ')), 16);
+                } else if (l.endsWith(" _etext")) {
+                    etext = Long.parseUnsignedLong(l.substring(0, l.indexOf(' ')), 16);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        if (text == 0 || Long.compareUnsigned(etext, text) <= 0) {
+            return false;
+        }
+        out.accept(mmap(-1, 0, text, etext - text, text, Machine.KERNEL_MMAP_NAME + "_text"));
+        try {
+            for (String l : Files.readAllLines(proc.resolve("modules"))) {
+                // name size refcount deps state address [taint]
+                String[] f = l.trim().split("\\s+");
+                if (f.length < 6 || !f[5].startsWith("0x")) {
+                    continue;
+                }
+                long addr = Long.parseUnsignedLong(f[5].substring(2), 16);
+                long size = Long.parseLong(f[1]);
+                if (addr != 0 && size > 0) {
+                    out.accept(mmap(-1, 0, addr, size, 0, "[" + f[0] + "]"));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no modules (a kernel without module support) or an unreadable list: the text map stays
+        }
+        return true;
+    }
+
+    /** COMM of every thread of {@code pid} and, if {@code mmaps}, its executable mappings. */
+    void process(int pid, boolean mmaps) {
+        Path dir = proc.resolve(Integer.toString(pid));
+        for (int tid : threads(pid)) {
+            String comm = read(dir.resolve("task").resolve(Integer.toString(tid)).resolve("comm"));
+            if (comm != null) {
+                out.accept(comm(pid, tid, comm.strip()));
+            }
+        }
+        if (mmaps) {
+            String maps = read(dir.resolve("maps"));
+            if (maps != null) {
+                for (String l : maps.split("\n")) {
+                    byte[] r = mapsLine(pid, l);
+                    if (r != null) {
+                        out.accept(r);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Every process on the machine, as {@link #process}. */
+    void allProcesses() {
+        for (int pid : numbered(proc)) {
+            process(pid, true);
+        }
+    }
+
+    /** The thread ids of a process (the process id alone when its task list cannot be read). */
+    List<Integer> threads(int pid) {
+        List<Integer> tids = numbered(proc.resolve(Integer.toString(pid)).resolve("task"));
+        return tids.isEmpty() ? List.of(pid) : tids;
+    }
+
+    private static List<Integer> numbered(Path dir) {
+        List<Integer> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                String n = p.getFileName().toString();
+                if (!n.isEmpty() && n.chars().allMatch(Character::isDigit) && n.length() < 10) {
+                    out.add(Integer.parseInt(n));
+                }
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A PERF_RECORD_MMAP2 for one {@code /proc/PID/maps} line
+     * ({@code start-end perms offset maj:min inode path}), or null for a mapping perf would not
+     * synthesize (not executable) or a line that does not parse.
+     */
+    byte[] mapsLine(int pid, String line) {
+        try {
+            String[] f = line.split("\\s+", 6);
+            if (f.length < 5 || f[1].length() < 4 || f[1].charAt(2) != 'x') {
+                return null;
+            }
+            int dash = f[0].indexOf('-');
+            long start = Long.parseUnsignedLong(f[0].substring(0, dash), 16);
+            long end = Long.parseUnsignedLong(f[0].substring(dash + 1), 16);
+            long pgoff = Long.parseUnsignedLong(f[2], 16);
+            int colon = f[3].indexOf(':');
+            int maj = Integer.parseInt(f[3].substring(0, colon), 16);
+            int min = Integer.parseInt(f[3].substring(colon + 1), 16);
+            long ino = Long.parseUnsignedLong(f[4]);
+            String name = f.length > 5 ? f[5].strip() : "";
+            if (name.isEmpty()) {
+                name = "//anon";
+            }
+            int prot = (f[1].charAt(0) == 'r' ? 1 : 0) | (f[1].charAt(1) == 'w' ? 2 : 0) | PROT_EXEC;
+            int flags = f[1].charAt(3) == 's' ? MAP_SHARED : MAP_PRIVATE;
+            byte[] fn = name.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer b = start(RecordType.MMAP2, MISC_USER, 4 + 4 + 8 * 3 + 4 + 4 + 8 + 8 + 4 + 4 + padded(fn));
+            b.putInt(pid).putInt(pid).putLong(start).putLong(end - start).putLong(pgoff);
+            b.putInt(maj).putInt(min).putLong(ino).putLong(0).putInt(prot).putInt(flags);
+            putPadded(b, fn);
+            return b.array();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    byte[] comm(int pid, int tid, String name) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = start(RecordType.COMM, 0, 8 + padded(n));
+        b.putInt(pid).putInt(tid);
+        putPadded(b, n);
+        return b.array();
+    }
+
+    byte[] mmap(int pid, int tid, long start, long len, long pgoff, String name) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = start(RecordType.MMAP, MISC_KERNEL, 8 + 24 + padded(n));
+        b.putInt(pid).putInt(tid).putLong(start).putLong(len).putLong(pgoff);
+        putPadded(b, n);
+        return b.array();
+    }
+
+    /** A record buffer with its header written: {@code body} bytes, then the zeroed trailer. */
+    private ByteBuffer start(int type, int misc, int body) {
+        int size = 8 + body + trailer;
+        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.nativeOrder());
+        b.putInt(type).putShort((short) misc).putShort((short) size);
+        return b;
+    }
+
+    /** Bytes of a NUL-terminated name padded to 8, as the kernel pads names in records. */
+    private static int padded(byte[] s) {
+        return (s.length + 1 + 7) & ~7;
+    }
+
+    private static void putPadded(ByteBuffer b, byte[] s) {
+        b.put(s).put(new byte[padded(s) - s.length]);
+    }
+
+    /** PERF_RECORD_FINISHED_ROUND: everything before it may be sorted and flushed. */
+    static byte[] finishedRound() {
+        ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+        b.putInt(RecordType.FINISHED_ROUND).putShort((short) 0).putShort((short) 8);
+        return b.array();
+    }
+}

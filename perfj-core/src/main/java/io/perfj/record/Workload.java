@@ -1,0 +1,107 @@
+package io.perfj.record;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command {@code perfj record -- CMD} runs, started stopped before its exec so that events
+ * can be attached to its pid first (perf's {@code evlist__prepare_workload} scheme). A Java
+ * program cannot fork without exec, so the child is a shell that blocks reading one line from
+ * a private FIFO and then execs the command in place: same pid, and its exec is the one that
+ * fires {@code enable_on_exec}. {@link #go} writes the line. The FIFO is opened read-write by
+ * the recorder, which never blocks and keeps the line in the pipe whenever the shell gets to
+ * read it; if the recorder fails before {@code go}, {@link #abort} ends the shell instead.
+ */
+final class Workload implements AutoCloseable {
+    /** Reads one line from the FIFO named by $0, then becomes the command; 127 if the line never comes. */
+    static final String GATE = "read -r _ <\"$0\" || exit 127; exec \"$@\"";
+
+    private final Path dir;
+    private final Path fifo;
+    private final Process process;
+    private RandomAccessFile gate;
+
+    private Workload(Path dir, Path fifo, Process process) {
+        this.dir = dir;
+        this.fifo = fifo;
+        this.process = process;
+    }
+
+    static Workload start(List<String> command) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("perfj-record");
+        } catch (IOException e) {
+            throw new RecordException("cannot make a directory for the command's start gate: " + e.getMessage(), e);
+        }
+        Path fifo = dir.resolve("gate");
+        Sys.mkfifo(fifo.toString());
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", GATE, fifo.toString()));
+        argv.addAll(command);
+        try {
+            Process p = new ProcessBuilder(argv).inheritIO().start();
+            return new Workload(dir, fifo, p);
+        } catch (IOException e) {
+            cleanUp(dir, fifo);
+            throw new RecordException("cannot start " + command.getFirst() + ": " + e.getMessage(), e);
+        }
+    }
+
+    int pid() {
+        return (int) process.pid();
+    }
+
+    /** Lets the shell exec the command. */
+    void go() {
+        try {
+            gate = new RandomAccessFile(fifo.toFile(), "rw");
+            gate.write('\n');
+        } catch (IOException e) {
+            abort();
+            throw new RecordException("cannot start the command through " + fifo + ": " + e.getMessage(), e);
+        }
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** The command's exit status (waits for it). */
+    int waitFor() throws InterruptedException {
+        return process.waitFor();
+    }
+
+    /** SIGTERM to the command. */
+    void terminate() {
+        process.destroy();
+    }
+
+    void abort() {
+        process.destroyForcibly();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (gate != null) {
+                gate.close();
+            }
+        } catch (IOException e) {
+            // nothing is left to say through a pipe that is going away
+        }
+        cleanUp(dir, fifo);
+    }
+
+    private static void cleanUp(Path dir, Path fifo) {
+        try {
+            Files.deleteIfExists(fifo);
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // a temporary directory left behind is not worth failing the recording for
+        }
+    }
+}

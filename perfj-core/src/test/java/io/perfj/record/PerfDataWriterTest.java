@@ -1,0 +1,187 @@
+package io.perfj.record;
+
+import io.perfj.perfdata.EventAttr;
+import io.perfj.perfdata.FeatureId;
+import io.perfj.perfdata.PerfData;
+import io.perfj.perfdata.RawRecord;
+import io.perfj.perfdata.RecordInput;
+import io.perfj.perfdata.SampleFormat;
+import io.perfj.perfdata.feature.EventNames;
+import io.perfj.perfdata.feature.Feature;
+import io.perfj.perfdata.feature.Features;
+import io.perfj.perfdata.record.KernelRecord;
+import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.perfdata.record.RecordDecoder;
+import io.perfj.perfdata.record.Sample;
+import io.perfj.io.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The recorder's file writer, side-band synthesis and feature encoders, checked by perfj's own
+ * reader (no perf_event_open needed): what is written is what the reader decodes.
+ */
+class PerfDataWriterTest {
+    private static RecordOptions options(boolean systemWide, RecordOptions.CallGraph cg) {
+        return new RecordOptions(List.of(), systemWide, -1, 4000, 0, cg, 8192, 128, Path.of("x.data"),
+                List.of("true"), List.of("perfj", "record"));
+    }
+
+    /** A fake proc file system with kallsyms, one module and process 42 (two threads). */
+    private static Path fakeProc(Path dir) throws Exception {
+        Path proc = dir.resolve("proc");
+        Files.createDirectories(proc.resolve("42/task/42"));
+        Files.createDirectories(proc.resolve("42/task/43"));
+        Files.writeString(proc.resolve("kallsyms"), "ffffffff81000000 T _text\nffffffff81000100 T start_kernel\n"
+                + "ffffffff82000000 T _etext\n");
+        Files.writeString(proc.resolve("modules"), "veth 45056 0 - Live 0xffffffffc0a00000\n");
+        Files.writeString(proc.resolve("42/task/42/comm"), "hot\n");
+        Files.writeString(proc.resolve("42/task/43/comm"), "worker\n");
+        Files.writeString(proc.resolve("42/maps"), String.join("\n",
+                "55a6bb436000-55a6bb437000 r--p 00000000 fe:00 5325601                    /usr/bin/hot",
+                "55a6bb437000-55a6bb438000 r-xp 00001000 fe:00 5325601                    /usr/bin/hot",
+                "7f2ccb4d7000-7f2ccb4d9000 r-xp 00000000 00:00 0                          [vdso]",
+                "7f2ccb500000-7f2ccb501000 rwxp 00000000 00:00 0 ",
+                "garbage line"));
+        return proc;
+    }
+
+    private static List<PerfRecord> records(PerfData d) {
+        List<PerfRecord> out = new ArrayList<>();
+        RecordInput in = d.records();
+        for (RawRecord r = in.next(); r != null; r = in.next()) {
+            out.add(RecordDecoder.decode(r, d.evlist()));
+        }
+        return out;
+    }
+
+    private static byte[] sample(long identifier, long ip, int pid, int tid, long time, long period) {
+        ByteBuffer b = ByteBuffer.allocate(8 + 40).order(ByteOrder.nativeOrder());
+        b.putInt(9).putShort((short) 2).putShort((short) 48);
+        b.putLong(identifier).putLong(ip).putInt(pid).putInt(tid).putLong(time).putLong(period);
+        return b.array();
+    }
+
+    @Test
+    void writtenFileReadsBackWithEventsRecordsAndFeatures(@TempDir Path dir) throws Exception {
+        Path proc = fakeProc(dir);
+        RecordOptions o = options(false, RecordOptions.CallGraph.NONE);
+        EventAttr clock = Recorder.attr(EventSpec.parse("cpu-clock"), o, true, true, true);
+        EventAttr faults = Recorder.attr(EventSpec.parse("page-faults:u"), o, false, true, true);
+        Path file = dir.resolve("out.data");
+        List<PerfDataWriter.Event> events = List.of(new PerfDataWriter.Event(clock, new long[] {7, 8}, "cpu-clock"),
+                new PerfDataWriter.Event(faults, new long[] {9, 10}, "page-faults:u"));
+        try (PerfDataWriter w = new PerfDataWriter(file, events)) {
+            Synthesizer s = new Synthesizer(proc, SampleFormat.idTrailerSize(clock.sampleType()), w::write);
+            assertTrue(s.kernel());
+            s.process(42, true);
+            w.write(sample(8, 0x55a6bb437123L, 42, 43, 1000, 250000));
+            w.write(sample(9, 0x55a6bb437456L, 42, 42, 2000, 1));
+            w.write(Synthesizer.finishedRound());
+            w.finishData();
+            try (PerfData d = PerfData.open(file)) {
+                assertEquals(2, d.evlist().evsels().size());
+                assertArrayEquals(new long[] {9, 10}, d.evlist().evsels().get(1).ids());
+                assertEquals(clock, d.evlist().evsels().get(0).attr());
+                assertTrue(d.features().isEmpty());
+                assertEquals(10, records(d).size(), "2 kernel maps, 2 COMMs, 3 MMAP2s, 2 samples, a round");
+            }
+            w.finish(List.of(new Feature.Text(FeatureId.HOSTNAME, "box"), new Feature.Cmdline(List.of("perfj", "record")),
+                    new Feature.EventDesc(List.of(new Feature.EventDesc.Event(clock, "cpu-clock", new long[] {7, 8}),
+                            new Feature.EventDesc.Event(faults, "page-faults:u", new long[] {9, 10}))),
+                    new Feature.SampleTime(1000, 2000)));
+        }
+        try (PerfData d = PerfData.open(file)) {
+            assertEquals(List.of("cpu-clock", "page-faults:u"), EventNames.names(d));
+            Map<Integer, Feature> f = Features.decodeAll(d);
+            assertEquals(List.of(FeatureId.HOSTNAME, FeatureId.CMDLINE, FeatureId.EVENT_DESC, FeatureId.SAMPLE_TIME),
+                    List.copyOf(f.keySet()));
+            assertEquals(new Feature.SampleTime(1000, 2000), f.get(FeatureId.SAMPLE_TIME));
+            assertEquals(new Feature.Text(FeatureId.HOSTNAME, "box"), f.get(FeatureId.HOSTNAME));
+            List<PerfRecord> r = records(d);
+            KernelRecord.Mmap k = assertInstanceOf(KernelRecord.Mmap.class, r.get(0));
+            assertEquals(-1, k.pid());
+            assertEquals(0xffffffff81000000L, k.start());
+            assertEquals(0x1000000L, k.len());
+            assertEquals(0xffffffff81000000L, k.pgoff());
+            assertEquals("[kernel.kallsyms]_text", k.filename());
+            KernelRecord.Mmap mod = assertInstanceOf(KernelRecord.Mmap.class, r.get(1));
+            assertEquals("[veth]", mod.filename());
+            assertEquals(45056, mod.len());
+            KernelRecord.Comm c1 = assertInstanceOf(KernelRecord.Comm.class, r.get(2));
+            KernelRecord.Comm c2 = assertInstanceOf(KernelRecord.Comm.class, r.get(3));
+            assertEquals(List.of("hot", 42, "worker", 43), List.of(c1.comm(), c1.tid(), c2.comm(), c2.tid()));
+            KernelRecord.Mmap2 text = assertInstanceOf(KernelRecord.Mmap2.class, r.get(4));
+            assertEquals(List.of(0x55a6bb437000L, 0x1000L, 0x1000L, 0xfe, 0, 5325601L, 5, 2, "/usr/bin/hot"),
+                    List.of(text.start(), text.len(), text.pgoff(), text.maj(), text.min(), text.ino(), text.prot(),
+                            text.flags(), text.filename()));
+            assertEquals("[vdso]", assertInstanceOf(KernelRecord.Mmap2.class, r.get(5)).filename());
+            KernelRecord.Mmap2 anon = assertInstanceOf(KernelRecord.Mmap2.class, r.get(6));
+            assertEquals(List.of("//anon", 7), List.of(anon.filename(), anon.prot()));
+            Sample s1 = assertInstanceOf(Sample.class, r.get(7));
+            assertEquals(0, s1.evsel().index());
+            assertEquals(List.of(0x55a6bb437123L, 43, 1000L, 250000L), List.of(s1.ip(), s1.tid(), s1.time(), s1.period()));
+            Sample s2 = assertInstanceOf(Sample.class, r.get(8));
+            assertEquals(1, s2.evsel().index());
+        }
+    }
+
+    @Test
+    void attrsFollowPerfRecordsChoices() {
+        EventAttr a = Recorder.attr(EventSpec.parse("cpu-clock"), options(true, RecordOptions.CallGraph.FP), true, false, false);
+        assertEquals(SampleFormat.IP | SampleFormat.TID | SampleFormat.TIME | SampleFormat.PERIOD | SampleFormat.CPU
+                | SampleFormat.CALLCHAIN, a.sampleType());
+        assertEquals(4000, a.samplePeriod());
+        assertTrue(a.freq() && a.sampleIdAll() && a.flag(0) && a.flag(8) && a.flag(23) && a.flag(29) && a.flag(30));
+        assertFalse(a.flag(1), "no inherit system-wide");
+        assertFalse(a.flag(12), "no enable_on_exec system-wide");
+        assertEquals("cpu-clock", EventNames.defaultName(a));
+        EventAttr d = Recorder.attr(EventSpec.parse("task-clock:k"), options(false, RecordOptions.CallGraph.DWARF), false, true, true);
+        assertTrue(d.has(SampleFormat.REGS_USER) && d.has(SampleFormat.STACK_USER) && d.has(SampleFormat.IDENTIFIER));
+        assertEquals(8192, d.sampleStackUser());
+        assertTrue(d.flag(1) && d.flag(12) && d.flag(22) && d.flag(4));
+        assertFalse(d.flag(8), "only the first event tracks mmaps");
+        assertTrue(d.flag(6), "k alone excludes the hypervisor too, as perf's modifier does");
+        assertEquals(EventAttr.SIZE_VER7, d.encode(ByteOrder.LITTLE_ENDIAN, d.size()).length);
+        assertEquals(d, EventAttr.read(Bytes.of(d.encode(ByteOrder.BIG_ENDIAN, 128), ByteOrder.BIG_ENDIAN, "t", "attr")));
+    }
+
+    @Test
+    void eventNamesParse() {
+        assertEquals(new EventSpec("cs", 1, 3, false, false, 0), EventSpec.parse("cs"));
+        assertEquals(new EventSpec("cycles:upp", 0, 0, false, true, 2), EventSpec.parse("cycles:upp"));
+        assertEquals(2, EventSpec.parseList("instructions,page-faults").size());
+        assertThrows(IllegalArgumentException.class, () -> EventSpec.parse("no-such-event"));
+        assertThrows(IllegalArgumentException.class, () -> EventSpec.parse("cycles:x"));
+    }
+
+    @Test
+    void synthesizerSkipsWhatPerfSkips(@TempDir Path dir) throws Exception {
+        Path proc = dir.resolve("proc");
+        Files.createDirectories(proc);
+        Files.writeString(proc.resolve("kallsyms"), "0000000000000000 T _text\n0000000000000000 T _etext\n");
+        List<byte[]> out = new ArrayList<>();
+        Synthesizer s = new Synthesizer(proc, 16, out::add);
+        assertFalse(s.kernel(), "addresses hidden by kptr_restrict");
+        assertNull(s.mapsLine(1, "55a6bb436000-55a6bb437000 r--p 00000000 fe:00 5325601 /usr/bin/hot"));
+        assertNull(s.mapsLine(1, "zzzz-1000 r-xp 00000000 fe:00 5 /x"));
+        assertEquals(List.of(1), s.threads(1));
+        assertTrue(out.isEmpty());
+    }
+}
