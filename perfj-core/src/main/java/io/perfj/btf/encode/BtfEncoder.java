@@ -73,7 +73,10 @@ public final class BtfEncoder {
         TypeSection baseTable = base == null ? null
                 : TypeSection.chunked(1, base.wordCount(), Math.max(1 << 10, base.end()));
         java.util.concurrent.CompletableFuture<Void> baseCopy = base == null ? null
-                : java.util.concurrent.CompletableFuture.runAsync(() -> base.copyInto(baseTable),
+                : java.util.concurrent.CompletableFuture.runAsync(() -> {
+                    base.copyInto(baseTable);
+                    base.index();
+                },
                         r -> daemon(r, "btf-base"));
         // The symbol table is read while the DWARF sections are loaded.
         java.util.concurrent.CompletableFuture<ElfContext> ctxFuture = java.util.concurrent.CompletableFuture

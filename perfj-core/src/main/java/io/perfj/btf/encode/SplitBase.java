@@ -69,48 +69,78 @@ public final class SplitBase {
      * the base (its first copy, as libbpf's btf__find_str finds it), else the pool id itself.
      */
     int[] codes(StringPool pool) {
-        byte[] str = words.strings().ownBytes();
-        // string starts by content hash, open addressing; each string once, the first copy kept
-        int cap = Integer.highestOneBit(Math.max(16, str.length / 4)) * 2;
-        int[] slots = new int[cap];
-        int mask = cap - 1;
-        for (int off = 1; off < str.length; ) {
-            int h = 0;
-            int e = off;
-            while (e < str.length && str[e] != 0) {
-                h = 31 * h + str[e++];
-            }
-            if (e > off) {
-                int i = mix(h) & mask;
-                while (slots[i] != 0 && !same(str, slots[i], str, off, e - off)) {
-                    i = (i + 1) & mask;
-                }
-                if (slots[i] == 0) {
-                    slots[i] = off;
-                }
-            }
-            off = e + 1;
-        }
+        Index ix = index();
         int n = pool.size();
         int[] out = new int[n];
         for (int id = 1; id < n; id++) {
             byte[] b = pool.get(id).getBytes(StandardCharsets.UTF_8);
+            int found = b.length == 0 ? 0 : ix.find(b);
+            out[id] = found != 0 ? -found : id;
+        }
+        return out;
+    }
+
+    /** The base's strings by content, made once and shared by every module encoded on this base. */
+    private volatile Index index;
+
+    /** {@link #codes}'s table, made on first use (the base-copy thread asks for it early). */
+    Index index() {
+        Index ix = index;
+        if (ix == null) {
+            synchronized (this) {
+                ix = index;
+                if (ix == null) {
+                    ix = new Index(words.strings().ownBytes());
+                    index = ix;
+                }
+            }
+        }
+        return ix;
+    }
+
+    /** String starts by content hash, open addressing; each string once, its first copy kept. */
+    static final class Index {
+        private final byte[] str;
+        private final int[] slots;
+        private final int mask;
+
+        Index(byte[] str) {
+            this.str = str;
+            int cap = Integer.highestOneBit(Math.max(16, str.length / 4)) * 2;
+            slots = new int[cap];
+            mask = cap - 1;
+            for (int off = 1; off < str.length; ) {
+                int h = 0;
+                int e = off;
+                while (e < str.length && str[e] != 0) {
+                    h = 31 * h + str[e++];
+                }
+                if (e > off) {
+                    int i = mix(h) & mask;
+                    while (slots[i] != 0 && !same(str, slots[i], str, off, e - off)) {
+                        i = (i + 1) & mask;
+                    }
+                    if (slots[i] == 0) {
+                        slots[i] = off;
+                    }
+                }
+                off = e + 1;
+            }
+        }
+
+        /** The base offset of the first string equal to {@code b}, or 0. */
+        int find(byte[] b) {
             int h = 0;
             for (byte x : b) {
                 h = 31 * h + x;
             }
-            int i = mix(h) & mask;
-            int found = 0;
-            while (slots[i] != 0) {
+            for (int i = mix(h) & mask; slots[i] != 0; i = (i + 1) & mask) {
                 if (same(str, slots[i], b, 0, b.length)) {
-                    found = slots[i];
-                    break;
+                    return slots[i];
                 }
-                i = (i + 1) & mask;
             }
-            out[id] = found != 0 && b.length > 0 ? -found : id;
+            return 0;
         }
-        return out;
     }
 
     private static int mix(int h) {
