@@ -4,10 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Pool ids of names stored inside DIEs ({@code DW_FORM_string}), looked up by their bytes. Such a
- * name has no offset to key a cache by, and short, common names ("next", "len", "ops") are stored
- * this way in every unit, so without this table each occurrence would cost a String and a trip
- * through the shared {@link StringPool}. One per thread; it keeps what it learns across units.
+ * Pool ids of names looked up by their bytes: names stored inside DIEs ({@code DW_FORM_string}),
+ * which have no offset to key a cache by, and short, common names ("next", "len", "ops") are stored
+ * this way in every unit; and {@code .debug_str} names seen for the first time at their offset
+ * (in a relocatable object each unit has its own copies). Without this table each occurrence would
+ * cost a String and a trip through the shared {@link StringPool}. One per thread; it keeps what it
+ * learns across units.
  */
 final class InlineNames {
     private final StringPool pool;
