@@ -89,17 +89,16 @@ public final class BtfEncodeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-j must be at least 1");
         }
         List<Job> todo = jobs();
-        long t0 = System.nanoTime();
-        SplitBase splitBase = base == null ? null : SplitBase.load(base);
-        if (Boolean.getBoolean("perfj.btf.timing") && base != null) {
-            System.err.printf("btf encode: base loaded in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
-        }
         PrintWriter err = spec.commandLine().getErr();
         if (todo.size() == 1) {
+            // the base is read on its own thread while the module's DWARF is loaded
+            SplitBase splitBase = base == null ? null : SplitBase.deferred(base);
             List<String> skipped = encode(todo.get(0), new EncodeOptions(mode, n), splitBase);
             warn(err, skipped);
             return 0;
         }
+        // read once, before any module: a bad base is one error, not one per module
+        SplitBase splitBase = base == null ? null : SplitBase.load(base);
         return encodeAll(todo, new EncodeOptions(mode, 1), splitBase, n, err);
     }
 

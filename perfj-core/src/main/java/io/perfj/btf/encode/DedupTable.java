@@ -26,6 +26,21 @@ final class DedupTable {
         mask = c - 1;
     }
 
+    /** An independent copy: the same entries, in the same order. */
+    DedupTable copy() {
+        DedupTable c = new DedupTable(64);
+        c.keys = keys.clone();
+        c.head = head.clone();
+        c.tail = tail.clone();
+        c.used = used.clone();
+        c.mask = mask;
+        c.size = size;
+        c.value = value.clone();
+        c.next = next.clone();
+        c.entries = entries;
+        return c;
+    }
+
     private static int mix(long k) {
         long h = k * 0x9E3779B97F4A7C15L;
         return (int) (h ^ (h >>> 29) ^ (h >>> 47));

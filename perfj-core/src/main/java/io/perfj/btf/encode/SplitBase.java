@@ -15,31 +15,61 @@ import java.nio.charset.StandardCharsets;
  * a module name the base has is given the same number, as libbpf points it at the base's string.
  */
 public final class SplitBase {
-    private final BtfWords words;
+    private final Path file;
+    private BtfWords words;
 
-    private SplitBase(BtfWords words) {
+    private SplitBase(Path file, BtfWords words) {
+        this.file = file;
         this.words = words;
     }
 
     /** Loads raw BTF or an ELF's {@code .BTF} as a base, checking every record as the reader does. */
     public static SplitBase load(Path file) {
+        return new SplitBase(file, read(file));
+    }
+
+    /**
+     * As {@link #load}, but read on first use: {@link BtfEncoder} reads it on its own thread
+     * while the module's DWARF sections are loaded; a bad file fails the encoding as
+     * {@link #load} would.
+     */
+    public static SplitBase deferred(Path file) {
+        return new SplitBase(file, null);
+    }
+
+    private static BtfWords read(Path file) {
         BtfWords w = BtfWords.load(file, null);
         w.check(w.firstId(), w.end());
-        return new SplitBase(w);
+        return w;
+    }
+
+    private synchronized BtfWords words() {
+        if (words == null) {
+            words = read(file);
+        }
+        return words;
+    }
+
+    /** The base's size in words if it is loaded, else a guess from the file's size (for sizing tables). */
+    synchronized long wordGuess() {
+        if (words != null) {
+            return words.types().wordCount();
+        }
+        try {
+            return java.nio.file.Files.size(file) / 4;
+        } catch (java.io.IOException e) {
+            return 1 << 10; // reported when it is read
+        }
     }
 
     /** The first id the split BTF defines (one past the base's last). */
     int end() {
-        return words.end();
+        return words().end();
     }
 
     /** The length of the base's string section: a split's own offsets start there. */
     int stringLength() {
-        return words.strings().length();
-    }
-
-    long wordCount() {
-        return words.types().wordCount();
+        return words().strings().length();
     }
 
     /**
@@ -48,19 +78,65 @@ public final class SplitBase {
      * negative, and {@link #codes} turns a module name the base has into the same number.
      */
     void copyInto(TypeSection table) {
-        TypeSection src = words.types();
+        TypeSection src = negated();
+        int[] sw = src.words();
         for (int id = src.first(); id < src.end(); id++) {
-            int[] sw = src.words(id);
             int sp = src.pos(id);
             int len = Kinds.words(sw[sp + 1]);
             int nid = table.add(len);
             if (nid != id) {
                 throw new IllegalStateException("the base must be copied into an empty table");
             }
-            int[] w = table.words(nid);
-            int p = table.pos(nid);
-            System.arraycopy(sw, sp, w, p, len);
-            Kinds.forEachName(w, p, at -> w[at] = -w[at]);
+            System.arraycopy(sw, sp, table.words(nid), table.pos(nid), len);
+        }
+    }
+
+    /** The base's records with names as {@code -offset}, made once (one flat section). */
+    private TypeSection negated;
+    /** The base's types filed as dedup candidates, made once from {@link #negated}. */
+    private DedupTable candidates;
+
+    private synchronized TypeSection negated() {
+        if (negated == null) {
+            TypeSection src = words().types();
+            TypeSection t = TypeSection.flat(1, (int) src.wordCount(), src.size());
+            for (int id = src.first(); id < src.end(); id++) {
+                int[] sw = src.words(id);
+                int sp = src.pos(id);
+                int len = Kinds.words(sw[sp + 1]);
+                int nid = t.add(len);
+                int[] w = t.words(nid);
+                int p = t.pos(nid);
+                System.arraycopy(sw, sp, w, p, len);
+                Kinds.forEachName(w, p, at -> w[at] = -w[at]);
+            }
+            negated = t;
+        }
+        return negated;
+    }
+
+    /**
+     * A copy of the base's dedup candidates (libbpf's btf_dedup_prep), for one module's
+     * {@link BtfDedup}: every module on this base starts from the same table, hashed once.
+     */
+    DedupTable candidates() {
+        DedupTable c;
+        synchronized (this) {
+            if (candidates == null) {
+                candidates = BtfDedup.baseCandidates(negated());
+            }
+            c = candidates;
+        }
+        return c.copy();
+    }
+
+    /** Makes what every module needs of the base (strings by content, candidates) ahead of use. */
+    void prepare() {
+        index();
+        synchronized (this) {
+            if (candidates == null) {
+                candidates = BtfDedup.baseCandidates(negated());
+            }
         }
     }
 
@@ -90,7 +166,7 @@ public final class SplitBase {
             synchronized (this) {
                 ix = index;
                 if (ix == null) {
-                    ix = new Index(words.strings().ownBytes());
+                    ix = new Index(words().strings().ownBytes());
                     index = ix;
                 }
             }
