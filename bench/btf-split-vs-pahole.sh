@@ -2,7 +2,8 @@
 # Split BTF for kernel modules: `perfj btf encode MODULE.ko --base BASE` against
 # `pahole -J --btf_base BASE --btf_encode_detached=OUT MODULE.ko` on the Debian 6.1 cloud kernel.
 # The base is vmlinux's BTF encoded from the same -dbg package twice, by perfj and by pahole; for
-# each module and each base it says whether bpftool's raw and C dumps (with -B BASE) are identical.
+# each module and each base it says whether bpftool's raw and C dumps (with -B BASE) are identical,
+# and whether perfj's --vars all output has pahole's C dump (pahole 1.24 cannot encode all variables).
 # Then it times the encoding of TIMED (xfs.ko by default), alternating the two tools, and prints
 # each run's wall, user and sys seconds and the medians, with the load before and after.
 # Usage: bench/btf-split-vs-pahole.sh [KDBG] [RUNS] [MODULE...]
@@ -45,6 +46,18 @@ for m in "${MODULES[@]}"; do
         done
         cmp -s "$tmp/perfj.btf" "$tmp/pahole.btf" && line="$line same bytes" || line="$line other bytes"
         echo "$line ($(stat -c %s "$tmp/perfj.btf") vs $(stat -c %s "$tmp/pahole.btf") bytes)"
+        # pahole 1.24 has no mode for all variables; what --vars all must keep of its output is
+        # every other type, in the same order: the C dump, which prints no variables, is the same
+        "$ROOT/perfj" btf encode "$ko" --base "$base" --vars all -o "$tmp/perfj-all.btf"
+        if cmp -s <(bpftool -B "$base" btf dump file "$tmp/perfj-all.btf" format c) \
+                  <(bpftool -B "$base" btf dump file "$tmp/pahole.btf" format c); then
+            echo "  --vars all: C dump identical to pahole's; $(bpftool -B "$base" btf dump file \
+                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] VAR ") VARs in $(bpftool -B "$base" btf dump file \
+                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] DATASEC ") DATASECs (pahole: $(bpftool -B "$base" \
+                btf dump file "$tmp/pahole.btf" | grep -c "^\[[0-9]*\] VAR ") VARs)"
+        else
+            echo "  --vars all: C dump DIFFERS from pahole's"
+        fi
     done
 done
 ko="$DBG/kernel/$TIMED.ko"
