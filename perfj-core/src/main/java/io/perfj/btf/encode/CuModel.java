@@ -206,13 +206,8 @@ final class CuModel {
         if (id < 0) {
             // by content: a relocatable object's units each have their own copy of every name
             // (xfs.ko: 457k strings in .debug_str, 24k different)
-            byte[] s = debugStr;
-            if (s != null) {
-                int e = o;
-                while (e < s.length && s[e] != 0) {
-                    e++;
-                }
-                id = inlineNames.id(s, o, e - o);
+            if (debugStr != null) {
+                id = inlineNames.idOfTerminated(debugStr, o);
             } else {
                 id = pool.intern(c.string(i));
             }

@@ -34,6 +34,23 @@ final class InlineNames {
         for (int i = from, e = from + n; i < e; i++) {
             h = 31 * h + b[i];
         }
+        return find(b, from, n, h);
+    }
+
+    /**
+     * The pool id of the NUL-terminated string at {@code b[from]} (or up to the end of {@code b}),
+     * measured and hashed in one pass.
+     */
+    int idOfTerminated(byte[] b, int from) {
+        int h = 1;
+        int i = from;
+        for (byte x; i < b.length && (x = b[i]) != 0; i++) {
+            h = 31 * h + x;
+        }
+        return find(b, from, i - from, h);
+    }
+
+    private int find(byte[] b, int from, int n, int h) {
         h ^= h >>> 16;
         int mask = slots.length - 1;
         for (int s = h & mask; ; s = (s + 1) & mask) {
