@@ -15,12 +15,8 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 KDBG="${1:-/tmp/kdbg}"
 shift $(( $# > 1 ? 1 : $# ))
 export LC_ALL=C TZ=UTC
-DBG=$(ls -d "$KDBG"/dbg/usr/lib/debug/lib/modules/*/ | head -1)
-IMG=$(ls -d "$KDBG"/img/lib/modules/*/ | head -1)
-VMLINUX="$DBG/vmlinux"
-[ -e "$VMLINUX" ] || { echo "no vmlinux under $KDBG (run bench/get-debian-kernel.sh)" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/btf-sections.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/bench/debian-kernel.sh"
+kernel_dirs "$KDBG" img
 if [ $# -gt 0 ]; then
     for m in "$@"; do echo "$IMG/kernel/$m.ko"; done > "$tmp/list"
 else

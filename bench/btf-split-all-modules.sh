@@ -13,12 +13,9 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 KDBG="${1:-/tmp/kdbg}"
 RUNS="${2:-3}"
 export LC_ALL=C TZ=UTC
-DBG=$(ls -d "$KDBG"/dbg/usr/lib/debug/lib/modules/*/ | head -1)
-VMLINUX="$DBG/vmlinux"
-[ -e "$VMLINUX" ] || { echo "no vmlinux under $KDBG (run bench/get-debian-kernel.sh)" >&2; exit 1; }
+. "$ROOT/bench/debian-kernel.sh"
+kernel_dirs "$KDBG"
 P=$(nproc)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/btf-all-modules.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 find "$DBG/kernel" -name '*.ko' -type f | sort > "$tmp/list"
 n=$(wc -l < "$tmp/list")
 bytes=$(xargs -d '\n' stat -c %s < "$tmp/list" | awk '{ s += $1 } END { print s }')
@@ -43,16 +40,7 @@ for i in $(seq "$RUNS"); do
 done
 grep -E '^(pahole|perfj) ' "$tmp/times" > "$tmp/t" || true
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk '{ printf "%-7s %7.2f s wall  %7.2f s user  %6.2f s sys\n", $1, $2, $3, $4 }' "$tmp/t"
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-for tool in pahole perfj; do
-    w=$(awk -v t=$tool '$1 == t { print $2 }' "$tmp/t" | median)
-    c=$(awk -v t=$tool '$1 == t { print $3 + $4 }' "$tmp/t" | median)
-    echo "$tool median: ${w} s wall, ${c} s CPU"
-    eval "${tool}_w=$w ${tool}_c=$c"
-done
-awk -v a="$perfj_w" -v b="$pahole_w" -v c="$perfj_c" -v d="$pahole_c" \
-    'BEGIN { printf "perfj/pahole: %.2fx wall, %.2fx CPU\n", a / b, c / d }'
+timing_summary "$tmp/t"
 # every module's output, compared as bpftool prints it and as bytes
 cat > "$tmp/cmp-one" <<'CMP'
 #!/usr/bin/env bash

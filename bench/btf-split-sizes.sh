@@ -16,12 +16,8 @@ shift $(( $# > 1 ? 1 : $# ))
 MODULES=("$@")
 [ ${#MODULES[@]} -gt 0 ] || MODULES=(drivers/net/veth fs/xfs/xfs net/netfilter/nf_tables)
 export LC_ALL=C TZ=UTC
-DBG=$(ls -d "$KDBG"/dbg/usr/lib/debug/lib/modules/*/ | head -1)
-IMG=$(ls -d "$KDBG"/img/lib/modules/*/ | head -1)
-VMLINUX="$DBG/vmlinux"
-[ -e "$VMLINUX" ] || { echo "no vmlinux under $KDBG (run bench/get-debian-kernel.sh)" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/btf-sizes.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/bench/debian-kernel.sh"
+kernel_dirs "$KDBG" img
 n=$(find "$DBG/kernel" -name '*.ko' -type f | wc -l)
 echo "$(basename "$DBG"), $n modules; perfj $(git -C "$ROOT" rev-parse --short HEAD), $(date -u '+%F %H:%M UTC')"
 echo

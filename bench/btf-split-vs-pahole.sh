@@ -19,11 +19,8 @@ MODULES=("$@")
 [ ${#MODULES[@]} -gt 0 ] || MODULES=(drivers/net/veth fs/xfs/xfs net/netfilter/nf_tables)
 TIMED="${TIMED:-fs/xfs/xfs}"
 export LC_ALL=C TZ=UTC
-DBG=$(ls -d "$KDBG"/dbg/usr/lib/debug/lib/modules/*/ | head -1)
-VMLINUX="$DBG/vmlinux"
-[ -e "$VMLINUX" ] || { echo "no vmlinux under $KDBG (run bench/get-debian-kernel.sh)" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/btf-split-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/bench/debian-kernel.sh"
+kernel_dirs "$KDBG"
 echo "$(pahole --version), $(nproc) cores, $(date -u '+%F %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$ROOT/perfj" btf encode "$VMLINUX" -o "$tmp/base.perfj"
 pahole -J -j --btf_encode_detached="$tmp/base.pahole" "$VMLINUX"
@@ -70,13 +67,4 @@ for i in $(seq "$RUNS"); do
         -o "$tmp/perfj.btf" 2>>"$tmp/times"
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk '{ printf "%-7s %6.2f s wall  %5.2f s user  %5.2f s sys\n", $1, $2, $3, $4 }' "$tmp/times"
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-for tool in pahole perfj; do
-    w=$(awk -v t=$tool '$1 == t { print $2 }' "$tmp/times" | median)
-    c=$(awk -v t=$tool '$1 == t { print $3 + $4 }' "$tmp/times" | median)
-    echo "$tool median: ${w} s wall, ${c} s CPU"
-    eval "${tool}_w=$w ${tool}_c=$c"
-done
-awk -v a="$perfj_w" -v b="$pahole_w" -v c="$perfj_c" -v d="$pahole_c" \
-    'BEGIN { printf "perfj/pahole: %.2fx wall, %.2fx CPU\n", a / b, c / d }'
+timing_summary "$tmp/times"
