@@ -19,11 +19,13 @@ export LC_ALL=C TZ=UTC
 . "$ROOT/bench/debian-kernel.sh"
 kernel_dirs "$KDBG" img
 n=$(find "$DBG/kernel" -name '*.ko' -type f | wc -l)
-echo "$(basename "$DBG"), $n modules; perfj $(git -C "$ROOT" rev-parse --short HEAD), $(date -u '+%F %H:%M UTC')"
+echo "$(basename "$DBG"), $n modules; perfj $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "(no git)"), $(date -u '+%F %H:%M UTC')"
 echo
 # the size of an ELF file's .BTF section (0 when it has none)
 btf_section() {
-    readelf -SW "$1" | awk '$2 == ".BTF" { print strtonum("0x" $6); found = 1 } END { if (!found) print 0 }'
+    local hex
+    hex=$(readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] *\.BTF  *[A-Z]*  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+    printf '%d\n' "0x${hex:-0}"
 }
 sum() { awk '{ s += $1 } END { print s + 0 }'; }
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f KiB", b / 1024 }'; }

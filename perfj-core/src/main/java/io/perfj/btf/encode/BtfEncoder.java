@@ -108,7 +108,9 @@ public final class BtfEncoder {
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"),
                 baseCopy == null ? null : () -> join(baseCopy));
-        int[] strIds = new int[(int) dwarf.debugStrSize()];
+        // names by .debug_str offset, unless each unit has its own strings (ld -r merges none)
+        int[] strIds = elf.type() == io.perfj.elf.Elf.ET_REL && dwarf.debugStrBytes() != null ? null
+                : new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
         List<UnitHeader> units = new ArrayList<>(dwarf.units());
         units.sort((a, b) -> Boolean.compare(!a.isTypeUnit(), !b.isTypeUnit()));

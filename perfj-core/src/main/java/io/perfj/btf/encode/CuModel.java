@@ -44,7 +44,8 @@ final class CuModel {
     private final StringPool pool;
     /**
      * Pool id + 1 of the string at each offset of .debug_str (0: not looked up yet), shared by all
-     * threads: a thread that races another writes the same id.
+     * threads: a thread that races another writes the same id. Null for a relocatable object,
+     * whose units share no strings (each has its own copies): names are then found by their bytes.
      */
     private final int[] strIds;
     /**
@@ -202,7 +203,7 @@ final class CuModel {
         if (recentOff[slot] == o + 1) {
             return recentId[slot];
         }
-        int id = strIds[o] - 1;
+        int id = strIds == null ? -1 : strIds[o] - 1;
         if (id < 0) {
             // by content: a relocatable object's units each have their own copy of every name
             // (xfs.ko: 457k strings in .debug_str, 24k different)
@@ -211,7 +212,9 @@ final class CuModel {
             } else {
                 id = pool.intern(c.string(i));
             }
-            strIds[o] = id + 1;
+            if (strIds != null) {
+                strIds[o] = id + 1;
+            }
         }
         recentOff[slot] = o + 1;
         recentId[slot] = id;
