@@ -43,4 +43,4 @@ chmod +x "$tmp/one"
 xargs -d '\n' -P "$(nproc)" -n 1 "$tmp/one" < "$tmp/list" > "$tmp/out"
 grep '^DIFFERS' "$tmp/out" || true
 echo "$(grep -c '^same' "$tmp/out" || true) of $(wc -l < "$tmp/list") modules: perfj's dumps identical to bpftool's" \
-    "(raw; and C for $(grep -c '^same raw c' "$tmp/out" || true) of them: $C_MODULES)"
+    "(raw; and C for $(grep -c '^same raw c ' "$tmp/out" || true) of them: $C_MODULES)"

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * the entries of one hash. So a hash's list is kept as a doubly linked list with one flag for
  * all of them: adding prepends, growing flips the direction every list is read in.
  */
-final class DedupTable {
+final class DedupTable implements Cloneable {
     private long[] keys;
     private int[] head;
     private int[] tail;
@@ -38,19 +38,20 @@ final class DedupTable {
 
     /** An independent copy: the same entries, in the same order. */
     DedupTable copy() {
-        DedupTable c = new DedupTable(64);
+        DedupTable c;
+        try {
+            c = (DedupTable) super.clone(); // the counts, the growth state and the flag
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
         c.keys = keys.clone();
+        c.used = used.clone();
         c.head = head.clone();
         c.tail = tail.clone();
-        c.used = used.clone();
-        c.mask = mask;
-        c.size = size;
-        c.value = value.clone();
-        c.next = next.clone();
-        c.prev = prev.clone();
-        c.entries = entries;
-        c.libCap = libCap;
-        c.reversed = reversed;
+        // the entries, each with its links
+        c.value = Arrays.copyOf(value, value.length);
+        c.next = Arrays.copyOf(next, next.length);
+        c.prev = Arrays.copyOf(prev, prev.length);
         return c;
     }
 
