@@ -101,16 +101,21 @@ public final class FleetSchema {
 
     /**
      * A frame of {@link #FRAME} (an external {@link Row}) as a {@link Location} again, its
-     * object one per distinct (names, kind, build-id) in {@code dsos}: what the report path
-     * interns. The object has no symbol table (the frame carries its symbol).
+     * object one per distinct (path, short name, kind) in {@code dsos}, as one session keys an
+     * object by its path: builds of one program on many hosts are one row (slice them by
+     * {@code build_id} with SQL). The object has no symbol table (the frame carries its symbol).
      */
     public static Location location(Row f, Map<List<String>, Dso> dsos) {
         String longName = f.getString(0);
         Dso dso = null;
         if (longName != null) {
-            List<String> key = java.util.Arrays.asList(longName, f.getString(1), f.getString(2), f.getString(3));
-            dso = dsos.computeIfAbsent(key, k -> new Dso(k.get(0), k.get(1), DsoKind.valueOf(k.get(2)),
-                    k.get(3) == null ? null : HexFormat.of().parseHex(k.get(3)), x -> SymbolTable.EMPTY));
+            List<String> key = List.of(longName, f.getString(1), f.getString(2));
+            dso = dsos.computeIfAbsent(key, k -> new Dso(k.get(0), k.get(1), DsoKind.valueOf(k.get(2)), null,
+                    x -> SymbolTable.EMPTY));
+            if (!f.isNullAt(3)) {
+                // the first build-id seen (a Dso keeps its first)
+                dso.buildId(HexFormat.of().parseHex(f.getString(3)));
+            }
         }
         Symbol sym = f.isNullAt(4) ? null : new Symbol(f.getLong(5), f.getLong(6), f.getString(4),
                 f.getString(7).charAt(0));

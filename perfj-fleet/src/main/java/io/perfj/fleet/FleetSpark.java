@@ -38,6 +38,15 @@ public final class FleetSpark {
     }
 
     /**
+     * This JVM's class path, as the executors of a cluster get it ({@code
+     * spark.executor.extraClassPath}): the workers must see the same paths (a shared or
+     * identical installation).
+     */
+    public static List<String> classPath() {
+        return List.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator));
+    }
+
+    /**
      * A session on {@code master} (null: {@code local[*]}); {@code jars}: the class path the
      * executors of a cluster need (perfj's and its libraries' jars), null in local mode.
      */
@@ -47,7 +56,8 @@ public final class FleetSpark {
                 .config("spark.ui.enabled", "false")
                 .config("spark.ui.showConsoleProgress", "false")
                 .config("spark.sql.shuffle.partitions", "8")
-                .config("spark.sql.adaptive.enabled", "true");
+                .config("spark.sql.adaptive.enabled", "true")
+                .config("spark.sql.debug.maxToStringFields", "100");
         if (m.startsWith("local")) {
             b.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
         } else {
