@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -39,6 +38,7 @@ public final class FleetCommand implements Runnable {
         spec = m.spec();
         spec.addSubcommand("report", new ReportSub().spec);
         spec.addSubcommand("sql", new SqlSub().spec);
+        spec.addSubcommand("flamegraph", new FlameSub().spec);
     }
 
     @Override
@@ -88,6 +88,45 @@ public final class FleetCommand implements Runnable {
         SparkSession spark() {
             return FleetSpark.start(master, master == null || master.startsWith("local") ? null : FleetSpark.classPath());
         }
+
+        /** What a fleet command does in its Spark session, which it then stops. */
+        interface Work {
+            void run(SparkSession spark) throws java.io.IOException;
+        }
+
+        /**
+         * Runs {@code work} in a session; a failure in a task (a damaged recording, a missing
+         * library) comes out as what the task threw, so that the error is the one line naming
+         * the file a single-file command prints; a query Spark cannot analyse (a bad --where or
+         * SQL) as its first line.
+         */
+        void inSpark(Work work) throws java.io.IOException {
+            SparkSession spark = spark();
+            try {
+                work.run(spark);
+            } catch (java.io.IOException e) {
+                throw e;
+            } catch (Exception e) {
+                // Spark's own exceptions are checked ones, thrown from Scala without a declaration
+                throw cause(e);
+            } finally {
+                spark.stop();
+            }
+        }
+
+        static RuntimeException cause(Exception e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof io.perfj.io.FormatException || t instanceof io.perfj.io.MissingLibraryException
+                        || t instanceof java.io.UncheckedIOException || t instanceof CliError) {
+                    return (RuntimeException) t;
+                }
+                if (t instanceof org.apache.spark.sql.AnalysisException a) {
+                    String m = a.getMessage() == null ? a.toString() : a.getMessage().lines().findFirst().orElse("");
+                    return new CliError("fleet: " + m);
+                }
+            }
+            return e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     /** {@code perfj fleet report DIR}: report's rows over every sample of every recording. */
@@ -97,10 +136,7 @@ public final class FleetCommand implements Runnable {
         String where;
         boolean stdio;
         boolean json;
-        boolean nrSamples;
-        boolean totalPeriod;
-        boolean quiet;
-        String percentage;
+        final ViewCliOptions shown = new ViewCliOptions();
         double percentLimit;
 
         ReportSub() {
@@ -114,21 +150,14 @@ public final class FleetCommand implements Runnable {
             m.option("--where").label("SQL").describe("Only the samples this SQL condition keeps, on the columns "
                     + "host, file, event, time, pid, tid, comm, cpu, period, sampled, stack (e.g. \"host = 'web1'\").")
                     .value(String.class, v -> where = v);
-            m.option("-n", "--show-nr-samples").describe("Add a column of each entry's own number of samples.")
-                    .flag(v -> nrSamples = v);
-            m.option("--show-total-period").describe("Add a column of each entry's own period.")
-                    .flag(v -> totalPeriod = v);
-            m.option("-q", "--quiet").describe("Print the rows only, without the comment lines.").flag(v -> quiet = v);
-            m.option("--percentage").label("relative|absolute")
-                    .describe("Percentages of all samples (absolute, the default) or of those kept (relative).")
-                    .value(String.class, v -> percentage = v);
+            shown.declare(m);
             m.option("--percent-limit").label("PCT").describe("Hide entries below PCT percent.")
                     .value(double.class, v -> percentLimit = v);
             spec = m.spec();
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws java.io.IOException {
             PrintWriter out = spec.commandLine().getOut();
             List<SortKey> keys;
             try {
@@ -141,19 +170,13 @@ public final class FleetCommand implements Runnable {
             if (keys.contains(SortKey.TRACE) || keys.contains(SortKey.TRACE_FIELDS)) {
                 throw new CliError("fleet report --sort: the trace keys are not supported over a fleet");
             }
-            boolean relative = percentage != null && switch (percentage.toLowerCase(Locale.ROOT)) {
-                case "relative" -> true;
-                case "absolute" -> false;
-                default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "--percentage: '" + percentage + "' is neither relative nor absolute");
-            };
-            ReportView view = new ReportView(nrSamples, totalPeriod, quiet, relative, false, false,
+            boolean relative = shown.relative(spec);
+            ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
                     ReportView.Groups.NONE);
             ReportOptions o = new ReportOptions(keys, sort != null && sort.contains("symbol"), false,
                     CallchainMode.NONE, false, 0.5, percentLimit, 127, null, null, null, null, null, null,
                     io.perfj.report.SampleSelection.ALL, view);
-            SparkSession spark = spark();
-            try {
+            inSpark(spark -> {
                 Report r = FleetReport.report(samples(spark), o, where);
                 if (json) {
                     new JsonReport(r, out).print();
@@ -161,9 +184,7 @@ public final class FleetCommand implements Runnable {
                     spec.commandLine().getErr().println("perfj: warning: " + dir + " has no samples to report");
                 }
                 out.flush();
-            } finally {
-                spark.stop();
-            }
+            });
             return 0;
         }
     }
@@ -184,10 +205,9 @@ public final class FleetCommand implements Runnable {
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws java.io.IOException {
             PrintWriter out = spec.commandLine().getOut();
-            SparkSession spark = spark();
-            try {
+            inSpark(spark -> {
                 samples(spark).createOrReplaceTempView("samples");
                 Dataset<Row> d = spark.sql(query);
                 out.println(String.join("\t", d.columns()));
@@ -203,9 +223,49 @@ public final class FleetCommand implements Runnable {
                     out.println(b);
                 }
                 out.flush();
-            } finally {
-                spark.stop();
+            });
+            return 0;
+        }
+    }
+
+    /** {@code perfj fleet flamegraph DIR -o OUT.html}: one event's stacks of every recording. */
+    static final class FlameSub extends Common implements Callable<Integer> {
+        final CommandSpec spec;
+        Path output;
+        String event;
+        String where;
+
+        FlameSub() {
+            CommandModel m = CommandModel.command(this, "flamegraph",
+                    "A flame graph of one event's stacks over every recording (an HTML page, as perfj flamegraph -o X.html).");
+            declare(m);
+            m.option("-o", "--output").label("FILE").describe("The page to write (*.html).").required()
+                    .value(Path.class, v -> output = v);
+            m.option("--event").label("NAME").describe("The event to draw (default: the first one recorded).")
+                    .value(String.class, v -> event = v);
+            m.option("--where").label("SQL").describe("Only the samples this SQL condition keeps (see fleet report).")
+                    .value(String.class, v -> where = v);
+            spec = m.spec();
+        }
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            String name = output.getFileName() == null ? "" : output.getFileName().toString();
+            if (!name.endsWith(".html") && !name.endsWith(".htm")) {
+                throw new CliError(output + ": fleet flamegraph writes an HTML page: *.html");
             }
+            inSpark(spark -> {
+                Dataset<Row> s = samples(spark);
+                String ev = event != null ? event : io.perfj.fleet.FleetFlame.firstEvent(s);
+                if (ev == null) {
+                    throw new CliError("fleet flamegraph: " + dir + " has no samples");
+                }
+                io.perfj.profile.FlameTree tree = io.perfj.fleet.FleetFlame.tree(s, ev, where);
+                String unit = io.perfj.profile.Profile.inNanoseconds(ev) ? "ns" : "events";
+                try (java.io.OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
+                    new io.perfj.serve.FlameHtml(tree, "Fleet flame graph: " + dir + " (" + ev + ")", unit).write(o);
+                }
+            });
             return 0;
         }
     }

@@ -31,40 +31,28 @@ public final class FleetSchema {
     }
 
     /** One resolved frame. */
-    public static final StructType FRAME = new StructType(new StructField[]{
-            field("dso", DataTypes.StringType),
-            field("dso_short", DataTypes.StringType),
-            field("dso_kind", DataTypes.StringType),
-            field("build_id", DataTypes.StringType),
-            field("symbol", DataTypes.StringType),
-            field("sym_start", DataTypes.LongType),
-            field("sym_end", DataTypes.LongType),
-            field("sym_binding", DataTypes.StringType),
-            field("offset", DataTypes.LongType),
-            field("inline", DataTypes.BooleanType),
-            field("address", DataTypes.LongType),
-            field("map_address", DataTypes.LongType),
-            field("level", DataTypes.StringType),
-    });
+    public static final StructType FRAME = struct(
+            "dso", DataTypes.StringType, "dso_short", DataTypes.StringType, "dso_kind", DataTypes.StringType,
+            "build_id", DataTypes.StringType, "symbol", DataTypes.StringType, "sym_start", DataTypes.LongType,
+            "sym_end", DataTypes.LongType, "sym_binding", DataTypes.StringType, "offset", DataTypes.LongType,
+            "inline", DataTypes.BooleanType, "address", DataTypes.LongType, "map_address", DataTypes.LongType,
+            "level", DataTypes.StringType);
 
     /** One sample. */
-    public static final StructType SAMPLE = new StructType(new StructField[]{
-            field("host", DataTypes.StringType),
-            field("file", DataTypes.StringType),
-            field("event", DataTypes.StringType),
-            field("event_index", DataTypes.IntegerType),
-            field("time", DataTypes.LongType),
-            field("pid", DataTypes.IntegerType),
-            field("tid", DataTypes.IntegerType),
-            field("comm", DataTypes.StringType),
-            field("cpu", DataTypes.IntegerType),
-            field("period", DataTypes.LongType),
-            field("sampled", FRAME),
-            field("stack", DataTypes.createArrayType(FRAME, false)),
-    });
+    public static final StructType SAMPLE = struct(
+            "host", DataTypes.StringType, "file", DataTypes.StringType, "event", DataTypes.StringType,
+            "event_index", DataTypes.IntegerType, "time", DataTypes.LongType, "pid", DataTypes.IntegerType,
+            "tid", DataTypes.IntegerType, "comm", DataTypes.StringType, "cpu", DataTypes.IntegerType,
+            "period", DataTypes.LongType, "sampled", FRAME, "stack", DataTypes.createArrayType(FRAME, false));
 
-    private static StructField field(String name, org.apache.spark.sql.types.DataType type) {
-        return DataTypes.createStructField(name, type, true);
+    /** A struct of nullable fields, given as name, type, name, type, ... */
+    private static StructType struct(Object... namesAndTypes) {
+        StructField[] f = new StructField[namesAndTypes.length / 2];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = DataTypes.createStructField((String) namesAndTypes[2 * i],
+                    (org.apache.spark.sql.types.DataType) namesAndTypes[2 * i + 1], true);
+        }
+        return new StructType(f);
     }
 
     static InternalRow row(UTF8String host, UTF8String file, ResolvedSample s) {

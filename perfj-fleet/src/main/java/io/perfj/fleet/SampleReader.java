@@ -64,6 +64,11 @@ final class SampleReader implements PartitionReader<InternalRow> {
             if (!out.isEmpty()) {
                 put(List.copyOf(out));
             }
+            // what a single-file command prints after its output (a recording cut short, objects
+            // not found): on the executor's standard error, the driver's in local mode
+            for (String w : s.warnings()) {
+                System.err.println(w);
+            }
         } catch (Stop e) {
             return;
         } catch (Throwable e) {

@@ -121,4 +121,39 @@ class FleetReportTest {
         long samples = s.count();
         assertEquals(samples, s.where("size(stack) > 0").count(), "every sample has its frames");
     }
+
+    /** Every node of a flame tree as its path of function names from the root, with its total. */
+    private static String paths(io.perfj.profile.FlameTree t) {
+        Map<String, Long> out = new TreeMap<>();
+        String[] path = new String[t.size()];
+        for (int n = 0; n < t.size(); n++) {
+            var f = t.function(n);
+            String name = f == null ? "all" : f.name() + "/" + f.object() + "/" + f.kernel() + "/" + f.inlined();
+            path[n] = n == 0 ? name : path[t.parent(n)] + ";" + name;
+            out.merge(path[n], t.total(n), Long::sum);
+        }
+        StringBuilder b = new StringBuilder();
+        out.forEach((k, v) -> b.append(k).append(' ').append(v).append('\n'));
+        return b.toString();
+    }
+
+    @Test
+    void flameGraphOfTheFleetIsTheFlameGraphOfItsRecordings() {
+        // host1 and host2 both have c-fp: the fleet's tree of host1 + host2's c-fp is twice c-fp's
+        io.perfj.profile.FlameTree one;
+        try (Session s = Session.open(Fixtures.recording("c-fp"), FleetFixtures.sessionOptions())) {
+            io.perfj.profile.Profile p = io.perfj.profile.Profile.read(s, 127);
+            one = io.perfj.profile.FlameTree.of(p, i -> true, true);
+        }
+        io.perfj.profile.FlameTree fleet = FleetFlame.tree(samples(Map.of()), "cpu-clock",
+                "file LIKE '%/c-fp.data' AND host = 'host1'");
+        assertEquals(paths(one), paths(fleet));
+        String twice = paths(FleetFlame.tree(samples(Map.of()), "cpu-clock", "file LIKE '%/c-fp.data'"));
+        StringBuilder doubled = new StringBuilder();
+        for (String line : paths(one).split("\n")) {
+            int sp = line.lastIndexOf(' ');
+            doubled.append(line, 0, sp + 1).append(2 * Long.parseLong(line.substring(sp + 1))).append('\n');
+        }
+        assertEquals(doubled.toString(), twice);
+    }
 }
