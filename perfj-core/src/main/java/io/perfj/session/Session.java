@@ -455,6 +455,17 @@ public final class Session implements AutoCloseable {
      */
     public void forEachSample(java.util.function.Predicate<? super SampleRef> keep,
                               Consumer<? super ResolvedSample> consumer) {
+        forEachSample(keep, true, consumer);
+    }
+
+    /**
+     * As {@link #forEachSample(java.util.function.Predicate, Consumer)}; {@code stacks} false
+     * resolves the sampled address alone (the one frame of each sample, {@link
+     * ResolvedSample#sampled()}) from the sample's fixed fields, so that a mapped recording is
+     * read in place and no callchain is decoded, walked or unwound.
+     */
+    public void forEachSample(java.util.function.Predicate<? super SampleRef> keep, boolean stacks,
+                              Consumer<? super ResolvedSample> consumer) {
         ChainWalk walk = ChainWalk.of(this);
         List<Location> frames = new ArrayList<>();
         run(new RecordHandler() {
@@ -463,6 +474,16 @@ public final class Session implements AutoCloseable {
             @Override
             public void sample(SampleRef ref) {
                 if (!keep.test(ref)) {
+                    return;
+                }
+                if (!stacks) {
+                    int ev = ref.event();
+                    if (ev >= names.size()) {
+                        names = eventNames();
+                    }
+                    Location own = resolver.resolveCached(ref.pid(), ref.tid(), ref.cpumode(), ref.ip());
+                    consumer.accept(new ResolvedSample(ev, names.get(ev), ref.pid(), ref.tid(), ref.cpu(), ref.time(),
+                            ref.period(), ref.cpumode(), resolver.comm(ref.pid(), ref.tid()), List.of(own), own));
                     return;
                 }
                 Sample s = ref.sample();
@@ -476,6 +497,11 @@ public final class Session implements AutoCloseable {
                         ? resolver.resolveCached(s.pid(), s.tid(), s.cpumode(), s.ip()) : frames.getFirst();
                 consumer.accept(new ResolvedSample(ev, names.get(ev), s.pid(), s.tid(), s.cpu(), s.time(),
                         s.period(), s.cpumode(), resolver.comm(s.pid(), s.tid()), frames, own));
+            }
+
+            @Override
+            public boolean decodesSamples() {
+                return stacks;
             }
         });
     }

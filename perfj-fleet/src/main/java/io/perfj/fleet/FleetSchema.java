@@ -55,15 +55,53 @@ public final class FleetSchema {
         return new StructType(f);
     }
 
-    static InternalRow row(UTF8String host, UTF8String file, ResolvedSample s) {
-        List<Location> frames = s.frames();
+    /** The columns of {@link #SAMPLE} that a scan reads (all, or those Spark asked for). */
+    static StructType pruned(StructType required) {
+        java.util.List<StructField> keep = new java.util.ArrayList<>();
+        for (StructField f : SAMPLE.fields()) {
+            if (required.getFieldIndex(f.name()).isDefined()) {
+                // whole, whatever nested fields were asked for
+                keep.add(f);
+            }
+        }
+        return new StructType(keep.toArray(StructField[]::new));
+    }
+
+    /** Whether the stack is among these columns (else the session resolves the sampled address alone). */
+    static boolean hasStack(StructType columns) {
+        return columns.getFieldIndex("stack").isDefined();
+    }
+
+    /** One sample's row of these columns (a subset of {@link #SAMPLE}, in its order). */
+    static InternalRow row(StructType columns, UTF8String host, UTF8String file, ResolvedSample s) {
+        StructField[] fields = columns.fields();
+        Object[] v = new Object[fields.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = switch (fields[i].name()) {
+                case "host" -> host;
+                case "file" -> file;
+                case "event" -> UTF8String.fromString(s.eventName());
+                case "event_index" -> s.event();
+                case "time" -> s.time();
+                case "pid" -> s.pid();
+                case "tid" -> s.tid();
+                case "comm" -> str(s.comm());
+                case "cpu" -> s.cpu();
+                case "period" -> s.period();
+                case "sampled" -> frame(s.sampled());
+                case "stack" -> stack(s.frames());
+                default -> throw new IllegalArgumentException("no column " + fields[i].name());
+            };
+        }
+        return new GenericInternalRow(v);
+    }
+
+    private static GenericArrayData stack(List<Location> frames) {
         Object[] stack = new Object[frames.size()];
         for (int i = 0; i < stack.length; i++) {
             stack[i] = frame(frames.get(i));
         }
-        return new GenericInternalRow(new Object[]{host, file, UTF8String.fromString(s.eventName()), s.event(),
-                s.time(), s.pid(), s.tid(), str(s.comm()), s.cpu(), s.period(), frame(s.sampled()),
-                new GenericArrayData(stack)});
+        return new GenericArrayData(stack);
     }
 
     private static UTF8String str(String s) {

@@ -23,10 +23,11 @@ final class SampleReader implements PartitionReader<InternalRow> {
     private static final List<InternalRow> END = List.of();
 
     /** Made on the driver, sent to the executors. */
-    record Factory(SourceOptions options, Pushed pushed) implements PartitionReaderFactory {
+    record Factory(SourceOptions options, Pushed pushed, org.apache.spark.sql.types.StructType columns)
+            implements PartitionReaderFactory {
         @Override
         public PartitionReader<InternalRow> createReader(InputPartition p) {
-            return new SampleReader((RecordingPartition) p, options, pushed);
+            return new SampleReader((RecordingPartition) p, options, pushed, columns);
         }
     }
 
@@ -38,12 +39,15 @@ final class SampleReader implements PartitionReader<InternalRow> {
     private int at;
     private InternalRow current;
 
-    SampleReader(RecordingPartition p, SourceOptions options, Pushed pushed) {
-        producer = Thread.ofPlatform().daemon().name("perfj-fleet-read").unstarted(() -> read(p, options, pushed));
+    SampleReader(RecordingPartition p, SourceOptions options, Pushed pushed,
+                 org.apache.spark.sql.types.StructType columns) {
+        producer = Thread.ofPlatform().daemon().name("perfj-fleet-read")
+                .unstarted(() -> read(p, options, pushed, columns));
         producer.start();
     }
 
-    private void read(RecordingPartition p, SourceOptions options, Pushed pushed) {
+    private void read(RecordingPartition p, SourceOptions options, Pushed pushed,
+                      org.apache.spark.sql.types.StructType columns) {
         Path file = Path.of(p.file());
         UTF8String host = UTF8String.fromString(p.host());
         UTF8String name = UTF8String.fromString(p.file());
@@ -54,8 +58,8 @@ final class SampleReader implements PartitionReader<InternalRow> {
                 long t = ref.time();
                 return (whole || t >= p.from() && t < p.to()) && pushed.keepsTime(t)
                         && pushed.keepsComm(s.resolver().comm(ref.pid(), ref.tid()));
-            }, r -> {
-                out.add(FleetSchema.row(host, name, r));
+            }, FleetSchema.hasStack(columns), r -> {
+                out.add(FleetSchema.row(columns, host, name, r));
                 if (out.size() == BATCH) {
                     put(List.copyOf(out));
                     out.clear();

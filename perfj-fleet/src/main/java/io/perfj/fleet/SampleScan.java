@@ -10,6 +10,7 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -22,14 +23,17 @@ import java.util.List;
 /**
  * The scan of a fleet directory: a partition per recording, or per time slice of a recording
  * larger than the {@code split-bytes} option (default 64 MiB, 0: never split), with the
- * host, comm and time predicates applied by the reader ({@link Pushed}).
+ * host, comm and time predicates applied by the reader ({@link Pushed}), and only the columns
+ * the query reads: without {@code stack}, no callchain is decoded or resolved.
  */
-final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Scan, Batch {
+final class SampleScan implements ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns, Scan, Batch {
     static final long DEFAULT_SPLIT = 64L << 20;
 
     private final CaseInsensitiveStringMap options;
     private Pushed pushed = Pushed.NONE;
     private Filter[] used = new Filter[0];
+    /** The columns read: all, or those the query needs (without the stack, none is resolved). */
+    private StructType columns = FleetSchema.SAMPLE;
 
     SampleScan(CaseInsensitiveStringMap options) {
         this.options = options;
@@ -52,13 +56,18 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Scan, Ba
     }
 
     @Override
+    public void pruneColumns(StructType required) {
+        columns = FleetSchema.pruned(required);
+    }
+
+    @Override
     public Scan build() {
         return this;
     }
 
     @Override
     public StructType readSchema() {
-        return FleetSchema.SAMPLE;
+        return columns;
     }
 
     @Override
@@ -117,6 +126,6 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Scan, Ba
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new SampleReader.Factory(SourceOptions.of(options), pushed);
+        return new SampleReader.Factory(SourceOptions.of(options), pushed, columns);
     }
 }

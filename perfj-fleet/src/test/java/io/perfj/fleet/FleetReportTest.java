@@ -156,4 +156,18 @@ class FleetReportTest {
         }
         assertEquals(doubled.toString(), twice);
     }
+
+    @Test
+    void aQueryWithoutTheStackResolvesTheSampledFramesAlone() {
+        Dataset<Row> pruned = samples(Map.of()).selectExpr("file", "time", "sampled.symbol AS symbol",
+                "sampled.map_address AS addr");
+        String plan = pruned.queryExecution().executedPlan().toString();
+        assertTrue(!plan.contains("stack"), plan);
+        // the same frames as when the whole stack is read
+        Dataset<Row> whole = samples(Map.of()).where("size(stack) >= 0").selectExpr("file", "time",
+                "sampled.symbol AS symbol", "sampled.map_address AS addr");
+        assertEquals(0, pruned.exceptAll(whole).count());
+        assertEquals(0, whole.exceptAll(pruned).count());
+        assertTrue(pruned.count() > 20_000);
+    }
 }
