@@ -170,4 +170,21 @@ class FleetReportTest {
         assertEquals(0, whole.exceptAll(pruned).count());
         assertTrue(pruned.count() > 20_000);
     }
+
+    @Test
+    void aBuildIdCacheBesideARecordingIsItsOwn() throws Exception {
+        Path host = Files.createDirectories(Path.of("target", "fleet-test", "archive", "host4"));
+        Files.copy(Fixtures.recording("c-fp"), host.resolve("c-fp.data"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path cache = host.resolve(".build-id");
+        if (!Files.exists(cache, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // as `perf archive`'s tarball unpacks: .build-id/ beside the recording
+            Files.createSymbolicLink(cache, io.perfj.testing.BuildIdCacheFixture.dir().resolve(".build-id").toAbsolutePath());
+        }
+        Map<String, String> noShared = Map.of("perf-map-dir", Fixtures.file("perf-maps").toString(),
+                "no-system-files", "true");
+        Dataset<Row> s = FleetReport.samples(spark, host.getParent().toString(), noShared);
+        assertEquals(List.of("host4"),
+                s.select("host").distinct().as(org.apache.spark.sql.Encoders.STRING()).collectAsList());
+        assertTrue(s.where("sampled.symbol = 'compute_a'").count() > 100, "symbols from the cache beside it");
+    }
 }
