@@ -81,6 +81,7 @@ public final class LiveProfile implements AutoCloseable {
     private final java.lang.Thread display;
     private volatile boolean stopping;
     private volatile Throwable failure;
+    private volatile RecordInput input;
 
     private record Key(String comm, int frame) {
     }
@@ -112,6 +113,7 @@ public final class LiveProfile implements AutoCloseable {
         int n = 0;
         try {
             RecordInput in = session.data().orderedRecords();
+            input = in;
             for (RawRecord r = in.next(); r != null && !stopping; r = in.next()) {
                 PerfRecord rec = RecordDecoder.decode(r, session.data().evlist());
                 if (rec instanceof Sample s) {
@@ -257,6 +259,17 @@ public final class LiveProfile implements AutoCloseable {
         if (t instanceof Error e) {
             throw e;
         }
+    }
+
+    /** What the record input found cut short or skipped, and the process model's warnings, once it ended. */
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        RecordInput in = input;
+        if (in != null) {
+            out.addAll(in.warnings());
+        }
+        out.addAll(machine.warnings());
+        return out;
     }
 
     /** Stops reading: the reader ends at its next record; the queued samples are still summed. */
