@@ -116,10 +116,11 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             Thread.sleep((long) (delay * 1000));
             r.requestStop();
             recording.join();
+            // a reader's failure first: the recorder's is then only that nobody read the stream
+            p.awaitEnd();
             if (recordFailure.get() != null) {
                 throw recordFailure.get();
             }
-            p.awaitEnd();
             List<String> warnings = new ArrayList<>(r.warnings());
             warnings.addAll(p.warnings());
             for (String warning : warnings) {
