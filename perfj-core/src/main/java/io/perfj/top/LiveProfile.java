@@ -139,15 +139,16 @@ public final class LiveProfile implements AutoCloseable {
                     n = 0;
                 }
             }
-            if (n > 0) {
-                queue.put(Arrays.copyOf(batch, n));
-            }
         } catch (InterruptedException e) {
             java.lang.Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
             failure = e;
         } finally {
             try {
+                // the samples read before the end or before a failure are summed
+                if (n > 0) {
+                    queue.put(Arrays.copyOf(batch, n));
+                }
                 queue.put(END);
             } catch (InterruptedException e) {
                 display.interrupt();

@@ -92,4 +92,28 @@ class LiveProfileTest {
         assertTrue(reportRows.size() >= 3, name + ": report rows " + reportRows);
         assertEquals(reportRows, liveRows, name);
     }
+
+    /** A record the reader cannot read stops both threads, and the reader's typed error reaches the caller. */
+    @org.junit.jupiter.api.Test
+    void aDamagedRecordingEndsWithItsFormatError(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        byte[] bytes = java.nio.file.Files.readAllBytes(Fixtures.recording("c-fp"));
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long dataOffset = b.getLong(40);
+        long dataSize = b.getLong(48);
+        // walk to the middle of the data section and give that record an impossible size
+        long at = dataOffset;
+        while (at < dataOffset + dataSize / 2) {
+            at += Short.toUnsignedInt(b.getShort((int) at + 6));
+        }
+        b.putShort((int) at + 6, (short) 4);
+        Path damaged = dir.resolve("damaged.data");
+        java.nio.file.Files.write(damaged, bytes);
+        try (Session s = Session.open(damaged, options()); LiveProfile p = new LiveProfile(s).start()) {
+            io.perfj.io.FormatException e = org.junit.jupiter.api.Assertions.assertThrows(io.perfj.io.FormatException.class,
+                    p::awaitEnd);
+            assertTrue(e.getMessage().contains("damaged.data") && e.getMessage().contains("0x" + Long.toHexString(at)),
+                    e.getMessage());
+            assertTrue(p.snapshot(KEYS).samples() > 0, "the samples before the damage are summed");
+        }
+    }
 }
