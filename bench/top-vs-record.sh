@@ -10,16 +10,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 RUNS="${1:-3}"
 SECS="${2:-5}"
+. "$ROOT/bench/busy-cpus.sh" $(( (SECS + 10) * RUNS * 2 ))
 HZ="${3:-999}"
-export LC_ALL=C TZ=UTC
-TMP="$(mktemp -d)"
-LOAD=""
-trap 'kill $LOAD 2>/dev/null || true; rm -rf "$TMP"' EXIT
-"$ROOT/perfj" --version >/dev/null
-for c in $(seq "$(nproc)"); do
-    "$ROOT/fixtures/bin/hot" $(( (SECS + 10) * RUNS * 2 )) >/dev/null &
-    LOAD="$LOAD $!"
-done
 echo "perfj top --stdio vs perfj record + report: -a -F $HZ -e cpu-clock for $SECS s, $(nproc) CPUs busy with bin/hot, $(date -u '+%F %H:%M') UTC, load: $(uptime | sed 's/.*load average: //')"
 cpu() {
     local user sys wall
