@@ -21,7 +21,7 @@ class TopCommandTest {
     void refusesWhatItDoesNotDoInOneLine() {
         for (List<String> args : List.of(List.of("top"), List.of("top", "--stdio", "-d", "0"),
                 List.of("top", "--stdio", "--sort", "cpu"), List.of("top", "--stdio", "-a", "-p", "1"),
-                List.of("top", "--stdio", "-e", "no-such-event"))) {
+                List.of("top", "--stdio", "-e", "no-such-event"), List.of("top", "--stdio", "-d", "1", "-p", "999999999"))) {
             CliFixtures.Run r = CliFixtures.run(args.toArray(String[]::new));
             assertTrue(r.rc() == 1 || r.rc() == 2, args + ": exit " + r.rc() + ", " + r.err());
             assertTrue(r.err().strip().lines().count() == 1 && r.err().startsWith("perfj"),
