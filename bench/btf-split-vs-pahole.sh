@@ -2,7 +2,8 @@
 # Split BTF for kernel modules: `perfj btf encode MODULE.ko --base BASE` against
 # `pahole -J --btf_base BASE --btf_encode_detached=OUT MODULE.ko` on the Debian 6.1 cloud kernel.
 # The base is vmlinux's BTF encoded from the same -dbg package twice, by perfj and by pahole; for
-# each module and each base it says whether bpftool's raw and C dumps (with -B BASE) are identical.
+# each module and each base it says whether bpftool's raw and C dumps (with -B BASE) are identical,
+# and whether perfj's --vars all output has pahole's C dump (pahole 1.24 cannot encode all variables).
 # Then it times the encoding of TIMED (xfs.ko by default), alternating the two tools, and prints
 # each run's wall, user and sys seconds and the medians, with the load before and after.
 # Usage: bench/btf-split-vs-pahole.sh [KDBG] [RUNS] [MODULE...]
@@ -18,11 +19,8 @@ MODULES=("$@")
 [ ${#MODULES[@]} -gt 0 ] || MODULES=(drivers/net/veth fs/xfs/xfs net/netfilter/nf_tables)
 TIMED="${TIMED:-fs/xfs/xfs}"
 export LC_ALL=C TZ=UTC
-DBG=$(ls -d "$KDBG"/dbg/usr/lib/debug/lib/modules/*/ | head -1)
-VMLINUX="$DBG/vmlinux"
-[ -e "$VMLINUX" ] || { echo "no vmlinux under $KDBG (run bench/get-debian-kernel.sh)" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/btf-split-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/bench/debian-kernel.sh"
+kernel_dirs "$KDBG"
 echo "$(pahole --version), $(nproc) cores, $(date -u '+%F %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$ROOT/perfj" btf encode "$VMLINUX" -o "$tmp/base.perfj"
 pahole -J -j --btf_encode_detached="$tmp/base.pahole" "$VMLINUX"
@@ -45,6 +43,18 @@ for m in "${MODULES[@]}"; do
         done
         cmp -s "$tmp/perfj.btf" "$tmp/pahole.btf" && line="$line same bytes" || line="$line other bytes"
         echo "$line ($(stat -c %s "$tmp/perfj.btf") vs $(stat -c %s "$tmp/pahole.btf") bytes)"
+        # pahole 1.24 has no mode for all variables; what --vars all must keep of its output is
+        # every other type, in the same order: the C dump, which prints no variables, is the same
+        "$ROOT/perfj" btf encode "$ko" --base "$base" --vars all -o "$tmp/perfj-all.btf"
+        if cmp -s <(bpftool -B "$base" btf dump file "$tmp/perfj-all.btf" format c) \
+                  <(bpftool -B "$base" btf dump file "$tmp/pahole.btf" format c); then
+            echo "  --vars all: C dump identical to pahole's; $(bpftool -B "$base" btf dump file \
+                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] VAR ") VARs in $(bpftool -B "$base" btf dump file \
+                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] DATASEC ") DATASECs (pahole: $(bpftool -B "$base" \
+                btf dump file "$tmp/pahole.btf" | grep -c "^\[[0-9]*\] VAR ") VARs)"
+        else
+            echo "  --vars all: C dump DIFFERS from pahole's"
+        fi
     done
 done
 ko="$DBG/kernel/$TIMED.ko"
@@ -57,13 +67,4 @@ for i in $(seq "$RUNS"); do
         -o "$tmp/perfj.btf" 2>>"$tmp/times"
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk '{ printf "%-7s %6.2f s wall  %5.2f s user  %5.2f s sys\n", $1, $2, $3, $4 }' "$tmp/times"
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-for tool in pahole perfj; do
-    w=$(awk -v t=$tool '$1 == t { print $2 }' "$tmp/times" | median)
-    c=$(awk -v t=$tool '$1 == t { print $3 + $4 }' "$tmp/times" | median)
-    echo "$tool median: ${w} s wall, ${c} s CPU"
-    eval "${tool}_w=$w ${tool}_c=$c"
-done
-awk -v a="$perfj_w" -v b="$pahole_w" -v c="$perfj_c" -v d="$pahole_c" \
-    'BEGIN { printf "perfj/pahole: %.2fx wall, %.2fx CPU\n", a / b, c / d }'
+timing_summary "$tmp/times"

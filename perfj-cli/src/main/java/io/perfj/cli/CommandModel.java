@@ -193,6 +193,9 @@ final class CommandModel {
 
         <T> CommandModel list(Class<T> element, Consumer<? super List<T>> to) {
             b.type(List.class).auxiliaryTypes(element);
+            if (element == Path.class) {
+                b.converters(PATH);
+            }
             Binding<?> v = new Binding<>(to);
             b.getter(v).setter(v);
             add();

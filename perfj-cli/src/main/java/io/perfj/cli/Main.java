@@ -35,7 +35,8 @@ public final class Main implements Runnable {
         m.put("serve", () -> new ServeCommand().spec);
         m.put("bpf", () -> new BpfCommand().spec);
         m.put("btf", () -> new BtfCommand().spec);
-        SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);
+        // perfj-fleet's launcher adds "fleet" (FleetMain) before it runs this command line
+        SUBCOMMANDS = m;
     }
 
     static void addSubcommands(CommandLine cl, String[] args) {

@@ -32,10 +32,7 @@ public final class ReportCommand implements Callable<Integer> {
     int maxStack;
     final FilterCliOptions filters = new FilterCliOptions();
     boolean json;
-    boolean nrSamples;
-    boolean totalPeriod;
-    boolean quiet;
-    String percentage;
+    final ViewCliOptions shown = new ViewCliOptions();
     boolean hideUnresolved;
     boolean header;
     boolean headerOnly;
@@ -84,14 +81,7 @@ public final class ReportCommand implements Callable<Integer> {
                 .value(int.class, v -> maxStack = v);
         filters.declare(m);
         m.option("--json").describe("Print the report as JSON.").flag(v -> json = v);
-        m.option("-n", "--show-nr-samples").describe("Add a column of each entry's own number of samples.")
-                .flag(v -> nrSamples = v);
-        m.option("--show-total-period").describe("Add a column of each entry's own period.")
-                .flag(v -> totalPeriod = v);
-        m.option("-q", "--quiet").describe("Print the rows only, without the comment lines.").flag(v -> quiet = v);
-        m.option("--percentage").label("relative|absolute")
-                .describe("Percentages of all samples (absolute, the default) or of those the filters keep (relative).")
-                .value(String.class, v -> percentage = v);
+        shown.declare(m);
         m.option("-U", "--hide-unresolved").describe("Leave out samples and callchain frames without a symbol.")
                 .flag(v -> hideUnresolved = v);
         m.option("--header").describe("Print the recording's header (as 'perfj header') before the report.")
@@ -187,7 +177,7 @@ public final class ReportCommand implements Callable<Integer> {
         if (!io.perfj.report.BranchReport.hasBranchStacks(data)) {
             throw new CliError("report -b: the recording has no branch stacks (it was not recorded with -b or -j)");
         }
-        if (json || nrSamples || totalPeriod || quiet || percentage != null || hideUnresolved || filters.given()) {
+        if (json || shown.given() || hideUnresolved || filters.given()) {
             throw new CliError("report: --json, -n, --show-total-period, -q, --percentage, --hide-unresolved and the "
                     + "filters are not supported in branch mode (use --no-branch-stack)");
         }
@@ -238,20 +228,12 @@ public final class ReportCommand implements Callable<Integer> {
         callchains |= intelPt;
         io.perfj.report.SampleFilter f = filters.filter(data);
         io.perfj.report.SampleSelection select = filters.selection(data);
-        boolean relative = false;
-        if (percentage != null) {
-            switch (percentage.toLowerCase(Locale.ROOT)) {
-                case "relative" -> relative = true;
-                case "absolute" -> relative = false;
-                default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "--percentage: '" + percentage + "' is neither relative nor absolute");
-            }
-        }
+        boolean relative = shown.relative(spec);
         // JSON keeps one report per event: a group's columns are its members' own reports there
         io.perfj.report.ReportView.Groups groups = json || Boolean.FALSE.equals(group)
                 ? io.perfj.report.ReportView.Groups.NONE
                 : group != null ? io.perfj.report.ReportView.Groups.FORCED : io.perfj.report.ReportView.Groups.RECORDED;
-        io.perfj.report.ReportView view = new io.perfj.report.ReportView(nrSamples, totalPeriod, quiet, relative,
+        io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
                 hideUnresolved, !inline, groups);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds. Without

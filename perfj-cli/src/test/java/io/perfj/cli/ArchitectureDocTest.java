@@ -62,7 +62,7 @@ class ArchitectureDocTest {
 
     private static Set<String> declaredTypes(Path root) throws IOException {
         Set<String> out = new TreeSet<>();
-        for (String module : new String[] {"perfj-core", "perfj-cli"}) {
+        for (String module : new String[] {"perfj-core", "perfj-cli", "perfj-fleet"}) {
             try (Stream<Path> s = Files.walk(root.resolve(module).resolve("src"))) {
                 for (Path p : (Iterable<Path>) s.filter(f -> f.toString().endsWith(".java")
                         || f.toString().endsWith(".proto"))::iterator) {

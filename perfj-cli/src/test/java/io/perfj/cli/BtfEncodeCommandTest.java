@@ -165,4 +165,87 @@ class BtfEncodeCommandTest {
         Btf btf = Btf.parse(Files.readAllBytes(out), out.toString());
         assertTrue(btf.ownTypes().stream().anyMatch(t -> "only_here".equals(t.name())), "struct only_here, named through a relocated string offset");
     }
+
+    /** Relocatable objects of the fixtures, every one encoded on the same base in one run. */
+    private static final String[] MODULES = {"module.o", "gcc-second.o", "gcc-types.o", "crc7.ko"};
+
+    @Test
+    void severalModulesGiveTheSameBytesForAnyThreadCount(@TempDir Path tmp) throws Exception {
+        Path base = Fixtures.file("btf-encode/golden/gcc-base.btf");
+        Map<String, byte[]> alone = new HashMap<>();
+        for (String m : MODULES) {
+            Path out = tmp.resolve(m + ".alone");
+            Run r = run("btf", "encode", bin(m).toString(), "-B", base.toString(), "-o", out.toString(), "-j", "1");
+            assertEquals(0, r.rc(), r.err());
+            alone.put(BtfEncodeCommand.moduleName(Path.of(m)), Files.readAllBytes(out));
+        }
+        for (String j : new String[] {"1", "2", "3", "8"}) {
+            Path dir = tmp.resolve("j" + j);
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("btf", "encode", "-B",
+                    base.toString(), "-o", dir.toString(), "-j", j));
+            for (String m : MODULES) {
+                args.add(bin(m).toString());
+            }
+            Run r = run(args.toArray(String[]::new));
+            assertEquals(0, r.rc(), r.err());
+            try (var names = Files.list(dir)) {
+                assertEquals(alone.keySet(), names.map(p -> p.getFileName().toString())
+                        .collect(java.util.stream.Collectors.toSet()), "-j " + j);
+            }
+            for (var e : alone.entrySet()) {
+                assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())), e.getKey() + ", -j " + j);
+            }
+        }
+    }
+
+    @Test
+    void aDirectoryMeansItsKoFiles(@TempDir Path tmp) throws Exception {
+        Path tree = tmp.resolve("kernel/lib");
+        Files.createDirectories(tree);
+        Files.copy(bin("crc7.ko"), tree.resolve("crc7.ko"));
+        Files.copy(bin("crc7.ko"), tree.resolve("crc-t10dif.ko"));
+        Files.copy(bin("module.o"), tree.resolve("module.o"));
+        Path base = Fixtures.file("btf-encode/golden/gcc-base.btf");
+        Path out = tmp.resolve("btf");
+        Run r = run("btf", "encode", "--base", base.toString(), "-o", out.toString(), tmp.resolve("kernel").toString());
+        assertEquals(0, r.rc(), r.err());
+        try (var names = Files.list(out)) {
+            assertEquals(java.util.Set.of("crc7", "crc_t10dif"), names.map(p -> p.getFileName().toString())
+                    .collect(java.util.stream.Collectors.toSet()), "only .ko files, named as the kernel names modules");
+        }
+        assertArrayEquals(Files.readAllBytes(out.resolve("crc7")), Files.readAllBytes(out.resolve("crc_t10dif")));
+        // --into-elf: copies keep their file names
+        Path copies = tmp.resolve("copies");
+        assertEquals(0, run("btf", "encode", "-B", base.toString(), "--into-elf", "-o", copies.toString(),
+                tree.resolve("crc7.ko").toString(), tree.resolve("module.o").toString()).rc());
+        try (ElfFile elf = ElfFile.open(copies.resolve("crc7.ko"))) {
+            SectionHeader sh = elf.section(".BTF").orElseThrow();
+            assertArrayEquals(Files.readAllBytes(out.resolve("crc7")), elf.sectionData(sh).bytes(0, sh.size()));
+        }
+        // two files with one module name are refused before anything is encoded
+        Files.createDirectories(tmp.resolve("other"));
+        Files.copy(bin("crc7.ko"), tmp.resolve("other/crc7.ko"));
+        Run clash = run("btf", "encode", "-o", tmp.resolve("clash").toString(), tree.resolve("crc7.ko").toString(),
+                tmp.resolve("other/crc7.ko").toString());
+        assertEquals(1, clash.rc());
+        assertTrue(clash.err().startsWith("perfj: ") && clash.err().contains("both"), clash.err());
+        // a directory without modules (the output directory holds raw BTF only) is an error, not nothing
+        Run empty = run("btf", "encode", "-o", tmp.resolve("none").toString(), out.toString());
+        assertEquals(1, empty.rc(), empty.err());
+        assertTrue(empty.err().contains("no .ko files"), empty.err());
+    }
+
+    @Test
+    void aBadFileAmongSeveralIsOneLineAndTheOthersAreWritten(@TempDir Path tmp) throws Exception {
+        Path bad = tmp.resolve("bad.ko");
+        Files.writeString(bad, "hello, not an ELF file at all, but long enough for a header....");
+        Path out = tmp.resolve("out");
+        Run r = run("btf", "encode", "-o", out.toString(), "-j", "2", bin("crc7.ko").toString(), bad.toString(),
+                bin("module.o").toString());
+        assertEquals(2, r.rc(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("perfj: ") && r.err().contains(bad.toString()), r.err());
+        assertTrue(Files.size(out.resolve("crc7")) > 24 && Files.size(out.resolve("module")) > 24);
+        assertTrue(Files.notExists(out.resolve("bad")));
+    }
 }

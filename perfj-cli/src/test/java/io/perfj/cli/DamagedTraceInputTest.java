@@ -109,8 +109,11 @@ class DamagedTraceInputTest {
         String[] args = {"script", "-i", Fixtures.recording("node-jit").toString(), "--no-system-files", "--jitdump-dir"};
         CliFixtures.Run r = CliFixtures.run(concat(args, tmp.toString()));
         assertEquals(0, r.rc(), r.err());
-        assertEquals(1, r.err().strip().lines().count(), r.err());
-        assertTrue(r.err().startsWith(cut + ": JIT_CODE_LOAD at offset 0x") && r.err().contains("truncated"), r.err());
+        // besides perf's note that the recorded kernel's symbols are not here, one line
+        String damage = r.err().lines().filter(l -> !l.startsWith("No kallsyms or vmlinux with build-id "))
+                .collect(java.util.stream.Collectors.joining("\n"));
+        assertEquals(1, damage.strip().lines().count(), r.err());
+        assertTrue(damage.startsWith(cut + ": JIT_CODE_LOAD at offset 0x") && r.err().contains("truncated"), r.err());
         CliFixtures.Run whole = CliFixtures.run(concat(args, Fixtures.file("jitdump").toString()));
         long named = r.out().lines().filter(l -> l.contains(" JS:")).count();
         long all2 = whole.out().lines().filter(l -> l.contains(" JS:")).count();

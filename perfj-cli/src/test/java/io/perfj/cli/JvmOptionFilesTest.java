@@ -80,7 +80,9 @@ class JvmOptionFilesTest {
                 // training runs from the repository root; this JVM's working directory is the module's
                 String[] args = run.clone();
                 for (int i = 0; i < args.length; i++) {
-                    if (!args[i].startsWith("-") && Files.exists(root.resolve(args[i]))) {
+                    // inputs, and outputs in a directory of the repository (record -o)
+                    if (!args[i].startsWith("-") && (Files.exists(root.resolve(args[i]))
+                            || args[i].contains("/") && Files.isDirectory(root.resolve(args[i]).getParent()))) {
                         args[i] = root.resolve(args[i]).toString();
                     }
                 }

@@ -94,14 +94,7 @@ public final class FlameTree {
             if (byCommand) {
                 int th = p.thread(i);
                 if (threadNode[th] < 0) {
-                    String comm = p.comm(th);
-                    Integer fn = t.functionIds.get("\0comm\0" + comm);
-                    if (fn == null) {
-                        fn = t.functions.size();
-                        t.functions.add(new Function(comm, null, false, false));
-                        t.functionIds.put("\0comm\0" + comm, fn);
-                    }
-                    threadNode[th] = t.child(0, fn);
+                    threadNode[th] = t.child(0, t.commFunction(p.comm(th)));
                 }
                 base = threadNode[th];
             }
@@ -156,8 +149,43 @@ public final class FlameTree {
     }
 
 
+    /** The function of a command's level under the root. */
+    private int commFunction(String comm) {
+        Integer fn = functionIds.get("\0comm\0" + comm);
+        if (fn == null) {
+            fn = functions.size();
+            functions.add(new Function(comm, null, false, false));
+            functionIds.put("\0comm\0" + comm, fn);
+        }
+        return fn;
+    }
+
+    /**
+     * A stack merged elsewhere (over many recordings: perfj-fleet): its functions root first,
+     * the command of its thread (null: no command level), and its weight.
+     */
+    public record Path(String comm, List<Function> functions, long weight) {
+    }
+
+    /** The tree of stacks merged elsewhere, in the order given (nodes are numbered as they come). */
+    public static FlameTree ofPaths(Iterable<Path> paths) {
+        FlameTree t = new FlameTree();
+        for (Path p : paths) {
+            int node = p.comm() == null ? 0 : t.child(0, t.commFunction(p.comm()));
+            for (Function f : p.functions()) {
+                node = t.child(node, t.function(f, t.functionIds));
+            }
+            t.self[node] += p.weight();
+        }
+        t.sum();
+        return t;
+    }
+
     private int function(Frame f, Map<String, Integer> ids) {
-        Function fn = Function.of(f);
+        return function(Function.of(f), ids);
+    }
+
+    private int function(Function fn, Map<String, Integer> ids) {
         String key = fn.name() + '\0' + fn.object() + '\0' + fn.kernel() + fn.inlined();
         Integer id = ids.get(key);
         if (id == null) {

@@ -599,13 +599,20 @@ public final class Hists {
 
     /**
      * Ends the input: names the threads and collapses the entries (perf's
-     * {@code hists__collapse_resort}). An event group's members are then linked to their leader
+     * {@code hists__collapse_resort}); without a resolver (rows merged from many recordings)
+     * a thread is named by its entry's command. An event group's members are then linked to their leader
      * ({@link #link}) before every event's rows are sorted ({@link #sortOutput}).
      */
     void finish(FrameResolver resolver) {
+        finish(resolver == null ? null : resolver::comm);
+    }
+
+    /** As {@link #finish(FrameResolver)}, the threads' last names from {@code threadNames}. */
+    void finish(java.util.function.BiFunction<Integer, Integer, String> threadNames) {
+        FrameResolverNames resolver = threadNames == null ? null : threadNames::apply;
         // the pid column names the entry's thread by its last name, and the command column is
         // as wide as the longest such name (perf's thread__comm_len, taken when rows are sorted)
-        if (opts.has(SortKey.PID) || opts.has(SortKey.COMM)) {
+        if (resolver != null && (opts.has(SortKey.PID) || opts.has(SortKey.COMM))) {
             for (HistEntry e : created) {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
@@ -613,6 +620,11 @@ public final class Hists {
         if (perf61) {
             collapsed = perfCollapsedTree();
         }
+    }
+
+    /** The one thing {@link #finish} asks of a resolver. */
+    private interface FrameResolverNames {
+        String comm(int pid, int tid);
     }
 
     /** The output order of the rows (after {@link #finish} and any {@link #link}). */

@@ -104,7 +104,56 @@ public final class Report {
         this.data = data;
         this.opts = opts;
         this.perf61 = perf61;
-        this.walk = ChainWalk.of(perf61, data.fileBytes());
+        this.walk = data == null ? null : ChainWalk.of(perf61, data.fileBytes());
+    }
+
+    /**
+     * One row aggregated elsewhere (over many recordings: perfj-fleet): {@code samples} samples
+     * of event {@code event} whose own address resolved to {@code self}, with these sort-key
+     * values, weighing {@code period} together.
+     */
+    public record MergedRow(int event, String comm, int pid, int tid, int cpu, io.perfj.symbols.Location self,
+                            long period, long samples) {
+    }
+
+    /** Names a thread by its last command name (what the pid column shows), or null when unknown. */
+    public interface ThreadNames {
+        String comm(int pid, int tid);
+    }
+
+    /**
+     * A report of rows merged elsewhere, as {@link #build} makes it from one recording's samples
+     * without callchains: each row's frame interned as a sample's own address is, the rows added
+     * to each event's {@link Hists} in the order given, then ordered as every report's rows are.
+     * Equal {@link io.perfj.symbols.Dso} objects must be the same object (a frame's object is
+     * compared by identity). Only the default mode: no callchains, no --children, no trace keys.
+     *
+     * @param events the events' names, by {@link MergedRow#event()}
+     * @param lost   the lost samples of all the recordings
+     * @param names  the threads' last names for the pid column (a row's command when it has none)
+     */
+    public static Report ofRows(ReportOptions opts, List<String> events, Iterable<MergedRow> rows, long lost,
+                                ThreadNames names) {
+        if (opts.children() || opts.mode() != CallchainMode.NONE || opts.has(SortKey.TRACE)
+                || opts.has(SortKey.TRACE_FIELDS)) {
+            throw new IllegalArgumentException("merged rows carry no callchains or trace fields");
+        }
+        Report r = new Report(null, opts, false);
+        r.lostSamples = lost;
+        for (String name : events) {
+            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, 1, null));
+        }
+        for (MergedRow m : rows) {
+            r.totalSamples += m.samples();
+            int comm = r.commId(m.comm());
+            r.hists.get(m.event()).add(comm, m.comm(), m.pid(), m.tid(), m.cpu(), r.frames.intern(m.self()),
+                    StackTable.EMPTY, -1, m.period(), m.samples(), false);
+        }
+        for (Hists h : r.hists) {
+            h.finish(names == null ? null : names::comm);
+            h.sortOutput();
+        }
+        return r;
     }
 
     /**

@@ -21,9 +21,11 @@ import java.util.List;
  *                  recordings, and functions inlined at an unwound address as frames of their
  *                  own ({@link io.perfj.symbols.Symbol#inlined()}); just the sampled address
  *                  when the sample has no callchain
+ * @param sampled   the sampled address itself, resolved in the sample's cpumode: what a report
+ *                  row (its "self" frame) is keyed by, whatever the callchain says
  */
 public record ResolvedSample(int event, String eventName, int pid, int tid, int cpu, long time, long period,
-                             int cpumode, String comm, List<Location> frames) {
+                             int cpumode, String comm, List<Location> frames, Location sampled) {
     public ResolvedSample {
         frames = List.copyOf(frames);
     }

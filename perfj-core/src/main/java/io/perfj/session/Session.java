@@ -449,6 +449,28 @@ public final class Session implements AutoCloseable {
      * with perf's default limit of {@value #DEFAULT_MAX_STACK} frames.
      */
     public void forEachSample(Consumer<? super ResolvedSample> consumer) {
+        forEachSample(ref -> true, consumer);
+    }
+
+    /**
+     * As {@link #forEachSample(Consumer)}, for the samples {@code keep} accepts: it sees each
+     * sample's fixed fields (pid, tid, time, cpu) before anything is decoded or resolved, and
+     * the process model of the sample's moment ({@link #resolver()}), so a rejected sample costs
+     * no symbol lookup.
+     */
+    public void forEachSample(java.util.function.Predicate<? super SampleRef> keep,
+                              Consumer<? super ResolvedSample> consumer) {
+        forEachSample(keep, true, consumer);
+    }
+
+    /**
+     * As {@link #forEachSample(java.util.function.Predicate, Consumer)}; {@code stacks} false
+     * resolves the sampled address alone (the one frame of each sample, {@link
+     * ResolvedSample#sampled()}) from the sample's fixed fields, so that a mapped recording is
+     * read in place and no callchain is decoded, walked or unwound.
+     */
+    public void forEachSample(java.util.function.Predicate<? super SampleRef> keep, boolean stacks,
+                              Consumer<? super ResolvedSample> consumer) {
         ChainWalk walk = ChainWalk.of(this);
         List<Location> frames = new ArrayList<>();
         run(new RecordHandler() {
@@ -456,15 +478,35 @@ public final class Session implements AutoCloseable {
 
             @Override
             public void sample(SampleRef ref) {
+                if (!keep.test(ref)) {
+                    return;
+                }
+                if (!stacks) {
+                    int ev = ref.event();
+                    if (ev >= names.size()) {
+                        names = eventNames();
+                    }
+                    Location own = resolver.resolveCached(ref.pid(), ref.tid(), ref.cpumode(), ref.ip());
+                    consumer.accept(new ResolvedSample(ev, names.get(ev), ref.pid(), ref.tid(), ref.cpu(), ref.time(),
+                            ref.period(), ref.cpumode(), resolver.comm(ref.pid(), ref.tid()), List.of(own), own));
+                    return;
+                }
                 Sample s = ref.sample();
                 int ev = s.evsel().index();
                 if (ev >= names.size()) {
                     names = eventNames();
                 }
                 frames.clear();
-                resolveStack(s, DEFAULT_MAX_STACK, walk, frames);
+                boolean chain = resolveStack(s, DEFAULT_MAX_STACK, walk, frames);
+                Location own = chain || frames.isEmpty()
+                        ? resolver.resolveCached(s.pid(), s.tid(), s.cpumode(), s.ip()) : frames.getFirst();
                 consumer.accept(new ResolvedSample(ev, names.get(ev), s.pid(), s.tid(), s.cpu(), s.time(),
-                        s.period(), s.cpumode(), resolver.comm(s.pid(), s.tid()), frames));
+                        s.period(), s.cpumode(), resolver.comm(s.pid(), s.tid()), frames, own));
+            }
+
+            @Override
+            public boolean decodesSamples() {
+                return stacks;
             }
         });
     }

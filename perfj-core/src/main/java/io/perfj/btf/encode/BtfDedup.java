@@ -49,6 +49,15 @@ final class BtfDedup {
      * of split BTF (ids from 1), canonical as they are.
      */
     BtfDedup(TypeSection t, int splitStart) {
+        this(t, splitStart, null);
+    }
+
+    /**
+     * As {@link #BtfDedup(TypeSection, int)}, the base's candidates already filed in
+     * {@code baseCandidates} (from {@link #baseCandidates} on the same base records; this dedup
+     * adds to it).
+     */
+    BtfDedup(TypeSection t, int splitStart, DedupTable baseCandidates) {
         if (t.first() != 1 || splitStart < 1 || splitStart > t.end()) {
             throw new IllegalArgumentException("types must start at id 1 and the split within them");
         }
@@ -65,11 +74,18 @@ final class BtfDedup {
             int k = t.kind(i);
             map[i] = k == VAR || k == DATASEC ? i : UNPROCESSED;
         }
-        this.table = new DedupTable(Math.max(1024, n / 8));
+        this.table = baseCandidates != null ? baseCandidates : new DedupTable(Math.max(1024, n / 8));
         for (int i = 1; i < splitStart; i++) {
             map[i] = i;
-            addBase(i);
+            if (baseCandidates == null) {
+                addBase(i);
+            }
         }
+    }
+
+    /** The candidates a split on {@code base} (ids from 1, all of it the base) starts from. */
+    static DedupTable baseCandidates(TypeSection base) {
+        return new BtfDedup(base, base.end()).table;
     }
 
     /** libbpf's btf_dedup_prep: a base type filed as a candidate under its kind's signature. */

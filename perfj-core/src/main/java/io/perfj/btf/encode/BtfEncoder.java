@@ -71,10 +71,25 @@ public final class BtfEncoder {
         // The base's types are copied into the table while the units are encoded (only merging
         // needs them).
         TypeSection baseTable = base == null ? null
-                : TypeSection.chunked(1, base.wordCount(), Math.max(1 << 10, base.end()));
+                : TypeSection.chunked(1, base.wordGuess(), (int) Math.min(1 << 24, Math.max(1 << 10, base.wordGuess() / 8)));
         java.util.concurrent.CompletableFuture<Void> baseCopy = base == null ? null
-                : java.util.concurrent.CompletableFuture.runAsync(() -> base.copyInto(baseTable),
-                        r -> daemon(r, "btf-base"));
+                : new java.util.concurrent.CompletableFuture<>();
+        // After the copy, the same thread makes what the dedup needs of the base (once per base).
+        java.util.concurrent.CompletableFuture<Void> basePrep = base == null ? null
+                : new java.util.concurrent.CompletableFuture<>();
+        if (base != null) {
+            daemon(() -> {
+                try {
+                    base.copyInto(baseTable);
+                    baseCopy.complete(null);
+                    base.prepare();
+                    basePrep.complete(null);
+                } catch (RuntimeException | Error e) {
+                    baseCopy.completeExceptionally(e);
+                    basePrep.completeExceptionally(e);
+                }
+            }, "btf-base");
+        }
         // The symbol table is read while the DWARF sections are loaded.
         java.util.concurrent.CompletableFuture<ElfContext> ctxFuture = java.util.concurrent.CompletableFuture
                 .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> daemon(r, "btf-symbols"));
@@ -91,10 +106,11 @@ public final class BtfEncoder {
         long guess = dwarf.infoSize() / 5;
         TypeSection table = baseTable != null ? baseTable : TypeSection.chunked(1, guess,
                 (int) Math.min(Integer.MAX_VALUE / 4, Math.max(1 << 10, guess / 9)));
-        int splitStart = base == null ? 1 : base.end();
         Merger merger = new Merger(table, !ctx.funcNames.isEmpty(), pool.intern("int"),
                 baseCopy == null ? null : () -> join(baseCopy));
-        int[] strIds = new int[(int) dwarf.debugStrSize()];
+        // names by .debug_str offset, unless each unit has its own strings (ld -r merges none)
+        int[] strIds = elf.type() == io.perfj.elf.Elf.ET_REL && dwarf.debugStrBytes() != null ? null
+                : new int[(int) dwarf.debugStrSize()];
         // Type units first, so units referring to their types by signature find them numbered.
         List<UnitHeader> units = new ArrayList<>(dwarf.units());
         units.sort((a, b) -> Boolean.compare(!a.isTypeUnit(), !b.isTypeUnit()));
@@ -144,6 +160,7 @@ public final class BtfEncoder {
         if (baseCopy != null) {
             join(baseCopy);
         }
+        int splitStart = base == null ? 1 : base.end();
         merger.finish();
         addDatasecs(table, pool, ctx, merger, options.vars());
         if (base != null) {
@@ -159,7 +176,10 @@ public final class BtfEncoder {
             return raw(TypeSection.flat(splitStart, 0, 0), pool, elf.order(), base);
         }
         int before = table.end() - splitStart;
-        TypeSection deduped = new BtfDedup(table, splitStart).run();
+        if (basePrep != null) {
+            join(basePrep);
+        }
+        TypeSection deduped = new BtfDedup(table, splitStart, base == null ? null : base.candidates()).run();
         long t2 = System.nanoTime();
         byte[] out = raw(deduped, pool, elf.order(), base);
         if (TIMING) {

@@ -44,7 +44,8 @@ final class CuModel {
     private final StringPool pool;
     /**
      * Pool id + 1 of the string at each offset of .debug_str (0: not looked up yet), shared by all
-     * threads: a thread that races another writes the same id.
+     * threads: a thread that races another writes the same id. Null for a relocatable object,
+     * whose units share no strings (each has its own copies): names are then found by their bytes.
      */
     private final int[] strIds;
     /**
@@ -56,6 +57,8 @@ final class CuModel {
     private final int[] recentId = new int[1 << RECENT_BITS];
     /** Strings inside the DIEs (DW_FORM_string), by their bytes: shared by all units of a thread. */
     private final InlineNames inlineNames;
+    /** The unit's .debug_str bytes (null when not on the heap). */
+    private byte[] debugStr;
     DieCursor c;
 
     // Types table, indexed by id (1-based)
@@ -163,6 +166,7 @@ final class CuModel {
     void reset(DieCursor cursor) {
         skipped.clear();
         this.c = cursor;
+        this.debugStr = cursor.dwarf().debugStrBytes();
         nTypes = 0;
         typeAnnots.clear();
         nMembers = 0;
@@ -199,10 +203,18 @@ final class CuModel {
         if (recentOff[slot] == o + 1) {
             return recentId[slot];
         }
-        int id = strIds[o] - 1;
+        int id = strIds == null ? -1 : strIds[o] - 1;
         if (id < 0) {
-            id = pool.intern(c.string(i));
-            strIds[o] = id + 1;
+            // by content: a relocatable object's units each have their own copy of every name
+            // (xfs.ko: 457k strings in .debug_str, 24k different)
+            if (debugStr != null) {
+                id = inlineNames.idOfTerminated(debugStr, o);
+            } else {
+                id = pool.intern(c.string(i));
+            }
+            if (strIds != null) {
+                strIds[o] = id + 1;
+            }
         }
         recentOff[slot] = o + 1;
         recentId[slot] = id;

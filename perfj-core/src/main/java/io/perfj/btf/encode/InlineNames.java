@@ -4,10 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Pool ids of names stored inside DIEs ({@code DW_FORM_string}), looked up by their bytes. Such a
- * name has no offset to key a cache by, and short, common names ("next", "len", "ops") are stored
- * this way in every unit, so without this table each occurrence would cost a String and a trip
- * through the shared {@link StringPool}. One per thread; it keeps what it learns across units.
+ * Pool ids of names looked up by their bytes: names stored inside DIEs ({@code DW_FORM_string}),
+ * which have no offset to key a cache by, and short, common names ("next", "len", "ops") are stored
+ * this way in every unit; and {@code .debug_str} names seen for the first time at their offset
+ * (in a relocatable object each unit has its own copies). Without this table each occurrence would
+ * cost a String and a trip through the shared {@link StringPool}. One per thread; it keeps what it
+ * learns across units.
  */
 final class InlineNames {
     private final StringPool pool;
@@ -32,6 +34,23 @@ final class InlineNames {
         for (int i = from, e = from + n; i < e; i++) {
             h = 31 * h + b[i];
         }
+        return find(b, from, n, h);
+    }
+
+    /**
+     * The pool id of the NUL-terminated string at {@code b[from]} (or up to the end of {@code b}),
+     * measured and hashed in one pass.
+     */
+    int idOfTerminated(byte[] b, int from) {
+        int h = 1;
+        int i = from;
+        for (byte x; i < b.length && (x = b[i]) != 0; i++) {
+            h = 31 * h + x;
+        }
+        return find(b, from, i - from, h);
+    }
+
+    private int find(byte[] b, int from, int n, int h) {
         h ^= h >>> 16;
         int mask = slots.length - 1;
         for (int s = h & mask; ; s = (s + 1) & mask) {

@@ -102,6 +102,14 @@ public final class DwarfInfo {
         return str.size();
     }
 
+    /**
+     * The bytes of .debug_str when they are on the heap (as the section of every file is: see
+     * {@code DebugSections}), for reading a {@link DieCursor#debugStrOffset} string in place; else null.
+     */
+    public byte[] debugStrBytes() {
+        return str.heap() ? str.bytes() : null;
+    }
+
     /** All units: those of {@code .debug_info} in section order, then those of {@code .debug_types}. */
     public List<UnitHeader> units() {
         return units;

@@ -1,0 +1,272 @@
+package io.perfj.cli;
+
+import io.perfj.fleet.FleetReport;
+import io.perfj.fleet.FleetSpark;
+import io.perfj.report.CallchainMode;
+import io.perfj.report.JsonReport;
+import io.perfj.report.Report;
+import io.perfj.report.ReportOptions;
+import io.perfj.report.ReportView;
+import io.perfj.report.SortKey;
+import io.perfj.report.StdioReport;
+import io.perfj.session.Compat;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code perfj fleet}: reports and queries over every recording under a directory, on Apache
+ * Spark (embedded in local mode, or a cluster's driver with {@code --master}). In this package
+ * for the command line's option models ({@link CommandModel}, {@link SymbolCliOptions}); it is
+ * built in perfj-fleet, so Spark is on no other command's class path.
+ */
+public final class FleetCommand implements Runnable {
+    final CommandSpec spec;
+
+    FleetCommand() {
+        CommandModel m = CommandModel.command(this, "fleet",
+                "Reports and SQL over every recording under a directory (DIR/HOST/*.data), on Apache Spark.");
+        spec = m.spec();
+        spec.addSubcommand("report", new ReportSub().spec);
+        spec.addSubcommand("sql", new SqlSub().spec);
+        spec.addSubcommand("flamegraph", new FlameSub().spec);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** What every fleet subcommand takes: the directory, the symbol sources, the cluster. */
+    abstract static class Common {
+        Path dir;
+        String master;
+        final SymbolCliOptions sym = new SymbolCliOptions();
+
+        void declare(CommandModel m) {
+            m.positional("0", "DIR").describe("The fleet: recordings under DIR, a directory per host (DIR/HOST/...), "
+                    + "each with its build-id cache beside it (an unpacked 'perf archive') or the shared --buildid-dir.")
+                    .value(Path.class, v -> dir = v);
+            m.option("--master").label("URL")
+                    .describe("Spark master: local[*] (default, embedded), local[N], spark://HOST:PORT or yarn.")
+                    .value(String.class, v -> master = v);
+            sym.declare(m);
+        }
+
+        /** The samples of the directory, in a session this command stops. */
+        Dataset<Row> samples(SparkSession spark) {
+            if (!Files.isDirectory(dir)) {
+                throw new CliError("fleet: " + dir + " is not a directory");
+            }
+            if (sym.compat != Compat.NONE) {
+                throw new CliError("fleet: --compat " + sym.compat + " is not supported (fleet rows are the default mode's)");
+            }
+            Map<String, String> o = new HashMap<>();
+            put(o, "symfs", sym.symfs);
+            put(o, "buildid-dir", sym.buildIdDir);
+            put(o, "kallsyms", sym.kallsyms);
+            put(o, "perf-map-dir", sym.perfMapDir);
+            o.put("no-system-files", Boolean.toString(sym.noSystem));
+            return FleetReport.samples(spark, dir.toAbsolutePath().toString(), o);
+        }
+
+        private static void put(Map<String, String> o, String k, Path v) {
+            if (v != null) {
+                o.put(k, v.toAbsolutePath().toString());
+            }
+        }
+
+        SparkSession spark() {
+            return FleetSpark.start(master, master == null || master.startsWith("local") ? null : FleetSpark.classPath());
+        }
+
+        /** What a fleet command does in its Spark session, which it then stops. */
+        interface Work {
+            void run(SparkSession spark) throws java.io.IOException;
+        }
+
+        /**
+         * Runs {@code work} in a session; a failure in a task (a damaged recording, a missing
+         * library) comes out as what the task threw, so that the error is the one line naming
+         * the file a single-file command prints; a query Spark cannot analyse (a bad --where or
+         * SQL) as its first line.
+         */
+        void inSpark(Work work) throws java.io.IOException {
+            SparkSession spark = spark();
+            try {
+                work.run(spark);
+            } catch (java.io.IOException e) {
+                throw e;
+            } catch (Exception e) {
+                // Spark's own exceptions are checked ones, thrown from Scala without a declaration
+                throw cause(e);
+            } finally {
+                spark.stop();
+            }
+        }
+
+        static RuntimeException cause(Exception e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof io.perfj.io.FormatException || t instanceof io.perfj.io.MissingLibraryException
+                        || t instanceof java.io.UncheckedIOException || t instanceof CliError) {
+                    return (RuntimeException) t;
+                }
+                if (t instanceof org.apache.spark.sql.AnalysisException a) {
+                    String m = a.getMessage() == null ? a.toString() : a.getMessage().lines().findFirst().orElse("");
+                    return new CliError("fleet: " + m);
+                }
+            }
+            return e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** {@code perfj fleet report DIR}: report's rows over every sample of every recording. */
+    static final class ReportSub extends Common implements Callable<Integer> {
+        final CommandSpec spec;
+        String sort;
+        String where;
+        boolean stdio;
+        boolean json;
+        final ViewCliOptions shown = new ViewCliOptions();
+        double percentLimit;
+
+        ReportSub() {
+            CommandModel m = CommandModel.command(this, "report",
+                    "Where the samples of all recordings landed, in report's layout (rows summed over the files).");
+            declare(m);
+            m.option("--stdio").describe("Text output (the default).").flag(v -> stdio = v);
+            m.option("--json").describe("Print the report as JSON.").flag(v -> json = v);
+            m.option("-s", "--sort").label("KEYS").describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu "
+                    + "(default: comm,dso,symbol).").value(String.class, v -> sort = v);
+            m.option("--where").label("SQL").describe("Only the samples this SQL condition keeps, on the columns "
+                    + "host, file, event, time, pid, tid, comm, cpu, period, sampled, stack (e.g. \"host = 'web1'\").")
+                    .value(String.class, v -> where = v);
+            shown.declare(m);
+            m.option("--percent-limit").label("PCT").describe("Hide entries below PCT percent.")
+                    .value(double.class, v -> percentLimit = v);
+            spec = m.spec();
+        }
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            List<SortKey> keys;
+            try {
+                keys = SortKey.parse(sort == null ? "comm,dso,symbol" : sort);
+            } catch (UnsupportedOperationException e) {
+                throw new CliError("fleet report --sort: " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
+            }
+            if (keys.contains(SortKey.TRACE) || keys.contains(SortKey.TRACE_FIELDS)) {
+                throw new CliError("fleet report --sort: the trace keys are not supported over a fleet");
+            }
+            boolean relative = shown.relative(spec);
+            ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
+                    ReportView.Groups.NONE);
+            ReportOptions o = new ReportOptions(keys, sort != null && sort.contains("symbol"), false,
+                    CallchainMode.NONE, false, 0.5, percentLimit, 127, null, null, null, null, null, null,
+                    io.perfj.report.SampleSelection.ALL, view);
+            inSpark(spark -> {
+                Report r = FleetReport.report(samples(spark), o, where);
+                if (json) {
+                    new JsonReport(r, out).print();
+                } else if (!new StdioReport(r, out).print()) {
+                    spec.commandLine().getErr().println("perfj: warning: " + dir + " has no samples to report");
+                }
+                out.flush();
+            });
+            return 0;
+        }
+    }
+
+    /** {@code perfj fleet sql DIR QUERY}: a query over the table {@code samples}. */
+    static final class SqlSub extends Common implements Callable<Integer> {
+        final CommandSpec spec;
+        String query;
+
+        SqlSub() {
+            CommandModel m = CommandModel.command(this, "sql",
+                    "Runs a Spark SQL query over the samples of every recording (the table 'samples'); prints "
+                            + "its rows tab-separated under a header line.");
+            declare(m);
+            m.positional("1", "QUERY").describe("e.g. \"SELECT host, comm, sum(period) FROM samples GROUP BY 1, 2\"")
+                    .value(String.class, v -> query = v);
+            spec = m.spec();
+        }
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            inSpark(spark -> {
+                samples(spark).createOrReplaceTempView("samples");
+                Dataset<Row> d = spark.sql(query);
+                out.println(String.join("\t", d.columns()));
+                for (java.util.Iterator<Row> it = d.toLocalIterator(); it.hasNext(); ) {
+                    Row r = it.next();
+                    StringBuilder b = new StringBuilder();
+                    for (int i = 0; i < r.length(); i++) {
+                        if (i > 0) {
+                            b.append('\t');
+                        }
+                        b.append(r.isNullAt(i) ? "NULL" : String.valueOf(r.get(i)));
+                    }
+                    out.println(b);
+                }
+                out.flush();
+            });
+            return 0;
+        }
+    }
+
+    /** {@code perfj fleet flamegraph DIR -o OUT.html}: one event's stacks of every recording. */
+    static final class FlameSub extends Common implements Callable<Integer> {
+        final CommandSpec spec;
+        Path output;
+        String event;
+        String where;
+
+        FlameSub() {
+            CommandModel m = CommandModel.command(this, "flamegraph",
+                    "A flame graph of one event's stacks over every recording (an HTML page, as perfj flamegraph -o X.html).");
+            declare(m);
+            m.option("-o", "--output").label("FILE").describe("The page to write (*.html).").required()
+                    .value(Path.class, v -> output = v);
+            m.option("--event").label("NAME").describe("The event to draw (default: the first one recorded).")
+                    .value(String.class, v -> event = v);
+            m.option("--where").label("SQL").describe("Only the samples this SQL condition keeps (see fleet report).")
+                    .value(String.class, v -> where = v);
+            spec = m.spec();
+        }
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            String name = output.getFileName() == null ? "" : output.getFileName().toString();
+            if (!name.endsWith(".html") && !name.endsWith(".htm")) {
+                throw new CliError(output + ": fleet flamegraph writes an HTML page: *.html");
+            }
+            inSpark(spark -> {
+                Dataset<Row> s = samples(spark);
+                String ev = event != null ? event : io.perfj.fleet.FleetFlame.firstEvent(s);
+                if (ev == null) {
+                    throw new CliError("fleet flamegraph: " + dir + " has no samples");
+                }
+                io.perfj.profile.FlameTree tree = io.perfj.fleet.FleetFlame.tree(s, ev, where);
+                String unit = io.perfj.profile.Profile.inNanoseconds(ev) ? "ns" : "events";
+                try (java.io.OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
+                    new io.perfj.serve.FlameHtml(tree, "Fleet flame graph: " + dir + " (" + ev + ")", unit).write(o);
+                }
+            });
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.perfj.fleet;
+
+import io.perfj.report.Report;
+import io.perfj.report.ReportOptions;
+import io.perfj.report.SortKey;
+import io.perfj.symbols.Dso;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * A report over every sample of a fleet directory: Spark groups the samples by what the report's
+ * sort keys and filters look at and sums their periods; the driver feeds the merged rows to
+ * {@link Report#ofRows}, so rows are keyed, filtered, ordered and printed by the single-file
+ * report's own code.
+ */
+public final class FleetReport {
+    private FleetReport() {
+    }
+
+    /** The samples of a fleet directory, read by the perfj data source with these options. */
+    public static Dataset<Row> samples(SparkSession spark, String dir, Map<String, String> options) {
+        return spark.read().format("perfj").options(options).load(dir);
+    }
+
+    /**
+     * The report of these samples (self rows: no callchains or --children).
+     *
+     * @param where a SQL condition on the sample columns, or null
+     */
+    public static Report report(Dataset<Row> samples, ReportOptions o, String where) {
+        Dataset<Row> s = where == null ? samples : samples.where(where);
+        boolean comm = o.has(SortKey.COMM) || o.comms() != null;
+        boolean thread = o.has(SortKey.PID) || o.has(SortKey.TID) || o.pids() != null || o.tids() != null;
+        boolean cpu = o.has(SortKey.CPU) || o.cpus() != null;
+        Dataset<Row> keyed = s.selectExpr("event",
+                comm ? "comm" : "CAST(NULL AS STRING) AS comm",
+                thread ? "pid" : "-1 AS pid", thread ? "tid" : "-1 AS tid",
+                cpu ? "cpu" : "-1 AS cpu",
+                frameKey() + " AS frame", "period");
+        // the events in the order their first samples came (by their place in the recordings)
+        List<Row> events = s.groupBy("event").agg(org.apache.spark.sql.functions.min("event_index").as("i"))
+                .orderBy("i", "event").collectAsList();
+        List<String> names = new ArrayList<>();
+        Map<String, Integer> index = new HashMap<>();
+        for (Row e : events) {
+            index.put(e.getString(0), names.size());
+            names.add(e.getString(0));
+        }
+        List<Row> merged = keyed.groupBy("event", "comm", "pid", "tid", "cpu", "frame")
+                .agg(org.apache.spark.sql.functions.sum("period").as("period"),
+                        org.apache.spark.sql.functions.count("*").as("samples"))
+                .orderBy("event", "comm", "pid", "tid", "cpu", "frame.dso", "frame.symbol", "frame.sym_start",
+                        "frame.address", "frame.level")
+                .collectAsList();
+        Map<List<String>, Dso> dsos = new HashMap<>();
+        List<Report.MergedRow> rows = new ArrayList<>(merged.size());
+        for (Row r : merged) {
+            rows.add(new Report.MergedRow(index.get(r.getString(0)), r.getString(1), r.getInt(2), r.getInt(3),
+                    r.getInt(4), FleetSchema.location(r.getStruct(5), dsos), r.getLong(6), r.getLong(7)));
+        }
+        Map<Long, String> threads = new HashMap<>();
+        if (o.has(SortKey.PID)) {
+            // the pid column names a thread by its last command: that of its latest sample
+            for (Row t : s.groupBy("pid", "tid").agg(org.apache.spark.sql.functions.max_by(
+                    org.apache.spark.sql.functions.col("comm"), org.apache.spark.sql.functions.col("time")))
+                    .collectAsList()) {
+                threads.put(thread(t.getInt(0), t.getInt(1)), t.getString(2));
+            }
+        }
+        return Report.ofRows(o, names, rows, 0, (pid, tid) -> threads.get(thread(pid, tid)));
+    }
+
+    private static long thread(int pid, int tid) {
+        return ((long) pid << 32) | (tid & 0xffffffffL);
+    }
+
+    /**
+     * The sampled frame as a report row is keyed by it: with a symbol, the addresses do not
+     * matter (zero), without one they are the frame.
+     */
+    private static String frameKey() {
+        StringJoiner j = new StringJoiner(", ", "IF(sampled.symbol IS NULL, sampled, named_struct(", "))");
+        for (StructField f : FleetSchema.FRAME.fields()) {
+            String n = f.name();
+            String v = switch (n) {
+                case "offset", "address", "map_address" -> "CAST(0 AS BIGINT)";
+                default -> "sampled.`" + n + "`";
+            };
+            j.add("'" + n + "', " + v);
+        }
+        return j.toString();
+    }
+}

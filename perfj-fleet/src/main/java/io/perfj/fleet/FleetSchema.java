@@ -1,0 +1,150 @@
+package io.perfj.fleet;
+
+import io.perfj.session.ResolvedSample;
+import io.perfj.symbols.Dso;
+import io.perfj.symbols.DsoKind;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.Symbol;
+import io.perfj.symbols.SymbolTable;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rows of {@code spark.read.format("perfj")}: one per sample, with its recording, thread,
+ * event and stack, each frame as the session resolved it. A frame keeps what a report needs to
+ * key a row exactly as the single-file path does (the object's names and kind, the symbol's
+ * range and binding, both addresses and the level), so rows merged over many files can be fed
+ * back to {@link io.perfj.report.Report#ofRows} ({@link #location}).
+ */
+public final class FleetSchema {
+    private FleetSchema() {
+    }
+
+    /** One resolved frame. */
+    public static final StructType FRAME = struct(
+            "dso", DataTypes.StringType, "dso_short", DataTypes.StringType, "dso_kind", DataTypes.StringType,
+            "build_id", DataTypes.StringType, "symbol", DataTypes.StringType, "sym_start", DataTypes.LongType,
+            "sym_end", DataTypes.LongType, "sym_binding", DataTypes.StringType, "offset", DataTypes.LongType,
+            "inline", DataTypes.BooleanType, "address", DataTypes.LongType, "map_address", DataTypes.LongType,
+            "level", DataTypes.StringType);
+
+    /** One sample. */
+    public static final StructType SAMPLE = struct(
+            "host", DataTypes.StringType, "file", DataTypes.StringType, "event", DataTypes.StringType,
+            "event_index", DataTypes.IntegerType, "time", DataTypes.LongType, "pid", DataTypes.IntegerType,
+            "tid", DataTypes.IntegerType, "comm", DataTypes.StringType, "cpu", DataTypes.IntegerType,
+            "period", DataTypes.LongType, "sampled", FRAME, "stack", DataTypes.createArrayType(FRAME, false));
+
+    /** A struct of nullable fields, given as name, type, name, type, ... */
+    private static StructType struct(Object... namesAndTypes) {
+        StructField[] f = new StructField[namesAndTypes.length / 2];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = DataTypes.createStructField((String) namesAndTypes[2 * i],
+                    (org.apache.spark.sql.types.DataType) namesAndTypes[2 * i + 1], true);
+        }
+        return new StructType(f);
+    }
+
+    /** The columns of {@link #SAMPLE} that a scan reads (all, or those Spark asked for). */
+    static StructType pruned(StructType required) {
+        java.util.List<StructField> keep = new java.util.ArrayList<>();
+        for (StructField f : SAMPLE.fields()) {
+            if (required.getFieldIndex(f.name()).isDefined()) {
+                // whole, whatever nested fields were asked for
+                keep.add(f);
+            }
+        }
+        return new StructType(keep.toArray(StructField[]::new));
+    }
+
+    /** Whether the stack is among these columns (else the session resolves the sampled address alone). */
+    static boolean hasStack(StructType columns) {
+        return columns.getFieldIndex("stack").isDefined();
+    }
+
+    /** One sample's row of these columns (a subset of {@link #SAMPLE}, in its order). */
+    static InternalRow row(StructType columns, UTF8String host, UTF8String file, ResolvedSample s) {
+        StructField[] fields = columns.fields();
+        Object[] v = new Object[fields.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = switch (fields[i].name()) {
+                case "host" -> host;
+                case "file" -> file;
+                case "event" -> UTF8String.fromString(s.eventName());
+                case "event_index" -> s.event();
+                case "time" -> s.time();
+                case "pid" -> s.pid();
+                case "tid" -> s.tid();
+                case "comm" -> str(s.comm());
+                case "cpu" -> s.cpu();
+                case "period" -> s.period();
+                case "sampled" -> frame(s.sampled());
+                case "stack" -> stack(s.frames());
+                default -> throw new IllegalArgumentException("no column " + fields[i].name());
+            };
+        }
+        return new GenericInternalRow(v);
+    }
+
+    private static GenericArrayData stack(List<Location> frames) {
+        Object[] stack = new Object[frames.size()];
+        for (int i = 0; i < stack.length; i++) {
+            stack[i] = frame(frames.get(i));
+        }
+        return new GenericArrayData(stack);
+    }
+
+    private static UTF8String str(String s) {
+        return s == null ? null : UTF8String.fromString(s);
+    }
+
+    private static InternalRow frame(Location l) {
+        Dso d = l.dso();
+        Symbol y = l.symbol();
+        return new GenericInternalRow(new Object[]{
+                d == null ? null : str(d.longName()),
+                d == null ? null : str(d.shortName()),
+                d == null ? null : str(d.kind().name()),
+                d == null ? null : str(d.buildIdHex()),
+                y == null ? null : str(y.name()),
+                y == null ? null : y.start(),
+                y == null ? null : y.end(),
+                y == null ? null : str(String.valueOf(y.binding())),
+                y == null ? null : l.symbolOffset(),
+                y != null && y.inlined(),
+                l.ip(), l.mapIp(), str(String.valueOf(l.level()))});
+    }
+
+    /**
+     * A frame of {@link #FRAME} (an external {@link Row}) as a {@link Location} again, its
+     * object one per distinct (path, short name, kind) in {@code dsos}, as one session keys an
+     * object by its path: builds of one program on many hosts are one row (slice them by
+     * {@code build_id} with SQL). The object has no symbol table (the frame carries its symbol).
+     */
+    public static Location location(Row f, Map<List<String>, Dso> dsos) {
+        String longName = f.getString(0);
+        Dso dso = null;
+        if (longName != null) {
+            List<String> key = List.of(longName, f.getString(1), f.getString(2));
+            dso = dsos.computeIfAbsent(key, k -> new Dso(k.get(0), k.get(1), DsoKind.valueOf(k.get(2)), null,
+                    x -> SymbolTable.EMPTY));
+            if (!f.isNullAt(3)) {
+                // the first build-id seen (a Dso keeps its first)
+                dso.buildId(HexFormat.of().parseHex(f.getString(3)));
+            }
+        }
+        Symbol sym = f.isNullAt(4) ? null : new Symbol(f.getLong(5), f.getLong(6), f.getString(4),
+                f.getString(7).charAt(0));
+        return new Location(null, dso, sym, f.getLong(10), f.getLong(11), f.getString(12).charAt(0));
+    }
+}

@@ -1,0 +1,190 @@
+package io.perfj.fleet;
+
+import io.perfj.report.Report;
+import io.perfj.report.SortKey;
+import io.perfj.report.StdioReport;
+import io.perfj.session.Session;
+import io.perfj.testing.Fixtures;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The fleet report against one report per recording, in local mode. */
+class FleetReportTest {
+    private static SparkSession spark;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = FleetFixtures.fleet(Files.createDirectories(Path.of("target", "fleet-test", "local")));
+        spark = FleetSpark.start("local[2]", null);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    private static Dataset<Row> samples(Map<String, String> extra) {
+        Map<String, String> o = new HashMap<>(FleetFixtures.sourceOptions());
+        o.putAll(extra);
+        return FleetReport.samples(spark, dir.toString(), o);
+    }
+
+    static Map<List<String>, long[]> fleetRows(Dataset<Row> samples, List<SortKey> keys, String where) {
+        Report r = FleetReport.report(samples, FleetFixtures.options(keys), where);
+        Map<List<String>, long[]> rows = FleetFixtures.rows(r, new TreeMap<>(FleetFixtures::compare));
+        rows.values().removeIf(v -> v[0] == 0 && v[1] == 0);
+        return rows;
+    }
+
+    @Test
+    void rowsAreTheSumsOfTheRecordingsReports() {
+        for (List<SortKey> keys : List.of(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM), List.of(SortKey.DSO),
+                List.of(SortKey.SYM, SortKey.CPU), List.of(SortKey.PID, SortKey.SYM))) {
+            Map<List<String>, long[]> expected = FleetFixtures.perFileRows(keys);
+            assertTrue(expected.size() > 6, "the fixtures make rows: " + expected.size());
+            assertEquals(FleetFixtures.text(expected), FleetFixtures.text(fleetRows(samples(Map.of()), keys, null)),
+                    "rows by " + keys);
+        }
+    }
+
+    @Test
+    void timeSlicesOfALargeRecordingGiveTheSameRows() {
+        // hot-20k.data (1.8 MB) is cut into 8 partitions by time
+        Dataset<Row> sliced = samples(Map.of("split-bytes", Long.toString(256 << 10)));
+        assertTrue(sliced.rdd().getNumPartitions() >= 12, "partitions: " + sliced.rdd().getNumPartitions());
+        List<SortKey> keys = List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM);
+        assertEquals(FleetFixtures.text(FleetFixtures.perFileRows(keys)), FleetFixtures.text(fleetRows(sliced, keys, null)));
+        assertEquals(samples(Map.of()).count(), sliced.count());
+    }
+
+    @Test
+    void oneRecordingPrintsWhatReportPrints() throws Exception {
+        Path one = Files.createDirectories(Path.of("target", "fleet-test", "one", "h"));
+        Files.copy(Fixtures.recording("c-fp"), one.resolve("c-fp.data"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        List<SortKey> keys = List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM);
+        StringWriter expected = new StringWriter();
+        try (Session s = Session.open(Fixtures.recording("c-fp"), FleetFixtures.sessionOptions())) {
+            new StdioReport(Report.build(s, FleetFixtures.options(keys)), new PrintWriter(expected)).print();
+        }
+        StringWriter actual = new StringWriter();
+        Dataset<Row> d = FleetReport.samples(spark, one.getParent().toString(), FleetFixtures.sourceOptions());
+        new StdioReport(FleetReport.report(d, FleetFixtures.options(keys), null), new PrintWriter(actual)).print();
+        assertEquals(expected.toString(), actual.toString());
+    }
+
+    @Test
+    void whereSlicesByHostAndTheHostsArePushedDown() {
+        List<SortKey> keys = List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM);
+        Dataset<Row> host3 = samples(Map.of()).where("host = 'host3'");
+        String plan = host3.queryExecution().executedPlan().toString();
+        assertTrue(plan.contains("hosts=[host3]"), plan);
+        Map<List<String>, long[]> rows = fleetRows(samples(Map.of()), keys, "host = 'host3'");
+        Map<List<String>, long[]> expected = new TreeMap<>(FleetFixtures::compare);
+        try (Session s = Session.open(Fixtures.recording("hot-20k"), FleetFixtures.sessionOptions())) {
+            FleetFixtures.rows(Report.build(s, FleetFixtures.options(keys)), expected);
+        }
+        expected.values().removeIf(v -> v[0] == 0 && v[1] == 0);
+        assertEquals(FleetFixtures.text(expected), FleetFixtures.text(rows));
+    }
+
+    @Test
+    void rowsCarryHostFileAndStack() {
+        Dataset<Row> s = samples(Map.of());
+        assertEquals(List.of("host1", "host2", "host3"),
+                s.select("host").distinct().orderBy("host").as(org.apache.spark.sql.Encoders.STRING()).collectAsList());
+        Row r = s.where("host = 'host1' AND exists(stack, f -> f.symbol = 'main')").first();
+        assertTrue(r.getString(r.fieldIndex("file")).endsWith("host1/c-fp.data")
+                || r.getString(r.fieldIndex("file")).endsWith("host1/sample-cpu.data"), r.toString());
+        List<Row> stack = r.getList(r.fieldIndex("stack"));
+        Row main = stack.stream().filter(f -> "main".equals(f.getAs("symbol"))).findFirst().orElseThrow();
+        assertEquals("hot", main.getAs("dso_short"));
+        assertTrue((Long) main.getAs("offset") > 0, main.toString());
+        long samples = s.count();
+        assertEquals(samples, s.where("size(stack) > 0").count(), "every sample has its frames");
+    }
+
+    /** Every node of a flame tree as its path of function names from the root, with its total. */
+    private static String paths(io.perfj.profile.FlameTree t) {
+        Map<String, Long> out = new TreeMap<>();
+        String[] path = new String[t.size()];
+        for (int n = 0; n < t.size(); n++) {
+            var f = t.function(n);
+            String name = f == null ? "all" : f.name() + "/" + f.object() + "/" + f.kernel() + "/" + f.inlined();
+            path[n] = n == 0 ? name : path[t.parent(n)] + ";" + name;
+            out.merge(path[n], t.total(n), Long::sum);
+        }
+        StringBuilder b = new StringBuilder();
+        out.forEach((k, v) -> b.append(k).append(' ').append(v).append('\n'));
+        return b.toString();
+    }
+
+    @Test
+    void flameGraphOfTheFleetIsTheFlameGraphOfItsRecordings() {
+        // host1 and host2 both have c-fp: the fleet's tree of host1 + host2's c-fp is twice c-fp's
+        io.perfj.profile.FlameTree one;
+        try (Session s = Session.open(Fixtures.recording("c-fp"), FleetFixtures.sessionOptions())) {
+            io.perfj.profile.Profile p = io.perfj.profile.Profile.read(s, 127);
+            one = io.perfj.profile.FlameTree.of(p, i -> true, true);
+        }
+        io.perfj.profile.FlameTree fleet = FleetFlame.tree(samples(Map.of()), "cpu-clock",
+                "file LIKE '%/c-fp.data' AND host = 'host1'");
+        assertEquals(paths(one), paths(fleet));
+        String twice = paths(FleetFlame.tree(samples(Map.of()), "cpu-clock", "file LIKE '%/c-fp.data'"));
+        StringBuilder doubled = new StringBuilder();
+        for (String line : paths(one).split("\n")) {
+            int sp = line.lastIndexOf(' ');
+            doubled.append(line, 0, sp + 1).append(2 * Long.parseLong(line.substring(sp + 1))).append('\n');
+        }
+        assertEquals(doubled.toString(), twice);
+    }
+
+    @Test
+    void aQueryWithoutTheStackResolvesTheSampledFramesAlone() {
+        Dataset<Row> pruned = samples(Map.of()).selectExpr("file", "time", "sampled.symbol AS symbol",
+                "sampled.map_address AS addr");
+        String plan = pruned.queryExecution().executedPlan().toString();
+        assertTrue(!plan.contains("stack"), plan);
+        // the same frames as when the whole stack is read
+        Dataset<Row> whole = samples(Map.of()).where("size(stack) >= 0").selectExpr("file", "time",
+                "sampled.symbol AS symbol", "sampled.map_address AS addr");
+        assertEquals(0, pruned.exceptAll(whole).count());
+        assertEquals(0, whole.exceptAll(pruned).count());
+        assertTrue(pruned.count() > 20_000);
+    }
+
+    @Test
+    void aBuildIdCacheBesideARecordingIsItsOwn() throws Exception {
+        Path host = Files.createDirectories(Path.of("target", "fleet-test", "archive", "host4"));
+        Files.copy(Fixtures.recording("c-fp"), host.resolve("c-fp.data"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path cache = host.resolve(".build-id");
+        if (!Files.exists(cache, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // as `perf archive`'s tarball unpacks: .build-id/ beside the recording
+            Files.createSymbolicLink(cache, io.perfj.testing.BuildIdCacheFixture.dir().resolve(".build-id").toAbsolutePath());
+        }
+        Map<String, String> noShared = Map.of("perf-map-dir", Fixtures.file("perf-maps").toString(),
+                "no-system-files", "true");
+        Dataset<Row> s = FleetReport.samples(spark, host.getParent().toString(), noShared);
+        assertEquals(List.of("host4"),
+                s.select("host").distinct().as(org.apache.spark.sql.Encoders.STRING()).collectAsList());
+        assertTrue(s.where("sampled.symbol = 'compute_a'").count() > 100, "symbols from the cache beside it");
+    }
+}
