@@ -12,16 +12,8 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 RUNS="${1:-3}"
 SECS="${2:-5}"
 HZ="${3:-4000}"
-export LC_ALL=C TZ=UTC
-TMP="$(mktemp -d)"
-LOAD=""
-trap 'kill $LOAD 2>/dev/null || true; rm -rf "$TMP"' EXIT
-"$ROOT/perfj" --version >/dev/null
 # the load: one CPU-bound process per CPU for the whole benchmark
-for c in $(seq "$(nproc)"); do
-    "$ROOT/fixtures/bin/hot" $(( (SECS + 8) * RUNS * 3 )) >/dev/null &
-    LOAD="$LOAD $!"
-done
+. "$ROOT/bench/busy-cpus.sh" $(( (SECS + 8) * RUNS * 3 ))
 echo "perf record vs perfj record: -F $HZ -a -g -- sleep $SECS, $(nproc) CPUs busy with bin/hot, $(date -u '+%F %H:%M') UTC, load: $(uptime | sed 's/.*load average: //')"
 one() {
     local label="$1" out="$2"; shift 2

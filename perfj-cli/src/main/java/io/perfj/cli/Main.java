@@ -24,6 +24,7 @@ public final class Main implements Runnable {
     static {
         java.util.LinkedHashMap<String, java.util.function.Supplier<CommandSpec>> m = new java.util.LinkedHashMap<>();
         m.put("record", () -> new RecordCommand().spec);
+        m.put("top", () -> new TopCommand().spec);
         m.put("header", () -> new HeaderCommand().spec);
         m.put("dump", () -> new DumpCommand().spec);
         m.put("report", () -> new ReportCommand().spec);

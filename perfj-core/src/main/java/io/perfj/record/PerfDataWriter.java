@@ -23,7 +23,7 @@ import java.util.List;
  * is written last, first without features ({@link #finishData}: the file can then be read to
  * find what was sampled) and again with them ({@link #finish}).
  */
-public final class PerfDataWriter implements AutoCloseable {
+public final class PerfDataWriter implements AutoCloseable, RecordSink {
     /** One event of the file: its attr (the size field says how many bytes are stored), ids and name. */
     public record Event(EventAttr attr, long[] ids, String name) {
     }

@@ -153,7 +153,6 @@ public final class Recorder {
         }
         Workload work = o.command().isEmpty() ? null : Workload.start(o.command());
         boolean onExec = work != null && !o.systemWide() && o.pid() < 0;
-        Synthesizer synth = null;
         List<PerfDataWriter.Event> events;
         PerfDataWriter writer = null;
         long pageSize = Sys.pageSize();
@@ -163,31 +162,9 @@ public final class Recorder {
             events = open(cpus, tids, onExec, pageSize);
             writer = new PerfDataWriter(o.output(), events);
             PerfDataWriter w = writer;
-            int trailer = SampleFormat.idTrailerSize(events.getFirst().attr().sampleType());
-            synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
-            synth.kernel();
-            // the BPF programs loaded already, as perf synthesizes them (their KSYMBOLs resolve samples)
-            Map<Long, String> bpfNames = BpfPrograms.bpfSymbols(Path.of("/proc/kallsyms"));
-            for (long id : BpfPrograms.loadedIds()) {
-                BpfPrograms.Prog p = bpf.add(id);
-                if (p != null) {
-                    for (byte[] r : BpfPrograms.sideBand(p, bpfNames, trailer)) {
-                        w.write(r);
-                    }
-                }
-            }
-            if (o.systemWide()) {
-                synth.allProcesses();
-            } else if (o.pid() >= 0) {
-                synth.process(o.pid(), true);
-            } else {
-                // the shell that will become the command: its maps go away at the exec
-                synth.process(work.pid(), false);
-            }
+            sideBand(w, events, work);
             if (!onExec) {
-                for (int fd : fds) {
-                    Sys.ioctl(fd, Sys.PERF_EVENT_IOC_ENABLE, 0);
-                }
+                enable();
             }
             if (work != null) {
                 work.go();
@@ -203,18 +180,11 @@ public final class Recorder {
             }
             drainAll(writer);
             int status = work == null ? 0 : work.waitFor();
-            long samples = 0;
-            long lost = 0;
-            long bytes = 0;
-            for (RingBuffer r : rings) {
-                samples += r.samples();
-                lost += r.lost();
-                bytes += r.bytes();
-            }
+            Summary sum = summary(wakeups, status);
             closeEvents();
             writer.finishData();
             writer.finish(features(host, events, SampledObjects.scan(o.output())));
-            return new Summary(samples, lost, bytes, wakeups, status);
+            return sum;
         } catch (Sys.SysException e) {
             throw new RecordException(e.getMessage(), e);
         } catch (IOException e) {
@@ -239,6 +209,87 @@ public final class Recorder {
                     // the first failure is the one reported
                 }
             }
+        }
+    }
+
+    /**
+     * Records {@code -a} or {@code -p} (no command) into {@code out} as a pipe-mode stream, until
+     * {@link #requestStop} or the process ends; {@code out} is closed at the end, so its reader
+     * sees the end of the stream. What {@code perfj top} reads live.
+     */
+    public Summary stream(java.io.OutputStream out) {
+        if (!o.command().isEmpty()) {
+            throw new IllegalArgumentException("a live stream records -a or -p, not a command");
+        }
+        List<Integer> cpus = HostFeatures.live().onlineCpus();
+        if (cpus.isEmpty()) {
+            throw new RecordException("no online CPU is listed in /sys/devices/system/cpu");
+        }
+        try (out) {
+            List<PerfDataWriter.Event> events = open(cpus, targets(null), false, Sys.pageSize());
+            PipeWriter w = new PipeWriter(out, events);
+            sideBand(w, events, null);
+            w.write(Synthesizer.finishedRound());
+            enable();
+            long wakeups = loop(w, null);
+            for (int fd : fds) {
+                Sys.ioctl(fd, Sys.PERF_EVENT_IOC_DISABLE, 0);
+            }
+            drainAll(w);
+            w.flush();
+            return summary(wakeups, 0);
+        } catch (Sys.SysException e) {
+            throw new RecordException(e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the live stream: " + e.getMessage(), e);
+        } finally {
+            closeEvents();
+        }
+    }
+
+    /** The rings' counts so far. */
+    private Summary summary(long wakeups, int status) {
+        long samples = 0;
+        long lost = 0;
+        long bytes = 0;
+        for (RingBuffer r : rings) {
+            samples += r.samples();
+            lost += r.lost();
+            bytes += r.bytes();
+        }
+        return new Summary(samples, lost, bytes, wakeups, status);
+    }
+
+    private void enable() {
+        for (int fd : fds) {
+            Sys.ioctl(fd, Sys.PERF_EVENT_IOC_ENABLE, 0);
+        }
+    }
+
+    /**
+     * What existed before the start, as perf synthesizes it: the kernel's and modules' maps, the
+     * BPF programs loaded already (their KSYMBOLs resolve samples), the processes followed.
+     */
+    private void sideBand(RecordSink w, List<PerfDataWriter.Event> events, Workload work) throws IOException {
+        int trailer = SampleFormat.idTrailerSize(events.getFirst().attr().sampleType());
+        Synthesizer synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
+        synth.kernel();
+        Map<Long, String> bpfNames = BpfPrograms.bpfSymbols(Path.of("/proc/kallsyms"));
+        for (long id : BpfPrograms.loadedIds()) {
+            BpfPrograms.Prog p = bpf.add(id);
+            if (p != null) {
+                for (byte[] r : BpfPrograms.sideBand(p, bpfNames, trailer)) {
+                    w.write(r);
+                }
+            }
+        }
+        if (o.systemWide()) {
+            synth.allProcesses();
+        } else if (o.pid() >= 0) {
+            synth.process(o.pid(), true);
+        } else {
+            // the shell that will become the command: its maps go away at the exec
+            synth.process(work.pid(), false);
         }
     }
 
@@ -375,7 +426,7 @@ public final class Recorder {
     }
 
     /** Polls and drains until the command or the process ends or stop is asked; the wakeups. */
-    private long loop(PerfDataWriter w, Workload work) {
+    private long loop(RecordSink w, Workload work) {
         long wakeups = 0;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pfd = a.allocate(8L * rings.size(), 8);
@@ -409,7 +460,7 @@ public final class Recorder {
         return wakeups;
     }
 
-    private void drainAll(PerfDataWriter w) {
+    private void drainAll(RecordSink w) {
         long copied = 0;
         for (RingBuffer r : rings) {
             copied += r.drain(w);

@@ -60,7 +60,7 @@ final class RingBuffer {
     }
 
     /** Copies the records the kernel has published into {@code out}; the bytes copied. */
-    long drain(PerfDataWriter out) {
+    long drain(RecordSink out) {
         long head = (long) LONG.getAcquire(map, DATA_HEAD);
         long len = head - tail;
         if (len <= 0) {

@@ -477,13 +477,7 @@ public final class Report {
     }
 
     private static char levelOf(int cpumode) {
-        return switch (cpumode) {
-            case 1 -> 'k';
-            case 2 -> '.';
-            case 4 -> 'g';
-            case 5 -> 'u';
-            default -> 'H';
-        };
+        return io.perfj.symbols.Machine.level(cpumode);
     }
 
     /**

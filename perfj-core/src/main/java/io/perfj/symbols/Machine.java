@@ -518,35 +518,38 @@ public final class Machine {
      * maps, user modes the thread's maps; guest and hypervisor addresses have no maps here.
      */
     public Location resolve(Thread t, int cpumode, long ip) {
-        Maps maps;
-        char level;
-        switch (cpumode) {
-            case CPUMODE_KERNEL -> {
-                level = 'k';
-                maps = kernelMaps;
-                fixKernelExtent();
-            }
-            case CPUMODE_USER -> {
-                level = '.';
-                maps = t == null ? null : t.maps();
-            }
-            case CPUMODE_GUEST_KERNEL -> {
-                level = 'g';
-                maps = null;
-            }
-            case CPUMODE_GUEST_USER -> {
-                level = 'u';
-                maps = null;
-            }
-            default -> {
-                level = 'H';
-                maps = null;
-            }
+        char level = level(cpumode);
+        Maps maps = null;
+        if (cpumode == CPUMODE_KERNEL) {
+            maps = kernelMaps;
+            fixKernelExtent();
+        } else if (cpumode == CPUMODE_USER && t != null) {
+            maps = t.maps();
         }
         Map map = maps == null ? null : maps.find(ip);
         if (map == kernelMap && !kernelMapped) {
             map = null;
         }
+        return locate(map, level, ip);
+    }
+
+    /** perf's privilege marker of a cpumode: 'k' kernel, '.' user, 'g'/'u' guest, 'H' the rest. */
+    public static char level(int cpumode) {
+        return switch (cpumode) {
+            case CPUMODE_KERNEL -> 'k';
+            case CPUMODE_USER -> '.';
+            case CPUMODE_GUEST_KERNEL -> 'g';
+            case CPUMODE_GUEST_USER -> 'u';
+            default -> 'H';
+        };
+    }
+
+    /**
+     * The symbol part of {@link #resolve}: {@code ip} in {@code map} (as {@link #findMap} found
+     * it, null for none) with the privilege marker {@code level}. A map found earlier answers as
+     * it did then: a live profile finds maps as records arrive and looks symbols up later.
+     */
+    public Location locate(Map map, char level, long ip) {
         if (map == null) {
             return new Location(null, null, null, ip, ip, level);
         }

@@ -1,0 +1,166 @@
+package io.perfj.cli;
+
+import io.perfj.record.EventSpec;
+import io.perfj.record.RecordOptions;
+import io.perfj.record.Recorder;
+import io.perfj.report.SortKey;
+import io.perfj.session.Session;
+import io.perfj.session.SessionOptions;
+import io.perfj.top.LiveProfile;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code perfj top}: a live profile. The recorder streams pipe-mode records to a
+ * {@link LiveProfile}, whose reader thread keeps the process model current while its display
+ * thread sums the samples by symbol; {@code --stdio -d SECONDS} prints one snapshot at the end.
+ */
+public final class TopCommand implements java.util.concurrent.Callable<Integer> {
+    boolean stdio;
+    double delay = 2;
+    boolean all;
+    int pid = -1;
+    Long frequency;
+    String events;
+    boolean g;
+    String sort = "dso,sym";
+    final CommandSpec spec;
+
+    TopCommand() {
+        CommandModel m = CommandModel.command(this, "top",
+                "Profile the running system live, like 'perf top' (--stdio: one snapshot and exit).",
+                "The interactive view is not built yet: give --stdio.");
+        m.option("--stdio").describe("Print one report-style snapshot after -d seconds and exit.").flag(v -> stdio = v);
+        m.option("-d", "--delay").label("SECONDS").describe("How long to record before the snapshot (default 2).")
+                .value(Double.class, v -> delay = v);
+        m.option("-a", "--all-cpus").describe("Every CPU and every task (the default without -p).").flag(v -> all = v);
+        m.option("-p", "--pid").label("PID").describe("Only the threads of an existing process.")
+                .value(Integer.class, v -> pid = v);
+        m.option("-F", "--freq").label("HZ").describe("Sample this many times a second (default 4000).")
+                .value(Long.class, v -> frequency = v);
+        m.option("-e", "--event").label("EVENT[,EVENT...]")
+                .describe("Events to sample, as for record (default cycles, cpu-clock without a PMU).")
+                .value(String.class, v -> events = events == null ? v : events + "," + v);
+        m.option("-g").describe("Record call chains by frame pointers (rows still show each sample's own symbol).")
+                .flag(v -> g = v);
+        m.option("-s", "--sort").label("KEYS").describe("Row keys among comm, dso, sym (default dso,sym).")
+                .value(String.class, v -> sort = v);
+        spec = m.spec();
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!stdio) {
+            throw new CliError("top: only --stdio is built (one snapshot after -d SECONDS); the full-screen view is not");
+        }
+        if (!(delay > 0)) {
+            throw new CliError("-d needs a positive number of seconds");
+        }
+        if (all && pid >= 0) {
+            throw new CliError("-a and -p are exclusive");
+        }
+        List<SortKey> keys;
+        try {
+            keys = SortKey.parse(sort);
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            throw new CliError(e.getMessage());
+        }
+        for (SortKey k : keys) {
+            if (k != SortKey.COMM && k != SortKey.DSO && k != SortKey.SYM) {
+                throw new CliError("top sorts by comm, dso and sym, not " + k.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        if (!Recorder.supported()) {
+            throw new CliError("top needs Linux on x86-64 or aarch64 (perf_event_open)");
+        }
+        List<EventSpec> ev;
+        try {
+            ev = events == null ? List.of() : EventSpec.parseList(events);
+        } catch (IllegalArgumentException e) {
+            throw new CliError(e.getMessage());
+        }
+        RecordOptions o;
+        try {
+            o = new RecordOptions(ev, pid < 0, pid, frequency != null ? frequency : RecordOptions.DEFAULT_FREQUENCY, 0,
+                    g ? RecordOptions.CallGraph.FP : RecordOptions.CallGraph.NONE, RecordOptions.DEFAULT_STACK,
+                    RecordOptions.DEFAULT_PAGES, Path.of("-"), List.of(), List.of("perfj", "top"));
+        } catch (IllegalArgumentException e) {
+            throw new CliError(e.getMessage());
+        }
+        Recorder r = new Recorder(o, new Main.Version().getVersion()[0].replaceFirst(" \\(.*", ""));
+        PipedInputStream in = new PipedInputStream(4 << 20);
+        PipedOutputStream out = new PipedOutputStream(in);
+        AtomicReference<RuntimeException> recordFailure = new AtomicReference<>();
+        AtomicReference<Recorder.Summary> summary = new AtomicReference<>();
+        Thread recording = new Thread(() -> {
+            try {
+                summary.set(r.stream(out));
+            } catch (RuntimeException e) {
+                recordFailure.set(e);
+            }
+        }, "perfj-top-record");
+        recording.setDaemon(true);
+        recording.start();
+        PrintWriter w = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (Session s = Session.open(in, "the live stream", SessionOptions.defaults());
+             LiveProfile p = new LiveProfile(s).start()) {
+            Thread.sleep((long) (delay * 1000));
+            r.requestStop();
+            recording.join();
+            // a reader's failure first: the recorder's is then only that nobody read the stream
+            p.awaitEnd();
+            if (recordFailure.get() != null) {
+                throw recordFailure.get();
+            }
+            List<String> warnings = new ArrayList<>(r.warnings());
+            warnings.addAll(p.warnings());
+            for (String warning : warnings) {
+                err.println("Warning: " + warning);
+            }
+            print(w, p.snapshot(keys), keys, summary.get());
+        } catch (io.perfj.io.FormatException e) {
+            // the stream ends early when the recorder failed: its reason is the one to give
+            recording.join();
+            if (recordFailure.get() != null) {
+                throw recordFailure.get();
+            }
+            throw e;
+        }
+        w.flush();
+        return 0;
+    }
+
+    /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
+    static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {
+        w.printf(Locale.ROOT, "   PerfTop: %d samples, lost: %d%n", snap.samples(), summary == null ? snap.lost() : summary.lost());
+        w.println("-".repeat(79));
+        w.println();
+        int comm = 0;
+        int dso = 0;
+        for (LiveProfile.Row row : snap.rows()) {
+            comm = Math.max(comm, row.comm() == null ? 0 : row.comm().length());
+            dso = Math.max(dso, row.dso() == null ? 0 : row.dso().length());
+        }
+        for (LiveProfile.Row row : snap.rows()) {
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%9.2f%%", snap.percent(row)));
+            for (SortKey k : keys) {
+                b.append("  ");
+                switch (k) {
+                    case COMM -> b.append(String.format("%-" + comm + "s", row.comm()));
+                    case DSO -> b.append(String.format("%-" + dso + "s", row.dso()));
+                    default -> b.append(row.symbol());
+                }
+            }
+            w.println(b.toString().stripTrailing());
+        }
+    }
+}

@@ -1,0 +1,288 @@
+package io.perfj.top;
+
+import io.perfj.perfdata.RawRecord;
+import io.perfj.perfdata.RecordInput;
+import io.perfj.perfdata.RecordType;
+import io.perfj.perfdata.record.PerfRecord;
+import io.perfj.perfdata.record.RecordDecoder;
+import io.perfj.perfdata.record.Sample;
+import io.perfj.report.Frame;
+import io.perfj.report.FrameTable;
+import io.perfj.report.SortKey;
+import io.perfj.session.Session;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.Machine;
+import io.perfj.symbols.Map;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code perfj top}'s two threads over one session's process model. The reader thread takes the
+ * records in perf's order from the session's recording ({@link io.perfj.perfdata.PerfData#orderedRecords()}:
+ * a file replayed at full speed, or the pipe-mode stream a live recording writes, the same
+ * interface) and applies every non-sample record to the {@link Machine} (whose maps change only
+ * under their write lock); for each sample it finds the thread's name and the map of the sampled
+ * address in the model of that moment and queues them. The display thread looks the symbols up
+ * in those maps (the costly part: symbol tables are loaded on first use, the kernel's up front)
+ * and sums the periods by command and frame; {@link #snapshot} reads the sums at any time.
+ */
+public final class LiveProfile implements AutoCloseable {
+    /** A sample as the reader saw it: the thread's name and the map, found at the sample. */
+    private record Hit(String comm, Map map, char level, long ip, long period) {
+    }
+
+    /** One row of a snapshot: the keys it was merged by (null for a key not asked for) and its sums. */
+    public record Row(String comm, Frame frame, long period, long samples) {
+        public String dso() {
+            return frame == null ? null : frame.dsoName();
+        }
+
+        /** The symbol column as perf prints it: {@code [k] name}, {@code [.] 0x...}. */
+        public String symbol() {
+            return frame == null ? null : "[" + frame.level() + "] " + frame.symName();
+        }
+    }
+
+    /** The sums at one moment, rows hottest first. */
+    public record Snapshot(long samples, long period, long unmapped, long lost, List<Row> rows) {
+        public Snapshot {
+            rows = List.copyOf(rows);
+        }
+
+        /** A row's share of the period, in percent. */
+        public double percent(Row r) {
+            return period == 0 ? 0 : 100.0 * r.period() / period;
+        }
+    }
+
+    private static final int BATCH = 1024;
+    private static final Hit[] END = new Hit[0];
+
+    private final Session session;
+    private final Machine machine;
+    private final BlockingQueue<Hit[]> queue = new ArrayBlockingQueue<>(64);
+    private final FrameTable frames = new FrameTable();
+    /** (command, frame id) to {period, samples}: guarded by this. */
+    private final HashMap<Key, long[]> sums = new HashMap<>();
+    private long samples;
+    private long period;
+    private long unmapped;
+    private volatile long lost;
+    private final java.lang.Thread reader;
+    private final java.lang.Thread display;
+    private volatile boolean stopping;
+    private volatile Throwable failure;
+    private volatile RecordInput input;
+
+    private record Key(String comm, int frame) {
+    }
+
+    /**
+     * A profile over {@code session}'s records; nothing is read until {@link #start}. The session
+     * is not {@linkplain Session#run run}: the profile reads its records itself.
+     */
+    public LiveProfile(Session session) {
+        this.session = Objects.requireNonNull(session, "session");
+        this.machine = session.machine();
+        this.reader = new java.lang.Thread(this::read, "perfj-top-reader");
+        this.display = new java.lang.Thread(this::resolve, "perfj-top-display");
+        reader.setDaemon(true);
+        display.setDaemon(true);
+    }
+
+    /** Starts both threads; the kernel's symbols start loading at once. */
+    public LiveProfile start() {
+        // the kernel's and modules' symbols before the first sample needs them
+        machine.preloadKernel(Runnable::run);
+        display.start();
+        reader.start();
+        return this;
+    }
+
+    private void read() {
+        Hit[] batch = new Hit[BATCH];
+        int n = 0;
+        try {
+            RecordInput in = session.data().orderedRecords();
+            input = in;
+            for (RawRecord r = in.next(); r != null && !stopping; r = in.next()) {
+                PerfRecord rec = RecordDecoder.decode(r, session.data().evlist());
+                if (rec instanceof Sample s) {
+                    io.perfj.symbols.Thread t = machine.thread(s.pid(), s.tid());
+                    Map m = machine.findMap(t, s.cpumode(), s.ip());
+                    batch[n++] = new Hit(t.comm(), m, Machine.level(s.cpumode()), s.ip(), s.period());
+                    if (n == BATCH) {
+                        queue.put(batch);
+                        batch = new Hit[BATCH];
+                        n = 0;
+                    }
+                } else if (rec != null) {
+                    if (rec instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
+                        lost += l.lost();
+                    } else if (rec instanceof io.perfj.perfdata.record.KernelRecord.Lost l) {
+                        lost += l.lost();
+                    }
+                    machine.process(rec);
+                }
+                if (r.type() == RecordType.FINISHED_ROUND && n > 0) {
+                    // a live recording's pass over the buffers is done: show it without waiting for a full batch
+                    queue.put(Arrays.copyOf(batch, n));
+                    n = 0;
+                }
+            }
+        } catch (InterruptedException e) {
+            java.lang.Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        } finally {
+            try {
+                // the samples read before the end or before a failure are summed
+                if (n > 0) {
+                    queue.put(Arrays.copyOf(batch, n));
+                }
+                queue.put(END);
+            } catch (InterruptedException e) {
+                display.interrupt();
+            }
+        }
+    }
+
+    private void resolve() {
+        try {
+            while (true) {
+                Hit[] batch = queue.take();
+                if (batch == END) {
+                    return;
+                }
+                // symbols are looked up outside the lock: a snapshot never waits for a symbol table
+                int[] ids = new int[batch.length];
+                for (int i = 0; i < batch.length; i++) {
+                    Hit h = batch[i];
+                    if (h == null) {
+                        ids[i] = -1;
+                        continue;
+                    }
+                    Location loc = machine.locate(h.map(), h.level(), h.ip());
+                    ids[i] = frames.intern(loc);
+                }
+                synchronized (this) {
+                    for (int i = 0; i < batch.length; i++) {
+                        Hit h = batch[i];
+                        if (h == null) {
+                            continue;
+                        }
+                        long[] s = sums.computeIfAbsent(new Key(h.comm(), ids[i]), k -> new long[2]);
+                        s[0] += h.period();
+                        s[1]++;
+                        samples++;
+                        period += h.period();
+                        if (h.map() == null) {
+                            unmapped++;
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            java.lang.Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            stopping = true;
+            queue.clear();
+        }
+    }
+
+    /**
+     * The sums so far, merged by {@code keys} (of comm, dso, sym; a key left out merges the rows
+     * it separates), hottest first, ties by command, object and symbol name.
+     */
+    public Snapshot snapshot(List<SortKey> keys) {
+        boolean byComm = keys.contains(SortKey.COMM);
+        boolean byDso = keys.contains(SortKey.DSO);
+        boolean bySym = keys.contains(SortKey.SYM);
+        LinkedHashMap<List<Object>, Row> merged = new LinkedHashMap<>();
+        long total;
+        long count;
+        long un;
+        synchronized (this) {
+            total = period;
+            count = samples;
+            un = unmapped;
+            for (java.util.Map.Entry<Key, long[]> e : sums.entrySet()) {
+                Frame f = frames.get(e.getKey().frame());
+                Frame shown = bySym ? f : byDso ? new Frame(f.dso(), null, 0, f.level()) : null;
+                String comm = byComm ? e.getKey().comm() : null;
+                List<Object> k = Arrays.asList(comm, bySym ? f.dso() : byDso ? f.dso() : null,
+                        bySym ? (f.sym() != null ? f.sym() : (Object) f.addr()) : null, bySym ? f.level() : null);
+                long[] s = e.getValue();
+                merged.merge(k, new Row(comm, shown, s[0], s[1]),
+                        (a, b) -> new Row(a.comm(), a.frame(), a.period() + b.period(), a.samples() + b.samples()));
+            }
+        }
+        List<Row> rows = new ArrayList<>(merged.values());
+        rows.sort(Comparator.comparingLong(Row::period).reversed()
+                .thenComparing(r -> Objects.toString(r.comm(), ""))
+                .thenComparing(r -> Objects.toString(r.dso(), ""))
+                .thenComparing(r -> Objects.toString(r.symbol(), "")));
+        return new Snapshot(count, total, un, lost, rows);
+    }
+
+    /** Waits until every record has been read and every sample summed; a thread's failure is rethrown. */
+    public void awaitEnd() throws InterruptedException {
+        reader.join();
+        display.join();
+        rethrow();
+    }
+
+    /** Waits at most {@code millis} for the end; whether it came. */
+    public boolean awaitEnd(long millis) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        reader.join(Math.max(1, millis));
+        long left = TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime());
+        display.join(Math.max(1, left));
+        rethrow();
+        return !reader.isAlive() && !display.isAlive();
+    }
+
+    private void rethrow() {
+        Throwable t = failure;
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+    }
+
+    /** What the record input found cut short or skipped, and the process model's warnings, once it ended. */
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        RecordInput in = input;
+        if (in != null) {
+            out.addAll(in.warnings());
+        }
+        out.addAll(machine.warnings());
+        return out;
+    }
+
+    /** Stops reading: the reader ends at its next record; the queued samples are still summed. */
+    public void stop() {
+        stopping = true;
+    }
+
+    /** Stops both threads. The session stays open: its owner closes it. */
+    @Override
+    public void close() {
+        stopping = true;
+        reader.interrupt();
+        display.interrupt();
+    }
+}
