@@ -25,6 +25,7 @@ public final class RecordCommand implements Callable<Integer> {
     boolean g;
     String callGraph;
     Integer pages;
+    String clockid;
     Path output = Path.of("perf.data");
     List<String> command = List.of();
     final CommandSpec spec;
@@ -51,6 +52,10 @@ public final class RecordCommand implements Callable<Integer> {
                 .value(String.class, v -> callGraph = v);
         m.option("-m", "--mmap-pages").label("PAGES").describe("Data pages of each CPU's ring buffer (a power of two, default 128).")
                 .value(Integer.class, v -> pages = v);
+        m.option("-k", "--clockid").label("CLOCK")
+                .describe("Time samples by this clock (monotonic, monotonic_raw, realtime, boottime, tai or a number),"
+                        + " recorded with its reference time in the CLOCKID and CLOCK_DATA features.")
+                .value(String.class, v -> clockid = v);
         m.option("-o", "--output").label("FILE").describe("The file to write (default perf.data).")
                 .value(Path.class, v -> output = v);
         m.positional(null, "CMD").arity("0..*").describe("The command to run and record, with its arguments.")
@@ -143,9 +148,10 @@ public final class RecordCommand implements Callable<Integer> {
         cmdline.addAll(spec.commandLine().getParseResult() == null ? List.of()
                 : spec.commandLine().getParseResult().originalArgs().subList(1, spec.commandLine().getParseResult().originalArgs().size()));
         try {
+            int clock = clockid == null ? -1 : RecordOptions.parseClockid(clockid);
             return new RecordOptions(ev, all, pid, count != null ? 0 : frequency != null ? frequency : RecordOptions.DEFAULT_FREQUENCY,
                     count != null ? count : 0, cg, stack, pages != null ? pages : RecordOptions.DEFAULT_PAGES, output,
-                    command, cmdline);
+                    command, cmdline, clock);
         } catch (IllegalArgumentException e) {
             throw new CliError(e.getMessage());
         }

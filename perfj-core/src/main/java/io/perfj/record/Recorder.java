@@ -44,6 +44,7 @@ public final class Recorder {
     private static final int EXCLUDE_CALLCHAIN_USER = 22;
     private static final int MMAP2 = 23;
     private static final int COMM_EXEC = 24;
+    private static final int USE_CLOCKID = 25;
     private static final int KSYMBOL = 29;
     private static final int BPF_EVENT = 30;
 
@@ -110,6 +111,9 @@ public final class Recorder {
         if (tracking) {
             flags |= bit(MMAP) | bit(COMM) | bit(TASK) | bit(MMAP2) | bit(COMM_EXEC) | bit(KSYMBOL) | bit(BPF_EVENT);
         }
+        if (o.clockid() >= 0) {
+            flags |= bit(USE_CLOCKID);
+        }
         if (e.excludeUser()) {
             flags |= bit(EXCLUDE_USER);
         }
@@ -137,7 +141,7 @@ public final class Recorder {
         long readFormat = SampleFormat.FORMAT_ID | SampleFormat.FORMAT_LOST;
         long period = o.frequency() > 0 ? o.frequency() : o.period();
         return new EventAttr(e.type(), EventAttr.SIZE_VER7, e.config(), period, sampleType, readFormat, flags,
-                0, 0, 0, 0, 0, regs, stack, 0, 0, 0, maxStack, 0, 0, 0);
+                0, 0, 0, 0, 0, regs, stack, Math.max(o.clockid(), 0), 0, 0, maxStack, 0, 0, 0);
     }
 
     private static long bit(int b) {
@@ -160,6 +164,7 @@ public final class Recorder {
         try {
             List<Integer> tids = targets(work);
             events = open(cpus, tids, onExec, pageSize);
+            List<Feature> clock = clockFeatures();
             writer = new PerfDataWriter(o.output(), events);
             PerfDataWriter w = writer;
             sideBand(w, events, work);
@@ -183,7 +188,9 @@ public final class Recorder {
             Summary sum = summary(wakeups, status);
             closeEvents();
             writer.finishData();
-            writer.finish(features(host, events, SampledObjects.scan(o.output())));
+            List<Feature> f = features(host, events, SampledObjects.scan(o.output()));
+            f.addAll(clock);
+            writer.finish(f);
             return sum;
         } catch (Sys.SysException e) {
             throw new RecordException(e.getMessage(), e);
@@ -274,7 +281,7 @@ public final class Recorder {
         int trailer = SampleFormat.idTrailerSize(events.getFirst().attr().sampleType());
         Synthesizer synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
         synth.kernel();
-        Map<Long, String> bpfNames = BpfPrograms.bpfSymbols(Path.of("/proc/kallsyms"));
+        Map<Long, String> bpfNames = synth.bpfSymbols();
         for (long id : BpfPrograms.loadedIds()) {
             BpfPrograms.Prog p = bpf.add(id);
             if (p != null) {
@@ -479,6 +486,22 @@ public final class Recorder {
             Sys.close(fd);
         }
         fds.clear();
+    }
+
+    /**
+     * With {@code -k}: CLOCKID (the clock's resolution) and CLOCK_DATA (the time of day, in
+     * microseconds as gettimeofday gives it, beside the clock's time), taken at the start as perf
+     * takes them; without, none.
+     */
+    private List<Feature> clockFeatures() {
+        if (o.clockid() < 0) {
+            return List.of();
+        }
+        long res = Sys.clockGetres(o.clockid());
+        java.time.Instant tod = java.time.Instant.now();
+        long clock = Sys.clockGettime(o.clockid());
+        long todNs = tod.getEpochSecond() * 1_000_000_000L + tod.getNano() / 1000 * 1000L;
+        return List.of(new Feature.ClockId(res), new Feature.ClockData(1, o.clockid(), todNs, clock));
     }
 
     private List<Feature> features(HostFeatures host, List<PerfDataWriter.Event> events, SampledObjects sampled) {

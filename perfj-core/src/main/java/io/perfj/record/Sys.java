@@ -266,6 +266,38 @@ public final class Sys {
         }
     }
 
+    /** clock_gettime and clock_getres, made on first use (only {@code record -k} asks). */
+    private static final class Clocks {
+        static final FunctionDescriptor FD = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS);
+        static final MethodHandle GETTIME = handle("clock_gettime", FD);
+        static final MethodHandle GETRES = handle("clock_getres", FD);
+    }
+
+    /** {@code clock_gettime(clockid)} in ns. */
+    static long clockGettime(int clockid) {
+        return clock(Clocks.GETTIME, "clock_gettime", clockid);
+    }
+
+    /** {@code clock_getres(clockid)} in ns. */
+    static long clockGetres(int clockid) {
+        return clock(Clocks.GETRES, "clock_getres", clockid);
+    }
+
+    private static long clock(MethodHandle h, String name, int clockid) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = a.allocate(CAPTURE);
+            MemorySegment ts = a.allocate(16, 8);
+            int r = (int) h.invokeExact(st, clockid, ts);
+            if (r < 0) {
+                throw new SysException(name + " of clock " + clockid, errno(st));
+            }
+            return ts.get(ValueLayout.JAVA_LONG, 0) * 1_000_000_000L + ts.get(ValueLayout.JAVA_LONG, 8);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** The effective user id (0: root). */
     public static int geteuid() {
         try (Arena a = Arena.ofConfined()) {
