@@ -56,7 +56,7 @@ public final class RecordCommand implements Callable<Integer> {
                 .describe("Time samples by this clock (monotonic, monotonic_raw, realtime, boottime, tai or a number),"
                         + " recorded with its reference time in the CLOCKID and CLOCK_DATA features.")
                 .value(String.class, v -> clockid = v);
-        m.option("-o", "--output").label("FILE").describe("The file to write (default perf.data).")
+        m.option("-o", "--output").label("FILE").describe("The file to write (default perf.data); - writes perf's pipe mode to standard output.")
                 .value(Path.class, v -> output = v);
         m.positional(null, "CMD").arity("0..*").describe("The command to run and record, with its arguments.")
                 .list(String.class, v -> command = v);
@@ -84,7 +84,9 @@ public final class RecordCommand implements Callable<Integer> {
         }, "perfj-record-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            Recorder.Summary s = r.record();
+            boolean pipe = o.output().toString().equals("-");
+            // -o -: perf's pipe mode on standard output (the stream's end is the process's)
+            Recorder.Summary s = pipe ? r.stream(unclosed(Main.stdout(spec))) : r.record();
             for (String w : r.warnings()) {
                 err.println("Warning: " + w);
             }
@@ -94,7 +96,7 @@ public final class RecordCommand implements Callable<Integer> {
                 err.println("Warning: " + s.lost() + " events were lost (LOST records in the file); try a larger -m or a lower -F");
             }
             err.printf(Locale.ROOT, "[ perfj record: Captured and wrote %.3f MB %s (%d samples) ]%n",
-                    Files.size(o.output()) / 1048576.0, o.output(), s.samples());
+                    (pipe ? s.bytes() : Files.size(o.output())) / 1048576.0, pipe ? "(pipe)" : o.output(), s.samples());
             err.flush();
         } finally {
             done.countDown();
@@ -107,10 +109,22 @@ public final class RecordCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code out}, which a close only flushes. */
+    private static java.io.OutputStream unclosed(java.io.OutputStream out) {
+        return new java.io.FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                out.flush();
+            }
+        };
+    }
+
     RecordOptions options() {
-        if (output.toString().equals("-")) {
-            throw new CliError("-o -: pipe mode is not written; give a file (the header is written last)");
-        }
         if (frequency != null && count != null) {
             throw new CliError("-F and -c are exclusive: sample at a frequency or every N events");
         }

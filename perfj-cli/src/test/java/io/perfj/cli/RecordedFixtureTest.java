@@ -75,6 +75,31 @@ class RecordedFixtureTest {
                 r.out().replace("@" + Fixtures.recording("record-clock") + " [", "@record-clock.data ["));
     }
 
+    /**
+     * fixtures/record-pipe.data, written by {@code perfj record -o -}: perf's {@code -i -} reading of
+     * it (header, -D, the objects' shares) is perfj's. The stream has no build-ids (perf's pipe
+     * mode writes none), so the rows are compared by their words, not the widths that depend on
+     * which binaries this checkout finds.
+     */
+    @Test
+    void perfsReadingOfThePipeRecordingIsPerfjs() {
+        String pipe = Fixtures.recording("record-pipe").toString();
+        CliFixtures.Run h = CliFixtures.run("header", "-i", pipe);
+        assertEquals(0, h.rc(), h.err());
+        assertEquals(withoutCaptureTime(Fixtures.golden("record-pipe", "header")), withoutCaptureTime(h.out()));
+        CliFixtures.Run d = CliFixtures.run("dump", "-i", pipe, "--no-system-files");
+        assertEquals(0, d.rc(), d.err());
+        assertEquals(Fixtures.golden("record-pipe", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"), d.out());
+        CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--no-children", "-g", "none", "--sort", "dso", "-i", pipe,
+                "--no-system-files");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(rowWords(Fixtures.golden("record-pipe", "report-dso")), rowWords(r.out()));
+    }
+
+    private static List<String> rowWords(String report) {
+        return report.lines().filter(ReportGoldenTest::isRow).map(l -> String.join(" ", l.trim().split("\\s+"))).toList();
+    }
+
     private static String withoutCaptureTime(String header) {
         return header.replaceFirst("(?m)^# captured on .*\n", "");
     }

@@ -150,24 +150,52 @@ public final class Recorder {
 
     /** Records until the command ends, the process ends (-p) or {@link #requestStop}. */
     public Summary record() {
+        return capture(null);
+    }
+
+    /**
+     * Records into {@code out} as a pipe-mode stream ({@code perf record -o -}) until the
+     * command or the process ends or {@link #requestStop}; {@code out} is closed at the end, so
+     * its reader sees the end of the stream. What {@code perfj top} reads live and
+     * {@code perfj record -o -} writes.
+     */
+    public Summary stream(java.io.OutputStream out) {
+        return capture(java.util.Objects.requireNonNull(out, "out"));
+    }
+
+    /**
+     * The one capture path: open, side-band, enable, poll and drain, then a file's read-back
+     * pass and features ({@code pipe} null), or a stream's end.
+     */
+    private Summary capture(java.io.OutputStream pipe) {
         HostFeatures host = HostFeatures.live();
         List<Integer> cpus = host.onlineCpus();
         if (cpus.isEmpty()) {
             throw new RecordException("no online CPU is listed in /sys/devices/system/cpu");
         }
-        Workload work = o.command().isEmpty() ? null : Workload.start(o.command());
+        Workload work = o.command().isEmpty() ? null : Workload.start(o.command(), pipe != null);
         boolean onExec = work != null && !o.systemWide() && o.pid() < 0;
-        List<PerfDataWriter.Event> events;
         PerfDataWriter writer = null;
-        long pageSize = Sys.pageSize();
         boolean started = false;
         try {
             List<Integer> tids = targets(work);
-            events = open(cpus, tids, onExec, pageSize);
+            List<PerfDataWriter.Event> events = open(cpus, tids, onExec, Sys.pageSize());
             List<Feature> clock = clockFeatures();
-            writer = new PerfDataWriter(o.output(), events);
-            PerfDataWriter w = writer;
-            sideBand(w, events, work);
+            RecordSink sink;
+            PipeWriter stream = null;
+            if (pipe == null) {
+                sink = writer = new PerfDataWriter(o.output(), events);
+            } else {
+                // perf's pipe mode: the features known at the start follow the attrs
+                List<Feature> f = startFeatures(host, events);
+                f.addAll(clock);
+                sink = stream = new PipeWriter(pipe, events, f);
+            }
+            sideBand(sink, events, work);
+            if (stream != null) {
+                // the reader sees the side-band at once
+                stream.write(Synthesizer.finishedRound());
+            }
             if (!onExec) {
                 enable();
             }
@@ -175,7 +203,7 @@ public final class Recorder {
                 work.go();
                 started = true;
             }
-            long wakeups = loop(writer, work);
+            long wakeups = loop(sink, work);
             if (work != null && work.alive()) {
                 // stopped before the command ended: perf ends its workload with SIGTERM too
                 work.terminate();
@@ -183,18 +211,25 @@ public final class Recorder {
             for (int fd : fds) {
                 Sys.ioctl(fd, Sys.PERF_EVENT_IOC_DISABLE, 0);
             }
-            drainAll(writer);
+            drainAll(sink);
             int status = work == null ? 0 : work.waitFor();
             Summary sum = summary(wakeups, status);
             closeEvents();
-            writer.finishData();
-            List<Feature> f = features(host, events, SampledObjects.scan(o.output()));
-            f.addAll(clock);
-            writer.finish(f);
+            if (writer != null) {
+                writer.finishData();
+                List<Feature> f = features(host, events, SampledObjects.scan(o.output()));
+                f.addAll(clock);
+                writer.finish(f);
+            } else {
+                stream.flush();
+            }
             return sum;
         } catch (Sys.SysException e) {
             throw new RecordException(e.getMessage(), e);
         } catch (IOException e) {
+            if (pipe != null) {
+                throw new UncheckedIOException("the output stream: " + e.getMessage(), e);
+            }
             String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
                     : e instanceof java.nio.file.NoSuchFileException ? "no such directory" : e.getMessage();
             throw new UncheckedIOException("cannot write " + o.output() + ": " + why, e);
@@ -209,48 +244,16 @@ public final class Recorder {
                 }
                 work.close();
             }
-            if (writer != null) {
-                try {
+            try {
+                if (writer != null) {
                     writer.close();
-                } catch (IOException e) {
-                    // the first failure is the one reported
                 }
+                if (pipe != null) {
+                    pipe.close();
+                }
+            } catch (IOException e) {
+                // the first failure is the one reported
             }
-        }
-    }
-
-    /**
-     * Records {@code -a} or {@code -p} (no command) into {@code out} as a pipe-mode stream, until
-     * {@link #requestStop} or the process ends; {@code out} is closed at the end, so its reader
-     * sees the end of the stream. What {@code perfj top} reads live.
-     */
-    public Summary stream(java.io.OutputStream out) {
-        if (!o.command().isEmpty()) {
-            throw new IllegalArgumentException("a live stream records -a or -p, not a command");
-        }
-        List<Integer> cpus = HostFeatures.live().onlineCpus();
-        if (cpus.isEmpty()) {
-            throw new RecordException("no online CPU is listed in /sys/devices/system/cpu");
-        }
-        try (out) {
-            List<PerfDataWriter.Event> events = open(cpus, targets(null), false, Sys.pageSize());
-            PipeWriter w = new PipeWriter(out, events);
-            sideBand(w, events, null);
-            w.write(Synthesizer.finishedRound());
-            enable();
-            long wakeups = loop(w, null);
-            for (int fd : fds) {
-                Sys.ioctl(fd, Sys.PERF_EVENT_IOC_DISABLE, 0);
-            }
-            drainAll(w);
-            w.flush();
-            return summary(wakeups, 0);
-        } catch (Sys.SysException e) {
-            throw new RecordException(e.getMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the live stream: " + e.getMessage(), e);
-        } finally {
-            closeEvents();
         }
     }
 
@@ -504,7 +507,8 @@ public final class Recorder {
         return List.of(new Feature.ClockId(res), new Feature.ClockData(1, o.clockid(), todNs, clock));
     }
 
-    private List<Feature> features(HostFeatures host, List<PerfDataWriter.Event> events, SampledObjects sampled) {
+    /** The features known before recording: the machine's, VERSION, CMDLINE, EVENT_DESC. */
+    private List<Feature> startFeatures(HostFeatures host, List<PerfDataWriter.Event> events) {
         List<Feature> f = new ArrayList<>(host.collect());
         f.add(new Feature.Text(FeatureId.VERSION, version));
         f.add(new Feature.Cmdline(o.cmdline()));
@@ -513,6 +517,12 @@ public final class Recorder {
             desc.add(new Feature.EventDesc.Event(e.attr(), e.name(), e.ids()));
         }
         f.add(new Feature.EventDesc(desc));
+        return f;
+    }
+
+    /** A file's features: {@link #startFeatures} and what the read-back pass and bpf(2) found. */
+    private List<Feature> features(HostFeatures host, List<PerfDataWriter.Event> events, SampledObjects sampled) {
+        List<Feature> f = startFeatures(host, events);
         f.add(sampled.buildIds());
         // programs loaded while recording; those unloaded again before now are missed
         for (long id : sampled.loadedBpf()) {
