@@ -26,6 +26,7 @@ public final class RecordCommand implements Callable<Integer> {
     String callGraph;
     Integer pages;
     String clockid;
+    boolean debug;
     Path output = Path.of("perf.data");
     List<String> command = List.of();
     final CommandSpec spec;
@@ -56,6 +57,8 @@ public final class RecordCommand implements Callable<Integer> {
                 .describe("Time samples by this clock (monotonic, monotonic_raw, realtime, boottime, tai or a number),"
                         + " recorded with its reference time in the CLOCKID and CLOCK_DATA features.")
                 .value(String.class, v -> clockid = v);
+        m.option("--debug").describe("Also print where the recording's time went (each phase's wall and CPU time).")
+                .flag(v -> debug = v);
         m.option("-o", "--output").label("FILE").describe("The file to write (default perf.data); - writes perf's pipe mode to standard output.")
                 .value(Path.class, v -> output = v);
         m.positional(null, "CMD").arity("0..*").describe("The command to run and record, with its arguments.")
@@ -72,6 +75,9 @@ public final class RecordCommand implements Callable<Integer> {
             throw new CliError("record needs Linux on x86-64 or aarch64 (perf_event_open)");
         }
         Recorder r = new Recorder(o, new Main.Version().getVersion()[0].replaceFirst(" \\(.*", ""));
+        if (debug) {
+            r.timePhases();
+        }
         CountDownLatch done = new CountDownLatch(1);
         // Ctrl-C: finish the file (the hook holds the JVM until the recorder has written it)
         Thread hook = new Thread(() -> {
@@ -89,6 +95,11 @@ public final class RecordCommand implements Callable<Integer> {
             Recorder.Summary s = pipe ? r.stream(unclosed(Main.stdout(spec))) : r.record();
             for (String w : r.warnings()) {
                 err.println("Warning: " + w);
+            }
+            if (debug) {
+                for (String p : r.phases()) {
+                    err.println("perfj record: " + p);
+                }
             }
             // said before the latch opens: on SIGINT/SIGTERM the JVM ends as soon as the hook returns
             err.println("[ perfj record: Woken up " + s.wakeups() + " times to write data ]");

@@ -68,6 +68,8 @@ public final class Recorder {
     private final List<RingBuffer> rings = new ArrayList<>();
     private final BpfPrograms bpf = new BpfPrograms();
     private final List<String> warnings = new ArrayList<>();
+    private final List<String> phases = new ArrayList<>();
+    private long phaseStart;
 
     public Recorder(RecordOptions options, String version) {
         this.o = options;
@@ -78,6 +80,37 @@ public final class Recorder {
     public List<String> warnings() {
         return List.copyOf(warnings);
     }
+
+    /**
+     * Where the recording's time went, one line per phase: its wall time and the whole process's
+     * CPU time (CLOCK_PROCESS_CPUTIME_ID: the JIT's and collector's threads too), for
+     * {@code record --debug}; empty unless {@link #timePhases} was asked.
+     */
+    public List<String> phases() {
+        return List.copyOf(phases);
+    }
+
+    /** Times each phase of the next recording ({@link #phases}). */
+    public void timePhases() {
+        timing = true;
+    }
+
+    private boolean timing;
+    private long phaseCpu;
+
+    private void phase(String name) {
+        if (!timing) {
+            return;
+        }
+        long now = System.nanoTime();
+        long cpu = Sys.clockGettime(CLOCK_PROCESS_CPUTIME_ID);
+        phases.add(String.format(java.util.Locale.ROOT, "%-10s %8.1f ms wall, %8.1f ms CPU (process)",
+                name, (now - phaseStart) / 1e6, (cpu - phaseCpu) / 1e6));
+        phaseStart = now;
+        phaseCpu = cpu;
+    }
+
+    private static final int CLOCK_PROCESS_CPUTIME_ID = 2;
 
     /** Asks a running {@link #record} to stop (from another thread, e.g. on SIGINT). */
     public void requestStop() {
@@ -168,6 +201,10 @@ public final class Recorder {
      * pass and features ({@code pipe} null), or a stream's end.
      */
     private Summary capture(java.io.OutputStream pipe) {
+        // the first line: from the JVM's start to the recorder's (JVM, command line, class loading)
+        phaseStart = timing ? java.lang.System.nanoTime() - (java.lang.System.currentTimeMillis()
+                - ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L)) * 1_000_000 : 0;
+        phase("start");
         HostFeatures host = HostFeatures.live();
         List<Integer> cpus = host.onlineCpus();
         if (cpus.isEmpty()) {
@@ -180,6 +217,7 @@ public final class Recorder {
         try {
             List<Integer> tids = targets(work);
             List<PerfDataWriter.Event> events = open(cpus, tids, onExec, Sys.pageSize());
+            phase("open");
             List<Feature> clock = clockFeatures();
             RecordSink sink;
             PipeWriter stream = null;
@@ -192,6 +230,7 @@ public final class Recorder {
                 sink = stream = new PipeWriter(pipe, events, f);
             }
             sideBand(sink, events, work);
+            phase("side-band");
             if (stream != null) {
                 // the reader sees the side-band at once
                 stream.write(Synthesizer.finishedRound());
@@ -204,6 +243,7 @@ public final class Recorder {
                 started = true;
             }
             long wakeups = loop(sink, work);
+            phase("loop");
             if (work != null && work.alive()) {
                 // stopped before the command ended: perf ends its workload with SIGTERM too
                 work.terminate();
@@ -215,11 +255,15 @@ public final class Recorder {
             int status = work == null ? 0 : work.waitFor();
             Summary sum = summary(wakeups, status);
             closeEvents();
+            phase("last drain");
             if (writer != null) {
                 writer.finishData();
-                List<Feature> f = features(host, events, SampledObjects.scan(o.output()));
+                SampledObjects sampled = SampledObjects.scan(o.output());
+                phase("read-back");
+                List<Feature> f = features(host, events, sampled);
                 f.addAll(clock);
                 writer.finish(f);
+                phase("features");
             } else {
                 stream.flush();
             }
