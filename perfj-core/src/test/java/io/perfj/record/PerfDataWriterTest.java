@@ -224,6 +224,26 @@ class PerfDataWriterTest {
         assertEquals(0x1000000L, text.getLong(24));
     }
 
+    /** The vdso's build-id from a process's own mapping of it, as perf takes it for [vdso] in BUILD_ID. */
+    @Test
+    void theVdsosBuildIdIsReadFromTheMapping(@TempDir Path dir) throws Exception {
+        byte[] elf = Files.readAllBytes(io.perfj.testing.Fixtures.file("bin/hot"));
+        Path proc = Files.createDirectories(dir.resolve("self"));
+        byte[] mem = new byte[0x1000 + elf.length];
+        System.arraycopy(elf, 0, mem, 0x1000, elf.length);
+        Files.write(proc.resolve("mem"), mem);
+        Files.writeString(proc.resolve("maps"), String.format("%x-%x r-xp 00000000 00:00 0                          [vvar]%n"
+                + "%x-%x r-xp 00000000 00:00 0                          [vdso]%n", 0, 0x1000, 0x1000, 0x1000 + elf.length));
+        assertEquals("e2db302c322df9b8b21885b46c9d468e43446773",
+                java.util.HexFormat.of().formatHex(SampledObjects.runningVdsoBuildId(proc)));
+        Files.writeString(proc.resolve("maps"), "");
+        assertNull(SampledObjects.runningVdsoBuildId(proc), "no vdso mapped");
+        Path self = Path.of("/proc/self/maps");
+        if (Files.isReadable(self) && Files.readString(self).contains("[vdso]")) {
+            assertEquals(20, SampledObjects.runningVdsoBuildId(Path.of("/proc/self")).length, "this machine's vdso");
+        }
+    }
+
     @Test
     void clockidIsPerfs() {
         assertEquals(1, RecordOptions.parseClockid("mono"));
