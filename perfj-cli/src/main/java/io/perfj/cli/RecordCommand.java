@@ -25,6 +25,8 @@ public final class RecordCommand implements Callable<Integer> {
     boolean g;
     String callGraph;
     Integer pages;
+    String clockid;
+    boolean debug;
     Path output = Path.of("perf.data");
     List<String> command = List.of();
     final CommandSpec spec;
@@ -51,7 +53,13 @@ public final class RecordCommand implements Callable<Integer> {
                 .value(String.class, v -> callGraph = v);
         m.option("-m", "--mmap-pages").label("PAGES").describe("Data pages of each CPU's ring buffer (a power of two, default 128).")
                 .value(Integer.class, v -> pages = v);
-        m.option("-o", "--output").label("FILE").describe("The file to write (default perf.data).")
+        m.option("-k", "--clockid").label("CLOCK")
+                .describe("Time samples by this clock (monotonic, monotonic_raw, realtime, boottime, tai or a number),"
+                        + " recorded with its reference time in the CLOCKID and CLOCK_DATA features.")
+                .value(String.class, v -> clockid = v);
+        m.option("--debug").describe("Also print where the recording's time went (each phase's wall and CPU time).")
+                .flag(v -> debug = v);
+        m.option("-o", "--output").label("FILE").describe("The file to write (default perf.data); - writes perf's pipe mode to standard output.")
                 .value(Path.class, v -> output = v);
         m.positional(null, "CMD").arity("0..*").describe("The command to run and record, with its arguments.")
                 .list(String.class, v -> command = v);
@@ -67,6 +75,9 @@ public final class RecordCommand implements Callable<Integer> {
             throw new CliError("record needs Linux on x86-64 or aarch64 (perf_event_open)");
         }
         Recorder r = new Recorder(o, new Main.Version().getVersion()[0].replaceFirst(" \\(.*", ""));
+        if (debug) {
+            r.timePhases();
+        }
         CountDownLatch done = new CountDownLatch(1);
         // Ctrl-C: finish the file (the hook holds the JVM until the recorder has written it)
         Thread hook = new Thread(() -> {
@@ -79,9 +90,16 @@ public final class RecordCommand implements Callable<Integer> {
         }, "perfj-record-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            Recorder.Summary s = r.record();
+            boolean pipe = o.output().toString().equals("-");
+            // -o -: perf's pipe mode on standard output (the stream's end is the process's)
+            Recorder.Summary s = pipe ? r.stream(unclosed(Main.stdout(spec))) : r.record();
             for (String w : r.warnings()) {
                 err.println("Warning: " + w);
+            }
+            if (debug) {
+                for (String p : r.phases()) {
+                    err.println("perfj record: " + p);
+                }
             }
             // said before the latch opens: on SIGINT/SIGTERM the JVM ends as soon as the hook returns
             err.println("[ perfj record: Woken up " + s.wakeups() + " times to write data ]");
@@ -89,7 +107,7 @@ public final class RecordCommand implements Callable<Integer> {
                 err.println("Warning: " + s.lost() + " events were lost (LOST records in the file); try a larger -m or a lower -F");
             }
             err.printf(Locale.ROOT, "[ perfj record: Captured and wrote %.3f MB %s (%d samples) ]%n",
-                    Files.size(o.output()) / 1048576.0, o.output(), s.samples());
+                    (pipe ? s.bytes() : Files.size(o.output())) / 1048576.0, pipe ? "(pipe)" : o.output(), s.samples());
             err.flush();
         } finally {
             done.countDown();
@@ -102,10 +120,22 @@ public final class RecordCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code out}, which a close only flushes. */
+    private static java.io.OutputStream unclosed(java.io.OutputStream out) {
+        return new java.io.FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                out.flush();
+            }
+        };
+    }
+
     RecordOptions options() {
-        if (output.toString().equals("-")) {
-            throw new CliError("-o -: pipe mode is not written; give a file (the header is written last)");
-        }
         if (frequency != null && count != null) {
             throw new CliError("-F and -c are exclusive: sample at a frequency or every N events");
         }
@@ -143,9 +173,10 @@ public final class RecordCommand implements Callable<Integer> {
         cmdline.addAll(spec.commandLine().getParseResult() == null ? List.of()
                 : spec.commandLine().getParseResult().originalArgs().subList(1, spec.commandLine().getParseResult().originalArgs().size()));
         try {
+            int clock = clockid == null ? -1 : RecordOptions.parseClockid(clockid);
             return new RecordOptions(ev, all, pid, count != null ? 0 : frequency != null ? frequency : RecordOptions.DEFAULT_FREQUENCY,
                     count != null ? count : 0, cg, stack, pages != null ? pages : RecordOptions.DEFAULT_PAGES, output,
-                    command, cmdline);
+                    command, cmdline, clock);
         } catch (IllegalArgumentException e) {
             throw new CliError(e.getMessage());
         }

@@ -82,6 +82,41 @@ class RecordLiveTest {
     }
 
     /**
+     * {@code perfj record -o -}: perf's pipe mode on standard output, read by perfj's stream reader
+     * and by {@code perf report -i -} alike. (The command's own output goes to standard error, where
+     * perf sends it too; in this process both are the JVM's, not the test's.)
+     */
+    @Test
+    void pipeModeIsReadByPerfjAndPerf() throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int rc = Main.execute(new String[] {"record", "-e", "cpu-clock", "-F", "999", "-g", "-o", "-", "--",
+                Fixtures.file("bin/hot").toString(), "0.3"}, out, new java.io.PrintWriter(err));
+        assertEquals(0, rc, err.toString());
+        Path stream = dir.resolve("pipe.data");
+        Files.write(stream, out.toByteArray());
+        int samples = 0;
+        try (PerfData d = PerfData.openStream(new java.io.ByteArrayInputStream(out.toByteArray()), "pipe")) {
+            assertTrue(d.isPipe());
+            RecordInput in = d.orderedRecords();
+            for (RawRecord r = in.next(); r != null; r = in.next()) {
+                samples += r.type() == RecordType.SAMPLE ? 1 : 0;
+            }
+            assertEquals(List.of(), in.warnings());
+        }
+        assertTrue(samples > 50, samples + " samples");
+        CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", stream.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("[.] compute_a"), r.out());
+        List<String> perf = run("sh", "-c", "perf report --stdio -i - < \"$0\"", stream.toString());
+        Assumptions.assumeTrue(perf != null && !perf.get(1).contains("not found"), "perf is not installed");
+        assertEquals("", perf.get(1), "perf's warnings");
+        ReportGoldenTest.compare(perf.get(0), r.out());
+        List<String> header = run("sh", "-c", "perf report --header-only -i - < \"$0\"", stream.toString());
+        assertEquals(header.get(0), CliFixtures.run("header", "-i", stream.toString()).out());
+    }
+
+    /**
      * A BPF program loaded before a system-wide recording and run during it (the committed
      * bin/prog.bpf.o, driven by src/bpf-driver.sh as for fixtures/bpf-sys.data): the file alone
      * gives its translated instructions as bpftool prints them, and annotate's two views.

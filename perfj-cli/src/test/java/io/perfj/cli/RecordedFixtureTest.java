@@ -7,11 +7,14 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * fixtures/record-hot.data, written by {@code perfj record}, against perf 6.1's reading of it
  * (goldens made by perf report from that file, fixtures/README.md): perf's report, header and
- * dump are what perfj prints. No perf and no root needed.
+ * dump are what perfj prints. No perf and no root needed. fixtures/record-clock.data was recorded
+ * with {@code -k mono}: its CLOCKID and CLOCK_DATA, and the CACHE and MEM_TOPOLOGY every perfj
+ * recording has, as perf prints them with {@code --header-only -I}.
  */
 class RecordedFixtureTest {
     private static String[] withCache(String... args) {
@@ -45,6 +48,56 @@ class RecordedFixtureTest {
         // vdso by the random name of its temporary copy of this machine's vdso (fixtures/README.md)
         assertEquals(Fixtures.golden("record-hot", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"),
                 r.out().replace("@" + Fixtures.recording("record-hot") + " [", "@record-hot.data ["));
+    }
+
+    @Test
+    void perfsHeaderOfTheClockRecordingIsPerfjs() {
+        for (String kind : List.of("header", "header-I")) {
+            CliFixtures.Run r = kind.equals("header")
+                    ? CliFixtures.run("header", "-i", Fixtures.recording("record-clock").toString())
+                    : CliFixtures.run("header", "-I", "-i", Fixtures.recording("record-clock").toString());
+            assertEquals(0, r.rc(), r.err());
+            String golden = Fixtures.golden("record-clock", kind);
+            assertEquals(withoutCaptureTime(golden), withoutCaptureTime(r.out()), kind);
+        }
+        String header = Fixtures.golden("record-clock", "header");
+        for (String line : List.of("# clockid: monotonic (1)", "# CACHE info available", "# MEM_TOPOLOGY info available")) {
+            assertTrue(header.contains(line), "perf's header has " + line);
+        }
+    }
+
+    @Test
+    void perfsDumpOfTheClockRecordingIsPerfjs() {
+        CliFixtures.Run r = CliFixtures.run("dump", "-i", Fixtures.recording("record-clock").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(Fixtures.golden("record-clock", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"),
+                r.out().replace("@" + Fixtures.recording("record-clock") + " [", "@record-clock.data ["));
+    }
+
+    /**
+     * fixtures/record-pipe.data, written by {@code perfj record -o -}: perf's {@code -i -} reading of
+     * it (header, -D, the objects' shares) is perfj's. The stream has no build-ids (perf's pipe
+     * mode writes none), so the rows are compared by their words, not the widths that depend on
+     * which binaries this checkout finds.
+     */
+    @Test
+    void perfsReadingOfThePipeRecordingIsPerfjs() {
+        String pipe = Fixtures.recording("record-pipe").toString();
+        CliFixtures.Run h = CliFixtures.run("header", "-i", pipe);
+        assertEquals(0, h.rc(), h.err());
+        assertEquals(withoutCaptureTime(Fixtures.golden("record-pipe", "header")), withoutCaptureTime(h.out()));
+        CliFixtures.Run d = CliFixtures.run("dump", "-i", pipe, "--no-system-files");
+        assertEquals(0, d.rc(), d.err());
+        assertEquals(Fixtures.golden("record-pipe", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"), d.out());
+        CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--no-children", "-g", "none", "--sort", "dso", "-i", pipe,
+                "--no-system-files");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(rowWords(Fixtures.golden("record-pipe", "report-dso")), rowWords(r.out()));
+    }
+
+    private static List<String> rowWords(String report) {
+        return report.lines().filter(ReportGoldenTest::isRow).map(l -> String.join(" ", l.trim().split("\\s+"))).toList();
     }
 
     private static String withoutCaptureTime(String header) {

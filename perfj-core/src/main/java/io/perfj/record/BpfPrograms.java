@@ -4,18 +4,13 @@ import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.feature.BpfProg;
 import io.perfj.perfdata.feature.Feature;
 
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -288,24 +283,6 @@ final class BpfPrograms {
         b.putInt(RecordType.BPF_EVENT).putShort((short) 0).putShort((short) size);
         b.putShort((short) BPF_EVENT_PROG_LOAD).putShort((short) 0).putInt((int) p.id()).put(p.tag());
         out.add(b.array());
-        return out;
-    }
-
-    /** The names of kallsyms' BPF symbols ({@code [bpf]}) by address. */
-    static Map<Long, String> bpfSymbols(Path kallsyms) {
-        Map<Long, String> out = new HashMap<>();
-        try (BufferedReader in = Files.newBufferedReader(kallsyms, StandardCharsets.ISO_8859_1)) {
-            for (String l = in.readLine(); l != null; l = in.readLine()) {
-                if (l.endsWith("\t[bpf]") || l.endsWith(" [bpf]")) {
-                    String[] f = l.split("\\s+");
-                    if (f.length >= 3) {
-                        out.put(Long.parseUnsignedLong(f[0], 16), f[2]);
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return out;
-        }
         return out;
     }
 }

@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * The header features that describe the recording machine, read from {@code /proc} and
  * {@code /sys} where perf's {@code write_*} functions read them: HOSTNAME, OSRELEASE, ARCH,
- * NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY and PMU_MAPPINGS. A value
+ * NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE and
+ * MEM_TOPOLOGY. A value
  * the machine does not offer leaves its feature out.
  */
 final class HostFeatures {
@@ -64,6 +65,14 @@ final class HostFeatures {
             out.add(numa);
         }
         out.add(pmus());
+        Feature cache = cache(avail);
+        if (cache != null) {
+            out.add(cache);
+        }
+        Feature mem = memTopology();
+        if (mem != null) {
+            out.add(mem);
+        }
         return out;
     }
 
@@ -225,6 +234,73 @@ final class HostFeatures {
             // no event sources listed: an empty mapping, as perf writes
         }
         return new Feature.PmuMappings(List.copyOf(out));
+    }
+
+    /**
+     * CACHE: each CPU's cache/indexN directories (level, line size, sets, ways, type, size, the
+     * CPUs sharing it), every distinct cache once, ordered by level (discovery order within a
+     * level), as perf lists them. Null when a CPU's cache description is incomplete.
+     */
+    private Feature cache(int nr) {
+        List<Feature.Cache.Level> levels = new ArrayList<>();
+        for (int c = 0; c < nr; c++) {
+            for (int idx = 0; idx < 4; idx++) {
+                Path d = sys.resolve("devices/system/cpu/cpu" + c + "/cache/index" + idx);
+                if (!Files.isDirectory(d)) {
+                    break;
+                }
+                String type = read(d.resolve("type"));
+                String size = read(d.resolve("size"));
+                String map = read(d.resolve("shared_cpu_list"));
+                long level = id(d.resolve("level"));
+                long line = id(d.resolve("coherency_line_size"));
+                long sets = id(d.resolve("number_of_sets"));
+                long ways = id(d.resolve("ways_of_associativity"));
+                if (type == null || size == null || map == null || level < 0 || line < 0 || sets < 0 || ways < 0) {
+                    return null;
+                }
+                Feature.Cache.Level l = new Feature.Cache.Level(level, line, sets, ways, type.strip(), size.strip(),
+                        map.strip());
+                if (!levels.contains(l)) {
+                    levels.add(l);
+                }
+            }
+        }
+        if (levels.isEmpty()) {
+            return null;
+        }
+        List<Feature.Cache.Level> sorted = new ArrayList<>(levels);
+        sorted.sort(java.util.Comparator.comparingLong(Feature.Cache.Level::level));
+        return new Feature.Cache(1, List.copyOf(sorted));
+    }
+
+    /**
+     * MEM_TOPOLOGY: the memory block size and, per node (ascending), a bitmap of the memory
+     * blocks ({@code memoryN} entries of the node's directory) sized one past the highest block.
+     */
+    private Feature memTopology() {
+        String bs = read(sys.resolve("devices/system/memory/block_size_bytes"));
+        long blockSize;
+        try {
+            blockSize = bs == null ? 0 : Long.parseUnsignedLong(bs.strip(), 16);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        if (blockSize == 0) {
+            return null;
+        }
+        Path nodes = sys.resolve("devices/system/node");
+        List<Feature.MemTopology.Node> out = new ArrayList<>();
+        for (int n : numbered(nodes, "node")) {
+            List<Integer> blocks = numbered(nodes.resolve("node" + n), "memory");
+            long bits = blocks.isEmpty() ? 0 : blocks.getLast() + 1L;
+            long[] map = new long[(int) ((bits + 63) >>> 6)];
+            for (int b : blocks) {
+                map[b >>> 6] |= 1L << (b & 63);
+            }
+            out.add(new Feature.MemTopology.Node(n, bits, bits, map));
+        }
+        return out.isEmpty() ? null : new Feature.MemTopology(1, blockSize, List.copyOf(out));
     }
 
     private static String read(Path p) {

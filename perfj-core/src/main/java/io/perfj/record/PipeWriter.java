@@ -1,6 +1,8 @@
 package io.perfj.record;
 
 import io.perfj.perfdata.RecordType;
+import io.perfj.perfdata.feature.Feature;
+import io.perfj.perfdata.feature.FeatureEncoder;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -14,7 +16,8 @@ import java.util.List;
 
 /**
  * perf's pipe mode ({@code perf record -o -}): the 16-byte header (magic, size 16), one
- * HEADER_ATTR record per event (its attr and ids), then the records as they come. The stream is
+ * HEADER_ATTR record per event (its attr and ids), one HEADER_FEATURE record per feature known
+ * at the start, then the records as they come. The stream is
  * flushed after each FINISHED_ROUND, so a reader sees every pass over the buffers at once.
  */
 final class PipeWriter implements RecordSink {
@@ -23,6 +26,11 @@ final class PipeWriter implements RecordSink {
     private final byte[] copy = new byte[64 * 1024];
 
     PipeWriter(OutputStream out, List<PerfDataWriter.Event> events) {
+        this(out, events, List.of());
+    }
+
+    /** With the {@code features} perf's pipe mode sends after the attrs, one HEADER_FEATURE record each. */
+    PipeWriter(OutputStream out, List<PerfDataWriter.Event> events, List<Feature> features) {
         this.out = new BufferedOutputStream(out, 256 * 1024);
         ByteBuffer h = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
         h.putLong(MAGIC).putLong(16);
@@ -35,6 +43,17 @@ final class PipeWriter implements RecordSink {
             for (long id : e.ids()) {
                 r.putLong(id);
             }
+            put(r.array(), 0, size);
+        }
+        for (Feature f : features) {
+            // struct perf_record_header_feature: the header, the feature's id, its section's bytes
+            byte[] payload = FeatureEncoder.encode(f, ByteOrder.nativeOrder());
+            int size = 16 + payload.length;
+            if (size > 0xffff) {
+                continue; // too large for one record (perf leaves such a section out of the stream too)
+            }
+            ByteBuffer r = ByteBuffer.allocate(size).order(ByteOrder.nativeOrder());
+            r.putInt(RecordType.HEADER_FEATURE).putShort((short) 0).putShort((short) size).putLong(f.id()).put(payload);
             put(r.array(), 0, size);
         }
         flush();

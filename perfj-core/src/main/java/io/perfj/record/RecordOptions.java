@@ -18,10 +18,12 @@ import java.util.Objects;
  * @param output     the file written
  * @param command    the command to run and record (may be empty with -a or -p)
  * @param cmdline    the recorder's own command line, for the CMDLINE feature
+ * @param clockid    the clock of the samples' times ({@code -k}: attr.use_clockid and clockid, the
+ *                   CLOCKID and CLOCK_DATA features), or -1 for the kernel's perf clock
  */
 public record RecordOptions(List<EventSpec> events, boolean systemWide, int pid, long frequency, long period,
                             CallGraph callGraph, int stackSize, int pages, Path output, List<String> command,
-                            List<String> cmdline) {
+                            List<String> cmdline, int clockid) {
     /** perf record's default frequency. */
     public static final long DEFAULT_FREQUENCY = 4000;
     /** perf's default ring buffer: 512 KiB of data per CPU. */
@@ -30,6 +32,44 @@ public record RecordOptions(List<EventSpec> events, boolean systemWide, int pid,
     public static final int DEFAULT_STACK = 8192;
 
     public enum CallGraph { NONE, FP, DWARF }
+
+    /** Without {@code -k}: timestamps of the kernel's perf clock. */
+    public RecordOptions(List<EventSpec> events, boolean systemWide, int pid, long frequency, long period,
+                         CallGraph callGraph, int stackSize, int pages, Path output, List<String> command,
+                         List<String> cmdline) {
+        this(events, systemWide, pid, frequency, period, callGraph, stackSize, pages, output, command, cmdline, -1);
+    }
+
+    /**
+     * The clock id of a {@code -k} argument as perf takes it: a name (realtime, monotonic,
+     * monotonic_raw, boottime, tai, perf's short forms mono, raw, real, boot, with or without a
+     * {@code CLOCK_} prefix, any case) or a number.
+     */
+    public static int parseClockid(String name) {
+        String n = name.strip().toLowerCase(java.util.Locale.ROOT);
+        if (n.startsWith("clock_")) {
+            n = n.substring(6);
+        }
+        return switch (n) {
+            case "realtime", "real" -> 0;
+            case "monotonic", "mono" -> 1;
+            case "monotonic_raw", "raw" -> 4;
+            case "boottime", "boot" -> 7;
+            case "tai" -> 11;
+            default -> {
+                try {
+                    int v = Integer.parseInt(n);
+                    if (v < 0) {
+                        throw new NumberFormatException();
+                    }
+                    yield v;
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("-k " + name
+                            + ": the clocks are realtime, monotonic, monotonic_raw, boottime, tai or a clock id");
+                }
+            }
+        };
+    }
 
     public RecordOptions {
         events = List.copyOf(events);

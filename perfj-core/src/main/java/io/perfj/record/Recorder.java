@@ -44,6 +44,7 @@ public final class Recorder {
     private static final int EXCLUDE_CALLCHAIN_USER = 22;
     private static final int MMAP2 = 23;
     private static final int COMM_EXEC = 24;
+    private static final int USE_CLOCKID = 25;
     private static final int KSYMBOL = 29;
     private static final int BPF_EVENT = 30;
 
@@ -67,6 +68,8 @@ public final class Recorder {
     private final List<RingBuffer> rings = new ArrayList<>();
     private final BpfPrograms bpf = new BpfPrograms();
     private final List<String> warnings = new ArrayList<>();
+    private final List<String> phases = new ArrayList<>();
+    private long phaseStart;
 
     public Recorder(RecordOptions options, String version) {
         this.o = options;
@@ -77,6 +80,37 @@ public final class Recorder {
     public List<String> warnings() {
         return List.copyOf(warnings);
     }
+
+    /**
+     * Where the recording's time went, one line per phase: its wall time and the whole process's
+     * CPU time (CLOCK_PROCESS_CPUTIME_ID: the JIT's and collector's threads too), for
+     * {@code record --debug}; empty unless {@link #timePhases} was asked.
+     */
+    public List<String> phases() {
+        return List.copyOf(phases);
+    }
+
+    /** Times each phase of the next recording ({@link #phases}). */
+    public void timePhases() {
+        timing = true;
+    }
+
+    private boolean timing;
+    private long phaseCpu;
+
+    private void phase(String name) {
+        if (!timing) {
+            return;
+        }
+        long now = System.nanoTime();
+        long cpu = Sys.clockGettime(CLOCK_PROCESS_CPUTIME_ID);
+        phases.add(String.format(java.util.Locale.ROOT, "%-10s %8.1f ms wall, %8.1f ms CPU (process)",
+                name, (now - phaseStart) / 1e6, (cpu - phaseCpu) / 1e6));
+        phaseStart = now;
+        phaseCpu = cpu;
+    }
+
+    private static final int CLOCK_PROCESS_CPUTIME_ID = 2;
 
     /** Asks a running {@link #record} to stop (from another thread, e.g. on SIGINT). */
     public void requestStop() {
@@ -110,6 +144,9 @@ public final class Recorder {
         if (tracking) {
             flags |= bit(MMAP) | bit(COMM) | bit(TASK) | bit(MMAP2) | bit(COMM_EXEC) | bit(KSYMBOL) | bit(BPF_EVENT);
         }
+        if (o.clockid() >= 0) {
+            flags |= bit(USE_CLOCKID);
+        }
         if (e.excludeUser()) {
             flags |= bit(EXCLUDE_USER);
         }
@@ -137,7 +174,7 @@ public final class Recorder {
         long readFormat = SampleFormat.FORMAT_ID | SampleFormat.FORMAT_LOST;
         long period = o.frequency() > 0 ? o.frequency() : o.period();
         return new EventAttr(e.type(), EventAttr.SIZE_VER7, e.config(), period, sampleType, readFormat, flags,
-                0, 0, 0, 0, 0, regs, stack, 0, 0, 0, maxStack, 0, 0, 0);
+                0, 0, 0, 0, 0, regs, stack, Math.max(o.clockid(), 0), 0, 0, maxStack, 0, 0, 0);
     }
 
     private static long bit(int b) {
@@ -146,23 +183,58 @@ public final class Recorder {
 
     /** Records until the command ends, the process ends (-p) or {@link #requestStop}. */
     public Summary record() {
+        return capture(null);
+    }
+
+    /**
+     * Records into {@code out} as a pipe-mode stream ({@code perf record -o -}) until the
+     * command or the process ends or {@link #requestStop}; {@code out} is closed at the end, so
+     * its reader sees the end of the stream. What {@code perfj top} reads live and
+     * {@code perfj record -o -} writes.
+     */
+    public Summary stream(java.io.OutputStream out) {
+        return capture(java.util.Objects.requireNonNull(out, "out"));
+    }
+
+    /**
+     * The one capture path: open, side-band, enable, poll and drain, then a file's read-back
+     * pass and features ({@code pipe} null), or a stream's end.
+     */
+    private Summary capture(java.io.OutputStream pipe) {
+        // the first line: from the JVM's start to the recorder's (JVM, command line, class loading)
+        phaseStart = timing ? java.lang.System.nanoTime() - (java.lang.System.currentTimeMillis()
+                - ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L)) * 1_000_000 : 0;
+        phase("start");
         HostFeatures host = HostFeatures.live();
         List<Integer> cpus = host.onlineCpus();
         if (cpus.isEmpty()) {
             throw new RecordException("no online CPU is listed in /sys/devices/system/cpu");
         }
-        Workload work = o.command().isEmpty() ? null : Workload.start(o.command());
+        Workload work = o.command().isEmpty() ? null : Workload.start(o.command(), pipe != null);
         boolean onExec = work != null && !o.systemWide() && o.pid() < 0;
-        List<PerfDataWriter.Event> events;
         PerfDataWriter writer = null;
-        long pageSize = Sys.pageSize();
         boolean started = false;
         try {
             List<Integer> tids = targets(work);
-            events = open(cpus, tids, onExec, pageSize);
-            writer = new PerfDataWriter(o.output(), events);
-            PerfDataWriter w = writer;
-            sideBand(w, events, work);
+            List<PerfDataWriter.Event> events = open(cpus, tids, onExec, Sys.pageSize());
+            phase("open");
+            List<Feature> clock = clockFeatures();
+            RecordSink sink;
+            PipeWriter stream = null;
+            if (pipe == null) {
+                sink = writer = new PerfDataWriter(o.output(), events);
+            } else {
+                // perf's pipe mode: the features known at the start follow the attrs
+                List<Feature> f = startFeatures(host, events);
+                f.addAll(clock);
+                sink = stream = new PipeWriter(pipe, events, f);
+            }
+            sideBand(sink, events, work);
+            phase("side-band");
+            if (stream != null) {
+                // the reader sees the side-band at once
+                stream.write(Synthesizer.finishedRound());
+            }
             if (!onExec) {
                 enable();
             }
@@ -170,7 +242,8 @@ public final class Recorder {
                 work.go();
                 started = true;
             }
-            long wakeups = loop(writer, work);
+            long wakeups = loop(sink, work);
+            phase("loop");
             if (work != null && work.alive()) {
                 // stopped before the command ended: perf ends its workload with SIGTERM too
                 work.terminate();
@@ -178,16 +251,29 @@ public final class Recorder {
             for (int fd : fds) {
                 Sys.ioctl(fd, Sys.PERF_EVENT_IOC_DISABLE, 0);
             }
-            drainAll(writer);
+            drainAll(sink);
             int status = work == null ? 0 : work.waitFor();
             Summary sum = summary(wakeups, status);
             closeEvents();
-            writer.finishData();
-            writer.finish(features(host, events, SampledObjects.scan(o.output())));
+            phase("last drain");
+            if (writer != null) {
+                writer.finishData();
+                SampledObjects sampled = SampledObjects.scan(o.output());
+                phase("read-back");
+                List<Feature> f = features(host, events, sampled);
+                f.addAll(clock);
+                writer.finish(f);
+                phase("features");
+            } else {
+                stream.flush();
+            }
             return sum;
         } catch (Sys.SysException e) {
             throw new RecordException(e.getMessage(), e);
         } catch (IOException e) {
+            if (pipe != null) {
+                throw new UncheckedIOException("the output stream: " + e.getMessage(), e);
+            }
             String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
                     : e instanceof java.nio.file.NoSuchFileException ? "no such directory" : e.getMessage();
             throw new UncheckedIOException("cannot write " + o.output() + ": " + why, e);
@@ -202,48 +288,16 @@ public final class Recorder {
                 }
                 work.close();
             }
-            if (writer != null) {
-                try {
+            try {
+                if (writer != null) {
                     writer.close();
-                } catch (IOException e) {
-                    // the first failure is the one reported
                 }
+                if (pipe != null) {
+                    pipe.close();
+                }
+            } catch (IOException e) {
+                // the first failure is the one reported
             }
-        }
-    }
-
-    /**
-     * Records {@code -a} or {@code -p} (no command) into {@code out} as a pipe-mode stream, until
-     * {@link #requestStop} or the process ends; {@code out} is closed at the end, so its reader
-     * sees the end of the stream. What {@code perfj top} reads live.
-     */
-    public Summary stream(java.io.OutputStream out) {
-        if (!o.command().isEmpty()) {
-            throw new IllegalArgumentException("a live stream records -a or -p, not a command");
-        }
-        List<Integer> cpus = HostFeatures.live().onlineCpus();
-        if (cpus.isEmpty()) {
-            throw new RecordException("no online CPU is listed in /sys/devices/system/cpu");
-        }
-        try (out) {
-            List<PerfDataWriter.Event> events = open(cpus, targets(null), false, Sys.pageSize());
-            PipeWriter w = new PipeWriter(out, events);
-            sideBand(w, events, null);
-            w.write(Synthesizer.finishedRound());
-            enable();
-            long wakeups = loop(w, null);
-            for (int fd : fds) {
-                Sys.ioctl(fd, Sys.PERF_EVENT_IOC_DISABLE, 0);
-            }
-            drainAll(w);
-            w.flush();
-            return summary(wakeups, 0);
-        } catch (Sys.SysException e) {
-            throw new RecordException(e.getMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the live stream: " + e.getMessage(), e);
-        } finally {
-            closeEvents();
         }
     }
 
@@ -274,7 +328,7 @@ public final class Recorder {
         int trailer = SampleFormat.idTrailerSize(events.getFirst().attr().sampleType());
         Synthesizer synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
         synth.kernel();
-        Map<Long, String> bpfNames = BpfPrograms.bpfSymbols(Path.of("/proc/kallsyms"));
+        Map<Long, String> bpfNames = synth.bpfSymbols();
         for (long id : BpfPrograms.loadedIds()) {
             BpfPrograms.Prog p = bpf.add(id);
             if (p != null) {
@@ -481,7 +535,24 @@ public final class Recorder {
         fds.clear();
     }
 
-    private List<Feature> features(HostFeatures host, List<PerfDataWriter.Event> events, SampledObjects sampled) {
+    /**
+     * With {@code -k}: CLOCKID (the clock's resolution) and CLOCK_DATA (the time of day, in
+     * microseconds as gettimeofday gives it, beside the clock's time), taken at the start as perf
+     * takes them; without, none.
+     */
+    private List<Feature> clockFeatures() {
+        if (o.clockid() < 0) {
+            return List.of();
+        }
+        long res = Sys.clockGetres(o.clockid());
+        java.time.Instant tod = java.time.Instant.now();
+        long clock = Sys.clockGettime(o.clockid());
+        long todNs = tod.getEpochSecond() * 1_000_000_000L + tod.getNano() / 1000 * 1000L;
+        return List.of(new Feature.ClockId(res), new Feature.ClockData(1, o.clockid(), todNs, clock));
+    }
+
+    /** The features known before recording: the machine's, VERSION, CMDLINE, EVENT_DESC. */
+    private List<Feature> startFeatures(HostFeatures host, List<PerfDataWriter.Event> events) {
         List<Feature> f = new ArrayList<>(host.collect());
         f.add(new Feature.Text(FeatureId.VERSION, version));
         f.add(new Feature.Cmdline(o.cmdline()));
@@ -490,6 +561,12 @@ public final class Recorder {
             desc.add(new Feature.EventDesc.Event(e.attr(), e.name(), e.ids()));
         }
         f.add(new Feature.EventDesc(desc));
+        return f;
+    }
+
+    /** A file's features: {@link #startFeatures} and what the read-back pass and bpf(2) found. */
+    private List<Feature> features(HostFeatures host, List<PerfDataWriter.Event> events, SampledObjects sampled) {
+        List<Feature> f = startFeatures(host, events);
         f.add(sampled.buildIds());
         // programs loaded while recording; those unloaded again before now are missed
         for (long id : sampled.loadedBpf()) {

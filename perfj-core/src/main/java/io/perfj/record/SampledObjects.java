@@ -99,16 +99,55 @@ final class SampledObjects {
                 case KERNEL_MODULE -> DsoFinder.runningKernelBuildId(Path.of("/sys/module",
                         Machine.moduleName(name).replaceAll("^\\[|\\]$", ""), "notes", ".note.gnu.build-id"));
                 case USER -> elfBuildId(name);
+                case VDSO -> name.equals(VDSO) ? runningVdsoBuildId(Path.of("/proc/self")) : null;
                 default -> null;
             };
             if (id == null || id.length == 0 || id.length > 20) {
                 continue;
             }
-            int misc = e.getValue() == DsoKind.USER ? Synthesizer.MISC_USER : Synthesizer.MISC_KERNEL;
+            int misc = e.getValue() == DsoKind.USER || e.getValue() == DsoKind.VDSO ? Synthesizer.MISC_USER
+                    : Synthesizer.MISC_KERNEL;
             String written = e.getValue() == DsoKind.KERNEL ? Machine.KERNEL_MMAP_NAME : name;
             out.add(new Feature.BuildIds.BuildId(misc, HOST_PID, java.util.Arrays.copyOf(id, 20), id.length, written));
         }
         return new Feature.BuildIds(List.copyOf(out));
+    }
+
+    static final String VDSO = "[vdso]";
+
+    /**
+     * The build-id of the running kernel's vdso, as perf finds it: the vdso is one image for
+     * every process of a kernel, so this process's own copy (its {@code [vdso]} mapping in
+     * {@code PROC/maps}, read from {@code PROC/mem}) has the recorded processes' build-id. Null
+     * where it cannot be read.
+     */
+    static byte[] runningVdsoBuildId(Path proc) {
+        try {
+            for (String l : Files.readAllLines(proc.resolve("maps"))) {
+                if (!l.endsWith(" " + VDSO)) {
+                    continue;
+                }
+                int dash = l.indexOf('-');
+                int sp = l.indexOf(' ');
+                long start = Long.parseUnsignedLong(l.substring(0, dash), 16);
+                long end = Long.parseUnsignedLong(l.substring(dash + 1, sp), 16);
+                if (end <= start || end - start > 1 << 20) {
+                    return null;
+                }
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) (end - start));
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(proc.resolve("mem"))) {
+                    while (b.hasRemaining() && ch.read(b, start + b.position()) > 0) {
+                        // the whole mapping
+                    }
+                }
+                try (ElfFile elf = ElfFile.of(b.array(), VDSO)) {
+                    return elf.buildId().orElse(null);
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
     }
 
     private static byte[] elfBuildId(String file) {

@@ -11,7 +11,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -31,6 +33,7 @@ final class Synthesizer {
     private final Path proc;
     private final int trailer;
     private final Consumer<byte[]> out;
+    private final Map<Long, String> bpfSymbols = new HashMap<>();
 
     /**
      * @param proc    the proc file system ({@code /proc} on a live machine)
@@ -42,22 +45,52 @@ final class Synthesizer {
         this.out = out;
     }
 
-    /** The kernel text map and the module maps; false when kallsyms hides the addresses. */
+    /**
+     * The kernel text map and the module maps; false when kallsyms hides the addresses. The one
+     * read of kallsyms also keeps its BPF symbols' names ({@link #bpfSymbols}): the kernel formats
+     * the whole file at every read, which costs more than anything else the start does.
+     */
     boolean kernel() {
+        byte[] data;
+        try {
+            // proc files report size 0; readAllBytes reads to the end whatever the size says
+            data = Files.readAllBytes(proc.resolve("kallsyms"));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
         // kernel addresses are negative as signed longs: 0 means not found
         long text = 0;
         long etext = 0;
-        // read as a stream: proc files report size 0, which Files.lines takes at its word
-        try (java.io.BufferedReader in = Files.newBufferedReader(proc.resolve("kallsyms"), StandardCharsets.ISO_8859_1)) {
-            for (String l = in.readLine(); l != null && (text == 0 || etext == 0); l = in.readLine()) {
-                if (l.endsWith(" _text")) {
-                    text = Long.parseUnsignedLong(l.substring(0, l.indexOf(' ')), 16);
-                } else if (l.endsWith(" _etext")) {
-                    etext = Long.parseUnsignedLong(l.substring(0, l.indexOf(' ')), 16);
-                }
+        for (int at = 0, eol; at < data.length; at = eol + 1) {
+            eol = at;
+            while (eol < data.length && data[eol] != '\n') {
+                eol++;
             }
-        } catch (IOException | RuntimeException e) {
-            return false;
+            // ADDR TYPE NAME[\t[MODULE]]
+            int sp = at;
+            while (sp < eol && data[sp] != ' ') {
+                sp++;
+            }
+            int name = sp + 3;
+            if (name >= eol) {
+                continue;
+            }
+            int end = name;
+            while (end < eol && data[end] != '\t' && data[end] != ' ') {
+                end++;
+            }
+            if (end < eol) {
+                if (endsWith(data, eol, "[bpf]")) {
+                    long addr = hex(data, at, sp);
+                    if (addr != 0) {
+                        bpfSymbols.put(addr, new String(data, name, end - name, StandardCharsets.ISO_8859_1));
+                    }
+                }
+            } else if (text == 0 && is(data, name, end, "_text")) {
+                text = hex(data, at, sp);
+            } else if (etext == 0 && is(data, name, end, "_etext")) {
+                etext = hex(data, at, sp);
+            }
         }
         if (text == 0 || Long.compareUnsigned(etext, text) <= 0) {
             return false;
@@ -215,5 +248,42 @@ final class Synthesizer {
         ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
         b.putInt(RecordType.FINISHED_ROUND).putShort((short) 0).putShort((short) 8);
         return b.array();
+    }
+
+    /** kallsyms' BPF symbols ({@code [bpf]}) by address, as {@link #kernel} found them. */
+    Map<Long, String> bpfSymbols() {
+        return bpfSymbols;
+    }
+
+    private static boolean is(byte[] d, int from, int to, String word) {
+        if (to - from != word.length()) {
+            return false;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (d[from + i] != word.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean endsWith(byte[] d, int to, String word) {
+        return to - word.length() >= 0 && is(d, to - word.length(), to, word);
+    }
+
+    /** A hexadecimal number of {@code [from, to)}; 0 where it is not one. */
+    private static long hex(byte[] d, int from, int to) {
+        long v = 0;
+        if (to - from > 16 || to == from) {
+            return 0;
+        }
+        for (int i = from; i < to; i++) {
+            int c = Character.digit(d[i], 16);
+            if (c < 0) {
+                return 0;
+            }
+            v = v << 4 | c;
+        }
+        return v;
     }
 }

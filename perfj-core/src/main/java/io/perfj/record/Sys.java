@@ -12,9 +12,10 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * The system calls a recorder makes, through the C library and the foreign function API:
- * {@code perf_event_open(2)} (by number, through {@code syscall}), {@code ioctl}, {@code mmap},
- * {@code munmap}, {@code poll}, {@code close} and {@code mkfifo}. Each failure is a
+ * The system calls a recorder makes, by number through the C library's {@code syscall} and the
+ * foreign function API (one downcall handle for all): {@code perf_event_open(2)}, {@code bpf},
+ * {@code ioctl}, {@code mmap}, {@code munmap}, {@code ppoll}, {@code close}, {@code mknodat} (a
+ * FIFO), {@code geteuid}, {@code clock_gettime} and {@code clock_getres}. Each failure is a
  * {@link SysException} carrying errno. Linux on x86-64 and aarch64 only. Public for the other
  * callers of bpf(2) (the BTF encoder's kernel check): one place calls C.
  */
@@ -50,45 +51,41 @@ public final class Sys {
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final long SYS_PERF_EVENT_OPEN = sysPerfEventOpen();
-    private static final long SYS_BPF = switch (System.getProperty("os.arch")) {
-        case "amd64", "x86_64" -> 321;
-        case "aarch64" -> 280;
-        default -> -1;
+    private static final boolean X86_64 = switch (System.getProperty("os.arch")) {
+        case "amd64", "x86_64" -> true;
+        default -> false;
     };
-
-    private static final MethodHandle SYSCALL = handle("syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle SYSCALL3 = handle("syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
-            Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle IOCTL = handle("ioctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle MMAP = handle("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
-    private static final MethodHandle MUNMAP = handle("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-    private static final MethodHandle POLL = handle("poll", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT));
-    private static final MethodHandle MKFIFO = handle("mkfifo", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-
-    private static final MethodHandle GETEUID = handle("geteuid", FunctionDescriptor.of(ValueLayout.JAVA_INT));
-    private static final MethodHandle GETPAGESIZE = handle("getpagesize", FunctionDescriptor.of(ValueLayout.JAVA_INT));
-
-    private Sys() {
+    private static final boolean AARCH64 = "aarch64".equals(System.getProperty("os.arch"));
+    /** A system call's number on x86-64 and on aarch64 (asm-generic), -1 elsewhere. */
+    private static long nr(long x86, long arm) {
+        return X86_64 ? x86 : AARCH64 ? arm : -1;
     }
 
-    private static long sysPerfEventOpen() {
-        return switch (System.getProperty("os.arch")) {
-            case "amd64", "x86_64" -> 298;
-            case "aarch64" -> 241;
-            default -> -1;
-        };
+    private static final long SYS_PERF_EVENT_OPEN = nr(298, 241);
+    private static final long SYS_BPF = nr(321, 280);
+    private static final long SYS_IOCTL = nr(16, 29);
+    private static final long SYS_MMAP = nr(9, 222);
+    private static final long SYS_MUNMAP = nr(11, 215);
+    private static final long SYS_CLOSE = nr(3, 57);
+    private static final long SYS_PPOLL = nr(271, 73);
+    private static final long SYS_GETEUID = nr(107, 175);
+    private static final long SYS_MKNODAT = nr(259, 33);
+    private static final long SYS_CLOCK_GETTIME = nr(228, 113);
+    private static final long SYS_CLOCK_GETRES = nr(229, 114);
+    private static final long AT_FDCWD = -100;
+    private static final long S_IFIFO = 0010000;
+
+    /**
+     * The C library's {@code syscall(nr, a1..a6)} with errno captured: every call goes through
+     * this one handle, since each distinct C signature costs the JVM a downcall stub of its own
+     * to generate at start (tens of milliseconds each, more than the rest of the set-up). An
+     * unused argument is 0; a pointer is its address.
+     */
+    private static final MethodHandle SYSCALL = handle("syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(1));
+
+    private Sys() {
     }
 
     private static MethodHandle handle(String name, FunctionDescriptor fd, Linker.Option... more) {
@@ -146,6 +143,23 @@ public final class Sys {
         return new IllegalStateException(t);
     }
 
+    /** {@code syscall(nr, a...)} (missing arguments 0): its result, or a SysException naming {@code call}. */
+    private static long call(String call, long nr, long a1, long a2, long a3, long a4, long a5) {
+        if (nr < 0 || SYSCALL == null) {
+            throw new SysException(call, ENODEV);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = a.allocate(CAPTURE);
+            long r = (long) SYSCALL.invokeExact(st, nr, a1, a2, a3, a4, a5, 0L);
+            if (r == -1) {
+                throw new SysException(call, errno(st));
+            }
+            return r;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** perf_event_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC): the new descriptor. */
     static int perfEventOpen(byte[] attr, int pid, int cpu, int groupFd) {
         if (!supported()) {
@@ -154,15 +168,8 @@ public final class Sys {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment at = a.allocate(attr.length, 8);
             MemorySegment.copy(attr, 0, at, ValueLayout.JAVA_BYTE, 0, attr.length);
-            MemorySegment st = a.allocate(CAPTURE);
-            long fd = (long) SYSCALL.invokeExact(st, SYS_PERF_EVENT_OPEN, at, (long) pid, (long) cpu,
-                    (long) groupFd, PERF_FLAG_FD_CLOEXEC);
-            if (fd < 0) {
-                throw new SysException("perf_event_open", errno(st));
-            }
-            return (int) fd;
-        } catch (Throwable t) {
-            throw rethrow(t);
+            return (int) call("perf_event_open", SYS_PERF_EVENT_OPEN, at.address(), pid, cpu, groupFd,
+                    PERF_FLAG_FD_CLOEXEC);
         }
     }
 
@@ -171,108 +178,80 @@ public final class Sys {
         if (SYS_BPF < 0) {
             throw new SysException("bpf", ENODEV);
         }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(CAPTURE);
-            long r = (long) SYSCALL3.invokeExact(st, SYS_BPF, (long) cmd, attr, attr.byteSize());
-            if (r < 0) {
-                throw new SysException("bpf", errno(st));
-            }
-            return (int) r;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return (int) call("bpf", SYS_BPF, cmd, attr.address(), attr.byteSize(), 0, 0);
     }
 
     static void ioctl(int fd, long request, long arg) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(CAPTURE);
-            int r = (int) IOCTL.invokeExact(st, fd, request, arg);
-            if (r < 0) {
-                throw new SysException("ioctl", errno(st));
-            }
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        call("ioctl", SYS_IOCTL, fd, request, arg, 0, 0);
     }
 
     /** The kernel's sample id of an event descriptor (PERF_EVENT_IOC_ID). */
     static long eventId(int fd) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment id = a.allocate(ValueLayout.JAVA_LONG);
-            MemorySegment st = a.allocate(CAPTURE);
-            int r = (int) IOCTL.invokeExact(st, fd, PERF_EVENT_IOC_ID, id.address());
-            if (r < 0) {
-                throw new SysException("ioctl(PERF_EVENT_IOC_ID)", errno(st));
-            }
+            call("ioctl(PERF_EVENT_IOC_ID)", SYS_IOCTL, fd, PERF_EVENT_IOC_ID, id.address(), 0, 0);
             return id.get(ValueLayout.JAVA_LONG, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
         }
     }
 
     /** A shared read-write mapping of {@code len} bytes of {@code fd}. */
     static MemorySegment mmap(int fd, long len) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(CAPTURE);
-            MemorySegment p = (MemorySegment) MMAP.invokeExact(st, MemorySegment.NULL, len,
-                    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
-            if (p.address() == -1L) {
-                throw new SysException("mmap", errno(st));
-            }
-            return p.reinterpret(len);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        long p = call("mmap", SYS_MMAP, 0, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd);
+        return MemorySegment.ofAddress(p).reinterpret(len);
     }
 
     static void munmap(MemorySegment m) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(CAPTURE);
-            int r = (int) MUNMAP.invokeExact(st, m, m.byteSize());
-            assert r == 0;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        call("munmap", SYS_MUNMAP, m.address(), m.byteSize(), 0, 0, 0);
     }
 
     public static void close(int fd) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(CAPTURE);
-            int r = (int) CLOSE.invokeExact(st, fd);
-            assert r == 0 || errno(st) == EINTR;
-        } catch (Throwable t) {
-            throw rethrow(t);
+        try {
+            call("close", SYS_CLOSE, fd, 0, 0, 0, 0);
+        } catch (SysException e) {
+            // EINTR or EBADF: the descriptor is gone either way
         }
     }
 
     /**
      * poll(2) on {@code fds} ({@code struct pollfd}: int fd, short events, short revents, 8
-     * bytes each) for {@code timeoutMs}; the number of descriptors with events, 0 on EINTR.
+     * bytes each) for {@code timeoutMs} (as ppoll, which both architectures have); the number of
+     * descriptors with events, 0 on EINTR.
      */
     static int poll(MemorySegment fds, int n, int timeoutMs) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(CAPTURE);
-            int r = (int) POLL.invokeExact(st, fds, (long) n, timeoutMs);
-            if (r < 0) {
-                int e = errno(st);
-                if (e == EINTR) {
-                    return 0;
-                }
-                throw new SysException("poll", e);
+            MemorySegment ts = a.allocate(16, 8);
+            ts.set(ValueLayout.JAVA_LONG, 0, timeoutMs / 1000);
+            ts.set(ValueLayout.JAVA_LONG, 8, (timeoutMs % 1000) * 1_000_000L);
+            return (int) call("poll", SYS_PPOLL, fds.address(), n, ts.address(), 0, 8);
+        } catch (SysException e) {
+            if (e.errno == EINTR) {
+                return 0;
             }
-            return r;
-        } catch (Throwable t) {
-            throw rethrow(t);
+            throw e;
+        }
+    }
+
+    /** {@code clock_gettime(clockid)} in ns. */
+    static long clockGettime(int clockid) {
+        return clock(SYS_CLOCK_GETTIME, "clock_gettime", clockid);
+    }
+
+    /** {@code clock_getres(clockid)} in ns. */
+    static long clockGetres(int clockid) {
+        return clock(SYS_CLOCK_GETRES, "clock_getres", clockid);
+    }
+
+    private static long clock(long nr, String name, int clockid) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ts = a.allocate(16, 8);
+            call(name + " of clock " + clockid, nr, clockid, ts.address(), 0, 0, 0);
+            return ts.get(ValueLayout.JAVA_LONG, 0) * 1_000_000_000L + ts.get(ValueLayout.JAVA_LONG, 8);
         }
     }
 
     /** The effective user id (0: root). */
     public static int geteuid() {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) GETEUID.invokeExact(a.allocate(CAPTURE));
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return (int) call("geteuid", SYS_GETEUID, 0, 0, 0, 0, 0);
     }
 
     /** Whether bpf(2) is known on this machine (Linux on x86-64 or aarch64). */
@@ -280,23 +259,29 @@ public final class Sys {
         return SYS_BPF > 0 && "Linux".equals(System.getProperty("os.name"));
     }
 
+    /** The page size: the kernel's AT_PAGESZ in this process's auxiliary vector (4096 if unreadable). */
     static long pageSize() {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) GETPAGESIZE.invokeExact(a.allocate(CAPTURE));
-        } catch (Throwable t) {
-            throw rethrow(t);
+        try {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(
+                    java.nio.file.Path.of("/proc/self/auxv"))).order(java.nio.ByteOrder.nativeOrder());
+            while (b.remaining() >= 16) {
+                long type = b.getLong();
+                long value = b.getLong();
+                if (type == AT_PAGESZ && value > 0) {
+                    return value;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // no auxv (not Linux): the common page size
         }
+        return 4096;
     }
+
+    private static final long AT_PAGESZ = 6;
 
     static void mkfifo(String path) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(CAPTURE);
-            int r = (int) MKFIFO.invokeExact(st, a.allocateFrom(path), 0600);
-            if (r < 0) {
-                throw new SysException("mkfifo", errno(st));
-            }
-        } catch (Throwable t) {
-            throw rethrow(t);
+            call("mkfifo", SYS_MKNODAT, AT_FDCWD, a.allocateFrom(path).address(), S_IFIFO | 0600, 0, 0);
         }
     }
 }

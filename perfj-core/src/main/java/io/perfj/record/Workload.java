@@ -19,6 +19,8 @@ import java.util.List;
 final class Workload implements AutoCloseable {
     /** Reads one line from the FIFO named by $0, then becomes the command; 127 if the line never comes. */
     static final String GATE = "read -r _ <\"$0\" || exit 127; exec \"$@\"";
+    /** {@link #GATE} with the command's standard output sent to standard error, as perf's pipe mode does. */
+    static final String GATE_TO_STDERR = GATE + " >&2";
 
     private final Path dir;
     private final Path fifo;
@@ -32,6 +34,14 @@ final class Workload implements AutoCloseable {
     }
 
     static Workload start(List<String> command) {
+        return start(command, false);
+    }
+
+    /**
+     * @param stdoutToStderr the command writes its standard output to standard error: the
+     *                       recorder's own standard output is the recording ({@code -o -})
+     */
+    static Workload start(List<String> command, boolean stdoutToStderr) {
         Path dir;
         try {
             dir = Files.createTempDirectory("perfj-record");
@@ -40,7 +50,7 @@ final class Workload implements AutoCloseable {
         }
         Path fifo = dir.resolve("gate");
         Sys.mkfifo(fifo.toString());
-        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", GATE, fifo.toString()));
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", stdoutToStderr ? GATE_TO_STDERR : GATE, fifo.toString()));
         argv.addAll(command);
         try {
             Process p = new ProcessBuilder(argv).inheritIO().start();

@@ -172,6 +172,97 @@ class PerfDataWriterTest {
     }
 
     @Test
+    void cacheAndMemoryTopologyAreReadAsPerfReadsThem(@TempDir Path dir) throws Exception {
+        Path sys = dir.resolve("sys");
+        String[][] caches = {{"1", "Data", "32K"}, {"1", "Instruction", "32K"}, {"2", "Unified", "1024K"}, {"3", "Unified", "32768K"}};
+        for (int cpu = 0; cpu < 2; cpu++) {
+            Files.createDirectories(sys.resolve("devices/system/cpu/cpu" + cpu + "/topology"));
+            for (int i = 0; i < caches.length; i++) {
+                Path d = Files.createDirectories(sys.resolve("devices/system/cpu/cpu" + cpu + "/cache/index" + i));
+                Files.writeString(d.resolve("level"), caches[i][0] + "\n");
+                Files.writeString(d.resolve("type"), caches[i][1] + "\n");
+                Files.writeString(d.resolve("size"), caches[i][2] + "\n");
+                Files.writeString(d.resolve("coherency_line_size"), "64\n");
+                Files.writeString(d.resolve("number_of_sets"), "64\n");
+                Files.writeString(d.resolve("ways_of_associativity"), "8\n");
+                Files.writeString(d.resolve("shared_cpu_list"), (i == 3 ? "0-1" : Integer.toString(cpu)) + "\n");
+            }
+        }
+        Files.createDirectories(sys.resolve("devices/system/memory"));
+        Files.writeString(sys.resolve("devices/system/memory/block_size_bytes"), "8000000\n");
+        for (int b : new int[] {0, 1, 2, 70}) {
+            Files.createDirectories(sys.resolve("devices/system/node/node0/memory" + b));
+        }
+        Files.writeString(sys.resolve("devices/system/node/node0/cpulist"), "0-1\n");
+        Map<Integer, Feature> f = new java.util.HashMap<>();
+        for (Feature x : new HostFeatures(dir.resolve("proc"), sys).collect()) {
+            f.put(x.id(), x);
+        }
+        Feature.Cache c = (Feature.Cache) f.get(FeatureId.CACHE);
+        assertEquals(List.of("1 Data 0", "1 Instruction 0", "1 Data 1", "1 Instruction 1", "2 Unified 0", "2 Unified 1",
+                "3 Unified 0-1"), c.levels().stream().map(l -> l.level() + " " + l.type() + " " + l.map()).toList(),
+                "each cache once (the shared L3 too), by level, as perf lists them");
+        Feature.MemTopology m = (Feature.MemTopology) f.get(FeatureId.MEM_TOPOLOGY);
+        assertEquals(0x8000000L, m.blockSize());
+        assertEquals(71, m.nodes().getFirst().bits(), "one past the highest block");
+        assertEquals(4, m.nodes().getFirst().weight());
+    }
+
+    @Test
+    void oneReadOfKallsymsGivesTheKernelMapAndBpfNames(@TempDir Path dir) throws Exception {
+        Path proc = fakeProc(dir);
+        Files.writeString(proc.resolve("kallsyms"), "ffffffff81000000 T _text\nffffffff81000100 T start_kernel\n"
+                + "ffffffff82000000 T _etext\nffffffffc0a00000 t veth_open\t[veth]\n"
+                + "ffffffffc0b01000 t bpf_prog_0123456789abcdef_hello\t[bpf]\nffffffffc0b02000 T _text\t[bpf]\n");
+        List<byte[]> out = new ArrayList<>();
+        Synthesizer s = new Synthesizer(proc, 16, out::add);
+        assertTrue(s.kernel());
+        assertEquals(Map.of(0xffffffffc0b01000L, "bpf_prog_0123456789abcdef_hello", 0xffffffffc0b02000L, "_text"),
+                s.bpfSymbols());
+        ByteBuffer text = ByteBuffer.wrap(out.getFirst()).order(ByteOrder.nativeOrder());
+        assertEquals(0xffffffff81000000L, text.getLong(16), "the kernel's _text, not a module's");
+        assertEquals(0x1000000L, text.getLong(24));
+    }
+
+    /** The vdso's build-id from a process's own mapping of it, as perf takes it for [vdso] in BUILD_ID. */
+    @Test
+    void theVdsosBuildIdIsReadFromTheMapping(@TempDir Path dir) throws Exception {
+        byte[] elf = Files.readAllBytes(io.perfj.testing.Fixtures.file("bin/hot"));
+        Path proc = Files.createDirectories(dir.resolve("self"));
+        byte[] mem = new byte[0x1000 + elf.length];
+        System.arraycopy(elf, 0, mem, 0x1000, elf.length);
+        Files.write(proc.resolve("mem"), mem);
+        Files.writeString(proc.resolve("maps"), String.format("%x-%x r-xp 00000000 00:00 0                          [vvar]%n"
+                + "%x-%x r-xp 00000000 00:00 0                          [vdso]%n", 0, 0x1000, 0x1000, 0x1000 + elf.length));
+        assertEquals("e2db302c322df9b8b21885b46c9d468e43446773",
+                java.util.HexFormat.of().formatHex(SampledObjects.runningVdsoBuildId(proc)));
+        Files.writeString(proc.resolve("maps"), "");
+        assertNull(SampledObjects.runningVdsoBuildId(proc), "no vdso mapped");
+        Path self = Path.of("/proc/self/maps");
+        if (Files.isReadable(self) && Files.readString(self).contains("[vdso]")) {
+            assertEquals(20, SampledObjects.runningVdsoBuildId(Path.of("/proc/self")).length, "this machine's vdso");
+        }
+    }
+
+    @Test
+    void clockidIsPerfs() {
+        assertEquals(1, RecordOptions.parseClockid("mono"));
+        assertEquals(1, RecordOptions.parseClockid("CLOCK_MONOTONIC"));
+        assertEquals(4, RecordOptions.parseClockid("raw"));
+        assertEquals(0, RecordOptions.parseClockid("realtime"));
+        assertEquals(7, RecordOptions.parseClockid("boot"));
+        assertEquals(11, RecordOptions.parseClockid("tai"));
+        assertEquals(5, RecordOptions.parseClockid("5"));
+        assertThrows(IllegalArgumentException.class, () -> RecordOptions.parseClockid("sundial"));
+        RecordOptions o = new RecordOptions(List.of(), false, -1, 999, 0, RecordOptions.CallGraph.NONE, 8192, 128,
+                Path.of("x.data"), List.of("true"), List.of("perfj", "record"), 1);
+        EventAttr a = Recorder.attr(EventSpec.parse("cpu-clock"), o, true, false, true);
+        assertTrue(a.flag(25), "use_clockid");
+        assertEquals(1, a.clockid());
+        assertFalse(Recorder.attr(EventSpec.parse("cpu-clock"), options(false, RecordOptions.CallGraph.NONE), true, false, true).flag(25));
+    }
+
+    @Test
     void synthesizerSkipsWhatPerfSkips(@TempDir Path dir) throws Exception {
         Path proc = dir.resolve("proc");
         Files.createDirectories(proc);

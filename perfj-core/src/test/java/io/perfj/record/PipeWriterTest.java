@@ -97,4 +97,28 @@ class PipeWriterTest {
             }
         }
     }
+
+    /** {@code perfj record -o -}: the features known at the start follow the attrs as HEADER_FEATURE records. */
+    @Test
+    void featuresTravelAsHeaderFeatureRecords() {
+        List<PerfDataWriter.Event> events = events();
+        List<io.perfj.perfdata.feature.Feature> features = List.of(
+                new io.perfj.perfdata.feature.Feature.Text(io.perfj.perfdata.FeatureId.HOSTNAME, "box"),
+                new io.perfj.perfdata.feature.Feature.Cmdline(List.of("perfj", "record", "-o", "-")),
+                new io.perfj.perfdata.feature.Feature.ClockId(1));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PipeWriter w = new PipeWriter(out, events, features);
+        w.write(sample(8, 0x401000, 42, 43, 1000, 250000));
+        w.write(Synthesizer.finishedRound());
+        try (PerfData d = PerfData.openStream(new ByteArrayInputStream(out.toByteArray()), "live")) {
+            RecordInput in = d.orderedRecords();
+            int samples = 0;
+            for (RawRecord r = in.next(); r != null; r = in.next()) {
+                samples += r.type() == RecordType.SAMPLE ? 1 : 0;
+            }
+            assertEquals(1, samples);
+            java.util.Map<Integer, io.perfj.perfdata.feature.Feature> f = io.perfj.perfdata.feature.Features.decodeAll(d);
+            assertEquals(features, List.copyOf(f.values()));
+        }
+    }
 }

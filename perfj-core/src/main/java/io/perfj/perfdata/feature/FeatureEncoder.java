@@ -47,6 +47,23 @@ public final class FeatureEncoder {
             }
             case Feature.SampleTime s -> o.u64(s.first()).u64(s.last());
             case Feature.ClockId c -> o.u64(c.resolutionNs());
+            case Feature.ClockData c -> o.u32(c.version()).u32(c.clockid()).u64(c.wallClockNs()).u64(c.clockidNs());
+            case Feature.Cache c -> {
+                o.u32(c.version()).u32(c.levels().size());
+                for (Feature.Cache.Level l : c.levels()) {
+                    o.u32(l.level()).u32(l.lineSize()).u32(l.sets()).u32(l.ways());
+                    o.string(l.type()).string(l.size()).string(l.map());
+                }
+            }
+            case Feature.MemTopology m -> {
+                o.u64(m.version()).u64(m.blockSize()).u64(m.nodes().size());
+                for (Feature.MemTopology.Node n : m.nodes()) {
+                    o.u64(n.node()).u64(n.size()).u64(n.bits());
+                    for (long w : n.blocks()) {
+                        o.u64(w);
+                    }
+                }
+            }
             case Feature.BpfBtf b -> {
                 o.u32(b.entries().size());
                 for (Feature.BpfBtf.Btf btf : b.entries()) {

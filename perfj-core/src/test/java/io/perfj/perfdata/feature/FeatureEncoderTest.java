@@ -25,6 +25,9 @@ class FeatureEncoderTest {
                 new Feature.PmuMappings(List.of(new Feature.PmuMappings.Pmu(1, "software"), new Feature.PmuMappings.Pmu(8, "uprobe"))),
                 new Feature.SampleTime(5, 9),
                 new Feature.ClockId(1),
+                new Feature.ClockData(1, 1, 1796218093765954000L, 3481339353042L),
+                new Feature.Cache(1, List.of(new Feature.Cache.Level(1, 64, 64, 8, "Data", "32K", "0"),
+                        new Feature.Cache.Level(3, 64, 32768, 16, "Unified", "32768K", "0-1"))),
                 new Feature.NumaTopology(List.of(new Feature.NumaTopology.Node(0, 100, 50, "0-1"))));
         for (ByteOrder order : List.of(ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN)) {
             for (Feature f : fs) {
@@ -44,6 +47,11 @@ class FeatureEncoderTest {
             assertEquals(8, nr.length);
             Feature.BpfBtf btf = (Feature.BpfBtf) decode(new Feature.BpfBtf(List.of(new Feature.BpfBtf.Btf(3, new byte[] {1, 2, 3}))), order);
             assertArrayEquals(new byte[] {1, 2, 3}, btf.entries().getFirst().data());
+            Feature.MemTopology m = (Feature.MemTopology) decode(new Feature.MemTopology(1, 0x8000000L, List.of(
+                    new Feature.MemTopology.Node(0, 200, 200, new long[] {0xffffff | 0xffffffff00000000L, -1, -1, 0xff}))), order);
+            assertEquals(0x8000000L, m.blockSize());
+            assertEquals(200, m.nodes().getFirst().bits());
+            assertEquals(24 + 32 + 64 + 64 + 8, m.nodes().getFirst().weight());
         }
         assertThrows(IllegalArgumentException.class, () -> FeatureEncoder.encode(new Feature.DirFormat(1), ByteOrder.LITTLE_ENDIAN));
     }
