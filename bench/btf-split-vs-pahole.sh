@@ -10,6 +10,9 @@
 #   KDBG: where bench/get-debian-kernel.sh unpacked the packages (default /tmp/kdbg);
 #   RUNS: timed runs of each tool (default 5); MODULE: paths under kernel/ without .ko
 #   (default drivers/net/veth fs/xfs/xfs net/netfilter/nf_tables).
+#   BPFTOOL=PATH: the bpftool to check with (default: the one on PATH; Debian's bpftool package
+#   depends on the newest linux-perf, so one unpacked with `apt-get download bpftool` and
+#   `dpkg-deb -x` keeps the installed perf as it is). TIMING_ONLY=1 skips the checks.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 KDBG="${1:-/tmp/kdbg}"
@@ -24,6 +27,8 @@ kernel_dirs "$KDBG"
 echo "$(pahole --version), $(nproc) cores, $(date -u '+%F %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$ROOT/perfj" btf encode "$VMLINUX" -o "$tmp/base.perfj"
 pahole -J -j --btf_encode_detached="$tmp/base.pahole" "$VMLINUX"
+BPFTOOL="${BPFTOOL:-bpftool}"
+[ "${TIMING_ONLY:-0}" = 1 ] && MODULES=()
 for m in "${MODULES[@]}"; do
     ko="$DBG/kernel/$m.ko"
     for b in perfj pahole; do
@@ -34,8 +39,8 @@ for m in "${MODULES[@]}"; do
         pahole -J --btf_base "$base" --btf_encode_detached="$tmp/pahole.btf" "$ko"
         line="$(basename "$m").ko on the $b base:"
         for fmt in raw c; do
-            if cmp -s <(bpftool -B "$base" btf dump file "$tmp/perfj.btf" format $fmt) \
-                      <(bpftool -B "$base" btf dump file "$tmp/pahole.btf" format $fmt); then
+            if cmp -s <("$BPFTOOL" -B "$base" btf dump file "$tmp/perfj.btf" format $fmt) \
+                      <("$BPFTOOL" -B "$base" btf dump file "$tmp/pahole.btf" format $fmt); then
                 line="$line $fmt identical,"
             else
                 line="$line $fmt DIFFERS,"
@@ -46,11 +51,11 @@ for m in "${MODULES[@]}"; do
         # pahole 1.24 has no mode for all variables; what --vars all must keep of its output is
         # every other type, in the same order: the C dump, which prints no variables, is the same
         "$ROOT/perfj" btf encode "$ko" --base "$base" --vars all -o "$tmp/perfj-all.btf"
-        if cmp -s <(bpftool -B "$base" btf dump file "$tmp/perfj-all.btf" format c) \
-                  <(bpftool -B "$base" btf dump file "$tmp/pahole.btf" format c); then
-            echo "  --vars all: C dump identical to pahole's; $(bpftool -B "$base" btf dump file \
-                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] VAR ") VARs in $(bpftool -B "$base" btf dump file \
-                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] DATASEC ") DATASECs (pahole: $(bpftool -B "$base" \
+        if cmp -s <("$BPFTOOL" -B "$base" btf dump file "$tmp/perfj-all.btf" format c) \
+                  <("$BPFTOOL" -B "$base" btf dump file "$tmp/pahole.btf" format c); then
+            echo "  --vars all: C dump identical to pahole's; $("$BPFTOOL" -B "$base" btf dump file \
+                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] VAR ") VARs in $("$BPFTOOL" -B "$base" btf dump file \
+                "$tmp/perfj-all.btf" | grep -c "^\[[0-9]*\] DATASEC ") DATASECs (pahole: $("$BPFTOOL" -B "$base" \
                 btf dump file "$tmp/pahole.btf" | grep -c "^\[[0-9]*\] VAR ") VARs)"
         else
             echo "  --vars all: C dump DIFFERS from pahole's"

@@ -95,6 +95,7 @@ public final class BtfEncodeCommand implements Callable<Integer> {
             SplitBase splitBase = base == null ? null : SplitBase.deferred(base);
             List<String> skipped = encode(todo.get(0), new EncodeOptions(mode, n), splitBase);
             warn(err, skipped);
+            io.perfj.btf.encode.BtfEncoder.mark("written");
             return 0;
         }
         // read once, before any module: a bad base is one error, not one per module

@@ -3,8 +3,6 @@ package io.perfj.btf.encode;
 import io.perfj.btf.wire.TypeSection;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 import static io.perfj.btf.wire.Kinds.*;
 
@@ -69,15 +67,19 @@ final class BtfDedup {
         this.n = t.end() - 1;
         this.map = new int[n + 1];
         this.hypot = new int[n + 1];
+        this.prints = new long[n + 1];
         Arrays.fill(hypot, UNPROCESSED);
-        for (int i = 1; i <= n; i++) {
+        // the base's types are their own canonical types; of the split's, variables and sections
+        for (int i = 1; i < splitStart; i++) {
+            map[i] = i;
+        }
+        for (int i = splitStart; i <= n; i++) {
             int k = t.kind(i);
             map[i] = k == VAR || k == DATASEC ? i : UNPROCESSED;
         }
         this.table = baseCandidates != null ? baseCandidates : new DedupTable(Math.max(1024, n / 8));
-        for (int i = 1; i < splitStart; i++) {
-            map[i] = i;
-            if (baseCandidates == null) {
+        if (baseCandidates == null) {
+            for (int i = 1; i < splitStart; i++) {
                 addBase(i);
             }
         }
@@ -363,7 +365,6 @@ final class BtfDedup {
     }
 
     // made once: a method reference made per type would be an allocation per type
-    private final TypeEquality equalCommonTest = this::equalCommon;
     private final TypeEquality equalIntTagTest = this::equalIntTag;
     private final TypeEquality equalArrayTest = this::equalArray;
     private final TypeEquality equalFnProtoTest = this::equalFnProto;
@@ -373,6 +374,24 @@ final class BtfDedup {
         for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
             int cand = table.value(e);
             if (equal.test(id, cand)) {
+                return cand;
+            }
+        }
+        return id;
+    }
+
+    /** {@link #firstEqual} with {@link #equalCommon}, id's three words read once. */
+    private int firstEqualCommon(long h, int id) {
+        int[] w = a(id);
+        int q = p(id);
+        int name = w[q];
+        int info = w[q + 1];
+        int word2 = w[q + 2];
+        for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
+            int cand = table.value(e);
+            int[] wc = a(cand);
+            int qc = p(cand);
+            if (wc[qc] == name && wc[qc + 1] == info && wc[qc + 2] == word2) {
                 return cand;
             }
         }
@@ -390,14 +409,31 @@ final class BtfDedup {
             }
             case ENUM, ENUM64 -> {
                 h = hashEnum(id);
+                // equalEnum and compatEnum of each candidate, its words read once (anonymous
+                // enums share one signature: a module's are compared with all of vmlinux's)
+                int[] w = a(id);
+                int q = p(id);
+                int name = w[q];
+                int info = w[q + 1];
+                int size = w[q + 2];
+                boolean fwd = vlen(info) == 0;
+                int len = vlen(info) * (kind(info) == ENUM ? 2 : 3);
                 for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
                     int cand = table.value(e);
-                    if (equalEnum(id, cand)) {
+                    int[] wc = a(cand);
+                    int qc = p(cand);
+                    int ci = wc[qc + 1];
+                    int ck = kind(ci);
+                    if (wc[qc] != name || (ck != ENUM && ck != ENUM64)) {
+                        continue; // neither equal nor compatible
+                    }
+                    if (ci == info && wc[qc + 2] == size
+                            && Arrays.equals(w, q + 3, q + 3 + len, wc, qc + 3, qc + 3 + len)) {
                         newId = cand;
                         break;
                     }
-                    if (compatEnum(id, cand)) {
-                        if (isEnumFwd(id)) {
+                    if (fwd || vlen(ci) == 0) { // compatible: one of the two is a forward declaration
+                        if (fwd) {
                             newId = cand;
                             break;
                         }
@@ -407,7 +443,7 @@ final class BtfDedup {
             }
             case FWD, FLOAT -> {
                 h = hashCommon(id);
-                newId = firstEqual(h, id, equalCommonTest);
+                newId = firstEqualCommon(h, id);
             }
             default -> {
                 return;
@@ -431,10 +467,15 @@ final class BtfDedup {
         }
         long h = hashStruct(id);
         int newId = id;
+        long mine = memberPrint(id);
         for (int e = table.first(h); e >= 0; e = table.nextEntry(e)) {
             int cand = table.value(e);
             if (!shallowEqualStruct(id, cand)) {
                 continue;
+            }
+            long theirs = memberPrint(cand);
+            if (usePrints && mine != theirs && mine != ANY_MEMBERS && theirs != ANY_MEMBERS) {
+                continue; // the walk below could only fail
             }
             clearHypot();
             if (!isEquiv(id, cand)) {
@@ -451,6 +492,63 @@ final class BtfDedup {
         if (newId == id) {
             table.add(h, id);
         }
+    }
+
+    /** {@link #memberPrint}: not computed yet. */
+    private static final long NO_PRINT = 0;
+    /** {@link #memberPrint}: a member's type is a FWD, which may match a struct or union of any shape. */
+    private static final long ANY_MEMBERS = 1;
+
+    /** Whether candidates are skipped by their {@link #memberPrint} (tests compare with off). */
+    private boolean usePrints = true;
+
+    /** This dedup with every candidate walked, as libbpf does (for tests: the same results, more slowly). */
+    BtfDedup walkingEveryCandidate() {
+        usePrints = false;
+        return this;
+    }
+
+    /** Struct id's {@link #memberPrint}, by id; {@link #NO_PRINT} until asked for. */
+    private final long[] prints;
+
+    /**
+     * A hash of what {@link #isEquiv} requires of a struct's member types before it would walk
+     * them: for each member, its type's name and kind (FWD, STRUCT and UNION as one kind, ENUM
+     * and ENUM64 as one), an array's length, and for a struct or union its
+     * {@link #hashStruct shallow signature}. Two structs whose graphs are equivalent have equal
+     * prints (a type is only ever mapped to one of the same name and kind whose shallow
+     * signature, for structs, is the same, and every path of the walk checks those), so
+     * unequal prints skip a candidate without changing what the dedup decides; a member of FWD
+     * type, which may stand for a struct of any shape, makes the print {@link #ANY_MEMBERS}.
+     * The words read here are not rewritten while structs are deduplicated.
+     */
+    private long memberPrint(int id) {
+        long f = prints[id];
+        if (f != NO_PRINT) {
+            return f;
+        }
+        long h = 17;
+        int[] w = a(id);
+        int q = p(id) + 3;
+        for (int i = 0, v = vlen(info(id)); i < v; i++, q += 3) {
+            int t = w[q + 1];
+            int k = kindOf(t);
+            switch (k) {
+                case FWD -> {
+                    prints[id] = ANY_MEMBERS;
+                    return ANY_MEMBERS;
+                }
+                case STRUCT, UNION -> h = combine(combine(h, STRUCT), hashStruct(t));
+                case ENUM, ENUM64 -> h = combine(combine(h, ENUM), u(name(t)));
+                case ARRAY -> h = combine(combine(h, ARRAY), u(word(t, 5)));
+                default -> h = combine(combine(h, k), u(name(t)));
+            }
+        }
+        if (h == NO_PRINT || h == ANY_MEMBERS) {
+            h += 2;
+        }
+        prints[id] = h;
+        return h;
     }
 
     private void clearHypot() {
@@ -601,20 +699,30 @@ final class BtfDedup {
     // ---- forward declarations left over ----
 
     private void resolveFwds() {
-        Map<Integer, Integer> names = new HashMap<>();
+        // only FWDs still unresolved need the table of names (most modules have none)
+        int firstFwd = splitStart;
+        while (firstFwd <= n && (kindOf(firstFwd) != FWD || map[firstFwd] != firstFwd)) {
+            firstFwd++;
+        }
+        if (firstFwd > n) {
+            return;
+        }
+        // each name of a canonical struct or union: its id, or 0 when several have it
+        io.perfj.util.LongIntMap names = new io.perfj.util.LongIntMap(1024);
         for (int i = 1; i <= n; i++) {
             int k = kindOf(i);
             if ((k != STRUCT && k != UNION) || map[i] != i) {
                 continue;
             }
-            names.merge(name(i), i, (a, b) -> 0);
+            int name = name(i);
+            names.put(name, names.get(name, -1) == -1 ? i : 0);
         }
-        for (int i = splitStart; i <= n; i++) {
+        for (int i = firstFwd; i <= n; i++) {
             if (kindOf(i) != FWD || map[i] != i) {
                 continue;
             }
-            Integer cand = names.get(name(i));
-            if (cand == null || cand == 0) {
+            int cand = names.get(name(i), 0);
+            if (cand == 0) {
                 continue;
             }
             int ck = kindOf(cand);
@@ -645,7 +753,7 @@ final class BtfDedup {
             case CONST, VOLATILE, RESTRICT, PTR, TYPEDEF, FUNC, TYPE_TAG -> {
                 w[q + 2] = dedupRef(w[q + 2]);
                 h = hashCommon(id);
-                newId = firstEqual(h, id, equalCommonTest);
+                newId = firstEqualCommon(h, id);
             }
             case DECL_TAG -> {
                 w[q + 2] = dedupRef(w[q + 2]);

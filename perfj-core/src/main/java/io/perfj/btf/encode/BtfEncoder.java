@@ -36,6 +36,15 @@ public final class BtfEncoder {
     private BtfEncoder() {
     }
 
+    private static final long BORN = System.nanoTime();
+
+    /** With {@code -Dperfj.btf.timing=true}: when {@code what} happened, in ms since this class was loaded. */
+    public static void mark(String what) {
+        if (TIMING) {
+            System.err.println("btf encode: at " + (System.nanoTime() - BORN) / 100_000 / 10.0 + " ms, " + what);
+        }
+    }
+
     private static void report(CuBtf cu, ElfFile elf, java.util.function.Consumer<String> warn) {
         if (cu != null) {
             for (String s : cu.skipped) {
@@ -66,6 +75,7 @@ public final class BtfEncoder {
      */
     public static byte[] encode(ElfFile elf, EncodeOptions options, java.util.function.Consumer<String> warn,
                                 SplitBase base) {
+        mark("encode starts");
         long t0 = System.nanoTime();
         StringPool pool = new StringPool();
         // The base's types are copied into the table while the units are encoded (only merging
@@ -81,6 +91,7 @@ public final class BtfEncoder {
             daemon(() -> {
                 try {
                     base.copyInto(baseTable);
+                    mark("base copied");
                     baseCopy.complete(null);
                     base.prepare();
                     basePrep.complete(null);
@@ -95,6 +106,7 @@ public final class BtfEncoder {
                 .supplyAsync(() -> new ElfContext(elf, pool, options.vars()), r -> daemon(r, "btf-symbols"));
         DwarfInfo dwarf = DwarfInfo.of(elf);
         long tDwarf = System.nanoTime();
+        mark("sections loaded");
         ElfContext ctx = join(ctxFuture);
         long tElf = System.nanoTime();
         if (TIMING) {
@@ -172,15 +184,22 @@ public final class BtfEncoder {
             }
         }
         long t1 = System.nanoTime();
+        mark("units merged");
         if (table.end() == splitStart) {
             return raw(TypeSection.flat(splitStart, 0, 0), pool, elf.order(), base);
         }
         int before = table.end() - splitStart;
         if (basePrep != null) {
             join(basePrep);
+            mark("base prepared");
         }
-        TypeSection deduped = new BtfDedup(table, splitStart, base == null ? null : base.candidates()).run();
+        DedupTable candidates = base == null ? null : base.candidates();
+        mark("candidates copied");
+        BtfDedup dedup = new BtfDedup(table, splitStart, candidates);
+        mark("dedup made");
+        TypeSection deduped = dedup.run();
         long t2 = System.nanoTime();
+        mark("dedup done");
         byte[] out = raw(deduped, pool, elf.order(), base);
         if (TIMING) {
             System.err.printf("btf encode: %d units, %d types (%d words) before dedup, %d after; encode %d ms,"

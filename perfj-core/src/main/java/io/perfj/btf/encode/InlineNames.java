@@ -13,12 +13,13 @@ import java.util.Arrays;
  */
 final class InlineNames {
     private final StringPool pool;
-    /** Open addressing: entry index + 1, or 0 for free. */
-    private int[] slots = new int[1 << 12];
-    private int[] hash = new int[1 << 11];
-    private int[] id = new int[1 << 11];
-    private int[] at = new int[1 << 11];
-    private int[] len = new int[1 << 11];
+    /**
+     * Open addressing, two ints a slot: entry index + 1 (0 for free), then the entry's hash, so
+     * that a probe past another name reads nothing else.
+     */
+    private int[] slots = new int[2 << 12];
+    /** Entry e's pool id at {@code 3e}, where its bytes start in {@link #text} at {@code 3e + 1}, their count at {@code 3e + 2}. */
+    private int[] entry = new int[3 << 11];
     private int entries;
     /** The names' bytes, one after another. */
     private byte[] text = new byte[1 << 14];
@@ -52,14 +53,19 @@ final class InlineNames {
 
     private int find(byte[] b, int from, int n, int h) {
         h ^= h >>> 16;
-        int mask = slots.length - 1;
+        int[] sl = slots;
+        int mask = (sl.length >> 1) - 1;
         for (int s = h & mask; ; s = (s + 1) & mask) {
-            int e = slots[s] - 1;
+            int e = sl[2 * s] - 1;
             if (e < 0) {
                 return add(s, h, b, from, n);
             }
-            if (hash[e] == h && len[e] == n && Arrays.equals(text, at[e], at[e] + n, b, from, from + n)) {
-                return id[e];
+            if (sl[2 * s + 1] == h) {
+                int[] en = entry;
+                int at = en[3 * e + 1];
+                if (en[3 * e + 2] == n && Arrays.equals(text, at, at + n, b, from, from + n)) {
+                    return en[3 * e];
+                }
             }
         }
     }
@@ -67,38 +73,39 @@ final class InlineNames {
     private int add(int slot, int h, byte[] b, int from, int n) {
         int poolId = pool.intern(new String(b, from, n, StandardCharsets.UTF_8));
         int e = entries++;
-        if (e == hash.length) {
-            int c = 2 * e;
-            hash = Arrays.copyOf(hash, c);
-            id = Arrays.copyOf(id, c);
-            at = Arrays.copyOf(at, c);
-            len = Arrays.copyOf(len, c);
+        if (3 * e == entry.length) {
+            entry = Arrays.copyOf(entry, 2 * entry.length);
         }
         if (textEnd + n > text.length) {
             text = Arrays.copyOf(text, Math.max(textEnd + n, 2 * text.length));
         }
         System.arraycopy(b, from, text, textEnd, n);
-        hash[e] = h;
-        id[e] = poolId;
-        at[e] = textEnd;
-        len[e] = n;
+        entry[3 * e] = poolId;
+        entry[3 * e + 1] = textEnd;
+        entry[3 * e + 2] = n;
         textEnd += n;
-        slots[slot] = e + 1;
-        if (2 * entries > slots.length) {
+        slots[2 * slot] = e + 1;
+        slots[2 * slot + 1] = h;
+        if (4 * entries > slots.length) { // more than half the slots taken
             rehash();
         }
         return poolId;
     }
 
     private void rehash() {
-        int[] s = new int[2 * slots.length];
-        int mask = s.length - 1;
-        for (int e = 0; e < entries; e++) {
-            int i = hash[e] & mask;
-            while (s[i] != 0) {
+        int[] old = slots;
+        int[] s = new int[2 * old.length];
+        int mask = (s.length >> 1) - 1;
+        for (int o = 0; o < old.length; o += 2) {
+            if (old[o] == 0) {
+                continue;
+            }
+            int i = old[o + 1] & mask;
+            while (s[2 * i] != 0) {
                 i = (i + 1) & mask;
             }
-            s[i] = e + 1;
+            s[2 * i] = old[o];
+            s[2 * i + 1] = old[o + 1];
         }
         slots = s;
     }
