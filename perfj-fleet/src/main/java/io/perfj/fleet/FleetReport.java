@@ -40,26 +40,30 @@ public final class FleetReport {
         boolean comm = o.has(SortKey.COMM) || o.comms() != null;
         boolean thread = o.has(SortKey.PID) || o.has(SortKey.TID) || o.pids() != null || o.tids() != null;
         boolean cpu = o.has(SortKey.CPU) || o.cpus() != null;
-        Dataset<Row> keyed = s.selectExpr("event",
+        Dataset<Row> keyed = s.selectExpr("event", "event_index",
                 comm ? "comm" : "CAST(NULL AS STRING) AS comm",
                 thread ? "pid" : "-1 AS pid", thread ? "tid" : "-1 AS tid",
                 cpu ? "cpu" : "-1 AS cpu",
                 frameKey() + " AS frame", "period");
-        // the events in the order their first samples came (by their place in the recordings)
-        List<Row> events = s.groupBy("event").agg(org.apache.spark.sql.functions.min("event_index").as("i"))
-                .orderBy("i", "event").collectAsList();
-        List<String> names = new ArrayList<>();
-        Map<String, Integer> index = new HashMap<>();
-        for (Row e : events) {
-            index.put(e.getString(0), names.size());
-            names.add(e.getString(0));
-        }
         List<Row> merged = keyed.groupBy("event", "comm", "pid", "tid", "cpu", "frame")
                 .agg(org.apache.spark.sql.functions.sum("period").as("period"),
-                        org.apache.spark.sql.functions.count("*").as("samples"))
+                        org.apache.spark.sql.functions.count("*").as("samples"),
+                        org.apache.spark.sql.functions.min("event_index").as("event_index"))
                 .orderBy("event", "comm", "pid", "tid", "cpu", "frame.dso", "frame.symbol", "frame.sym_start",
                         "frame.address", "frame.level")
                 .collectAsList();
+        // the events in the order their first samples came (by their place in the recordings):
+        // an event's least index over its rows, from the same pass over the samples
+        Map<String, Integer> first = new HashMap<>();
+        for (Row r : merged) {
+            first.merge(r.getString(0), r.getInt(8), Math::min);
+        }
+        List<String> names = new ArrayList<>(first.keySet());
+        names.sort(java.util.Comparator.comparing((String e) -> first.get(e)).thenComparing(e -> e));
+        Map<String, Integer> index = new HashMap<>();
+        for (String e : names) {
+            index.put(e, index.size());
+        }
         Map<List<String>, Dso> dsos = new HashMap<>();
         List<Report.MergedRow> rows = new ArrayList<>(merged.size());
         for (Row r : merged) {
