@@ -43,7 +43,8 @@ public final class FleetSchema {
             "host", DataTypes.StringType, "file", DataTypes.StringType, "event", DataTypes.StringType,
             "event_index", DataTypes.IntegerType, "time", DataTypes.LongType, "pid", DataTypes.IntegerType,
             "tid", DataTypes.IntegerType, "comm", DataTypes.StringType, "cpu", DataTypes.IntegerType,
-            "period", DataTypes.LongType, "sampled", FRAME, "stack", DataTypes.createArrayType(FRAME, false));
+            "period", DataTypes.LongType, "sampled", FRAME, "stack", DataTypes.createArrayType(FRAME, false),
+            "chained", DataTypes.BooleanType);
 
     /** A struct of nullable fields, given as name, type, name, type, ... */
     private static StructType struct(Object... namesAndTypes) {
@@ -67,9 +68,12 @@ public final class FleetSchema {
         return new StructType(keep.toArray(StructField[]::new));
     }
 
-    /** Whether the stack is among these columns (else the session resolves the sampled address alone). */
+    /**
+     * Whether the stack (or whether there is a callchain) is among these columns (else the
+     * session resolves the sampled address alone).
+     */
     static boolean hasStack(StructType columns) {
-        return columns.getFieldIndex("stack").isDefined();
+        return columns.getFieldIndex("stack").isDefined() || columns.getFieldIndex("chained").isDefined();
     }
 
     /**
@@ -118,6 +122,7 @@ public final class FleetSchema {
                 case "period" -> s.period();
                 case "sampled" -> frames.row(s.sampled());
                 case "stack" -> stack(s.frames(), frames);
+                case "chained" -> s.chained();
                 default -> throw new IllegalArgumentException("no column " + fields[i].name());
             };
         }
