@@ -79,7 +79,7 @@ final class SampleReader implements PartitionReader<InternalRow> {
             boolean whole = p.whole();
             s.forEachSample(ref -> {
                 long t = ref.time();
-                return (whole || t >= p.from() && t < p.to()) && pushed.keepsTime(t)
+                return (whole || p.keeps(ref.offset(), t)) && pushed.keepsTime(t)
                         && pushed.keepsComm(s.resolver().comm(ref.pid(), ref.tid()));
             }, FleetSchema.hasStack(columns), r -> {
                 out.add(FleetSchema.row(columns, host, name, r, frames));

@@ -21,8 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scan of a fleet directory: a piece per recording, or per time slice of a recording
- * larger than the {@code split-bytes} option (default 64 MiB, 0: never split), the pieces packed
+ * The scan of a fleet directory: a piece per recording, or per slice of a recording larger than
+ * the {@code split-bytes} option (default 64 MiB, 0: never split): FINISHED_ROUND windows about
+ * that size ({@link Rounds}), else (compressed records) slices of its SAMPLE_TIME span; the pieces packed
  * into tasks ({@link FleetPartition}: options {@code open-cost-bytes}, default 4 MiB, and
  * {@code parallelism}, default Spark's default parallelism), with the
  * host, comm and time predicates applied by the reader ({@link Pushed}), and only the columns
@@ -96,17 +97,26 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Supports
             }
             String file = r.file().toString();
             long size = r.file().toFile().length();
+            long[] cuts = split > 0 && size > split ? Rounds.cuts(r.file(), split) : null;
+            if (cuts != null && cuts.length > 2) {
+                for (int i = 0; i + 1 < cuts.length; i++) {
+                    long from = i == 0 ? Long.MIN_VALUE : cuts[i];
+                    long to = i + 2 == cuts.length ? Long.MAX_VALUE : cuts[i + 1];
+                    pieces.add(new RecordingPartition(file, r.host(), from, to, true, cuts[i + 1] - cuts[i]));
+                }
+                continue;
+            }
             long[] span = split > 0 && size > split ? sampleTimes(r.file()) : null;
             int slices = span == null ? 1 : (int) Math.min(1024, (size + split - 1) / split);
             if (slices <= 1 || span[1] <= span[0]) {
-                pieces.add(new RecordingPartition(file, r.host(), Long.MIN_VALUE, Long.MAX_VALUE, size));
+                pieces.add(new RecordingPartition(file, r.host(), Long.MIN_VALUE, Long.MAX_VALUE, false, size));
                 continue;
             }
             long width = (span[1] - span[0]) / slices + 1;
             for (int i = 0; i < slices; i++) {
                 long from = i == 0 ? Long.MIN_VALUE : span[0] + i * width;
                 long to = i == slices - 1 ? Long.MAX_VALUE : span[0] + (i + 1) * width;
-                pieces.add(new RecordingPartition(file, r.host(), from, to, size / slices));
+                pieces.add(new RecordingPartition(file, r.host(), from, to, false, size / slices));
             }
         }
         long openCost = options.getLong("open-cost-bytes", FleetPartition.DEFAULT_OPEN_COST);

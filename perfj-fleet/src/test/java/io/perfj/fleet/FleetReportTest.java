@@ -153,14 +153,47 @@ class FleetReportTest {
         }
     }
 
+    /** Every sample's identity and frames, as the rows of a read give them. */
+    private static Dataset<Row> identities(Dataset<Row> d) {
+        return d.selectExpr("file", "time", "tid", "cpu", "period", "sampled", "stack");
+    }
+
+    private static void sameSamples(Dataset<Row> whole, Dataset<Row> sliced) {
+        assertEquals(whole.count(), sliced.count());
+        assertEquals(0, identities(whole).exceptAll(identities(sliced)).count());
+        assertEquals(0, identities(sliced).exceptAll(identities(whole)).count());
+    }
+
     @Test
-    void timeSlicesOfALargeRecordingGiveTheSameRows() {
-        // hot-20k.data (1.8 MB) is cut into 8 partitions by time
+    void roundSlicesOfALargeRecordingGiveTheSameSamplesAndRows() {
+        // hot-20k.data (1.8 MB, 8 FINISHED_ROUND windows) is cut at round ends about 256 KB apart
+        long[] cuts = Rounds.cuts(dir.resolve("host3/hot-20k.data"), 256 << 10);
+        assertTrue(cuts != null && cuts.length >= 5, java.util.Arrays.toString(cuts));
         Dataset<Row> sliced = samples(Map.of("split-bytes", Long.toString(256 << 10)));
-        assertTrue(sliced.rdd().getNumPartitions() >= 12, "partitions: " + sliced.rdd().getNumPartitions());
+        assertEquals(5 + cuts.length - 1, sliced.rdd().getNumPartitions(), "a task per slice and per small file");
         List<SortKey> keys = List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM);
         assertEquals(FleetFixtures.text(FleetFixtures.perFileRows(keys)), FleetFixtures.text(fleetRows(sliced, keys, null)));
-        assertEquals(samples(Map.of()).count(), sliced.count());
+        sameSamples(samples(Map.of()).where("host = 'host3'"), sliced.where("host = 'host3'"));
+    }
+
+    @Test
+    void aCompressedRecordingIsNotCutAtRounds() {
+        // zstd.data's rounds are inside its COMPRESSED records, and it has no SAMPLE_TIME span to
+        // slice by time: one piece; c-fp.data (one round) is sliced by time
+        assertEquals(null, Rounds.cuts(dir.resolve("host2/zstd.data"), 2 << 10));
+        Map<String, String> o = new HashMap<>(FleetFixtures.sourceOptions());
+        o.put("split-bytes", Long.toString(2 << 10));
+        o.put("path", dir.toString());
+        Map<String, Integer> pieces = new TreeMap<>();
+        for (var p : new SampleScan(new org.apache.spark.sql.util.CaseInsensitiveStringMap(o)).planInputPartitions()) {
+            for (RecordingPartition r : ((FleetPartition) p).pieces()) {
+                String name = Path.of(r.file()).getFileName().toString();
+                pieces.merge(name + (r.rounds() ? " rounds" : r.whole() ? " whole" : " time"), 1, Integer::sum);
+            }
+        }
+        assertEquals(1, pieces.get("zstd.data whole"), pieces.toString());
+        assertTrue(pieces.get("c-fp.data time") > 2, pieces.toString());
+        assertTrue(pieces.get("hot-20k.data rounds") > 2, pieces.toString());
     }
 
     @Test
