@@ -240,33 +240,11 @@ public final class ReportCommand implements Callable<Integer> {
         // callchains perf silently drops an asked-for --children.
         boolean child = !data.isPipe() && callchains && (children == null || children);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
-        double threshold = 0.5;
-        boolean thresholdGiven = false;
-        Boolean caller = null;
-        if (callGraph != null) {
-            String[] parts = callGraph.split(",");
-            for (int i = 0; i < parts.length; i++) {
-                String p = parts[i].trim().toLowerCase(Locale.ROOT);
-                switch (p) {
-                    case "none" -> mode = CallchainMode.NONE;
-                    case "graph" -> mode = CallchainMode.GRAPH;
-                    case "flat" -> mode = CallchainMode.FLAT;
-                    case "fractal" -> mode = CallchainMode.FRACTAL;
-                    case "folded" -> mode = CallchainMode.FOLDED;
-                    case "caller" -> caller = true;
-                    case "callee" -> caller = false;
-                    default -> {
-                        try {
-                            threshold = Double.parseDouble(p);
-                            thresholdGiven = true;
-                        } catch (NumberFormatException e) {
-                            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                                    "-g: '" + parts[i] + "' is not a mode, threshold or order");
-                        }
-                    }
-                }
-            }
-        }
+        CallGraph g = CallGraph.parse(callGraph, mode, spec);
+        mode = g.mode();
+        double threshold = g.threshold();
+        boolean thresholdGiven = g.thresholdGiven();
+        Boolean caller = g.caller();
         // perf 6.1's -G/--inverted is the caller-based graph (as -g caller), whatever the help says
         // perf's --percent-limit sets the callchain threshold too, unless a -g after it sets one
         if (lastOfThresholds == 2 || lastOfThresholds == 1 && !thresholdGiven && percentLimitGiven()) {
@@ -293,5 +271,44 @@ public final class ReportCommand implements Callable<Integer> {
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
                 f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), null, select, view);
+    }
+
+    /**
+     * What {@code -g MODE[,THRESHOLD[,ORDER]]} says: the mode ({@code dflt} when it names none),
+     * the threshold (0.5 unless given) and the order (null when it names none).
+     */
+    record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller) {
+        static CallGraph parse(String text, CallchainMode dflt, picocli.CommandLine.Model.CommandSpec spec) {
+            CallchainMode mode = dflt;
+            double threshold = 0.5;
+            boolean thresholdGiven = false;
+            Boolean caller = null;
+            if (text == null) {
+                return new CallGraph(mode, threshold, false, null);
+            }
+            String[] parts = text.split(",");
+            for (int i = 0; i < parts.length; i++) {
+                String p = parts[i].trim().toLowerCase(Locale.ROOT);
+                switch (p) {
+                    case "none" -> mode = CallchainMode.NONE;
+                    case "graph" -> mode = CallchainMode.GRAPH;
+                    case "flat" -> mode = CallchainMode.FLAT;
+                    case "fractal" -> mode = CallchainMode.FRACTAL;
+                    case "folded" -> mode = CallchainMode.FOLDED;
+                    case "caller" -> caller = true;
+                    case "callee" -> caller = false;
+                    default -> {
+                        try {
+                            threshold = Double.parseDouble(p);
+                            thresholdGiven = true;
+                        } catch (NumberFormatException e) {
+                            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                                    "-g: '" + parts[i] + "' is not a mode, threshold or order");
+                        }
+                    }
+                }
+            }
+            return new CallGraph(mode, threshold, thresholdGiven, caller);
+        }
     }
 }

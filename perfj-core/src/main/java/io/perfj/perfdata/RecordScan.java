@@ -210,6 +210,11 @@ public final class RecordScan implements AutoCloseable {
         return layout != null;
     }
 
+    /** The current record's file offset. */
+    public long offset() {
+        return record != null ? record.offset() : bytes.base() + pos;
+    }
+
     /** The current record when it is not a sample read in place. */
     public RawRecord record() {
         return record != null ? record : recordAt(pos);

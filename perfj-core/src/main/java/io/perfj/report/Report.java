@@ -110,10 +110,18 @@ public final class Report {
     /**
      * One row aggregated elsewhere (over many recordings: perfj-fleet): {@code samples} samples
      * of event {@code event} whose own address resolved to {@code self}, with these sort-key
-     * values, weighing {@code period} together.
+     * values, weighing {@code period} together. {@code chain}: the samples' callchain as
+     * {@link io.perfj.session.Session#resolveStack} gives it (innermost first, the sampled address
+     * first when the chain holds it), each frame as a report keys it (a frame with a symbol
+     * without its addresses), empty without callchains.
      */
     public record MergedRow(int event, String comm, int pid, int tid, int cpu, io.perfj.symbols.Location self,
-                            long period, long samples) {
+                            List<io.perfj.symbols.Location> chain, long period, long samples) {
+        /** A row without a callchain. */
+        public MergedRow(int event, String comm, int pid, int tid, int cpu, io.perfj.symbols.Location self,
+                         long period, long samples) {
+            this(event, comm, pid, tid, cpu, self, List.of(), period, samples);
+        }
     }
 
     /** Names a thread by its last command name (what the pid column shows), or null when unknown. */
@@ -126,7 +134,9 @@ public final class Report {
      * without callchains: each row's frame interned as a sample's own address is, the rows added
      * to each event's {@link Hists} in the order given, then ordered as every report's rows are.
      * Equal {@link io.perfj.symbols.Dso} objects must be the same object (a frame's object is
-     * compared by identity). Only the default mode: no callchains, no --children, no trace keys.
+     * compared by identity). Callchains and --children as {@link #build} makes them from each
+     * row's {@link MergedRow#chain()} (--max-stack: the frames nearest the leaf, in either order;
+     * --hide-unresolved drops frames without a symbol); no trace keys.
      *
      * @param events the events' names, by {@link MergedRow#event()}
      * @param lost   the lost samples of all the recordings
@@ -134,11 +144,12 @@ public final class Report {
      */
     public static Report ofRows(ReportOptions opts, List<String> events, Iterable<MergedRow> rows, long lost,
                                 ThreadNames names) {
-        if (opts.children() || opts.mode() != CallchainMode.NONE || opts.has(SortKey.TRACE)
-                || opts.has(SortKey.TRACE_FIELDS)) {
-            throw new IllegalArgumentException("merged rows carry no callchains or trace fields");
+        if (opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS)) {
+            throw new IllegalArgumentException("merged rows carry no trace fields");
         }
+        boolean chains = opts.children() || opts.mode() != CallchainMode.NONE;
         Report r = new Report(null, opts, false);
+        r.hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         r.lostSamples = lost;
         for (String name : events) {
             r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, 1, null));
@@ -146,14 +157,51 @@ public final class Report {
         for (MergedRow m : rows) {
             r.totalSamples += m.samples();
             int comm = r.commId(m.comm());
-            r.hists.get(m.event()).add(comm, m.comm(), m.pid(), m.tid(), m.cpu(), r.frames.intern(m.self()),
-                    StackTable.EMPTY, -1, m.period(), m.samples(), false);
+            int self = r.frames.intern(m.self());
+            int stack = chains ? r.mergedChain(m.chain(), r.frames.get(self).level()) : StackTable.EMPTY;
+            r.hists.get(m.event()).add(comm, m.comm(), m.pid(), m.tid(), m.cpu(), self,
+                    stack, -1, m.period(), m.samples(), false);
         }
         for (Hists h : r.hists) {
             h.finish(names == null ? null : names::comm);
             h.sortOutput();
         }
         return r;
+    }
+
+    /**
+     * A merged row's chain as {@link #chainOf} makes a sample's: its frames interned as
+     * callchain frames, an address in no map at the level perf gives it in the chosen order.
+     */
+    private int mergedChain(List<io.perfj.symbols.Location> chain, char sampleLevel) {
+        int n = 0;
+        for (io.perfj.symbols.Location l : chain) {
+            if (n == opts.maxStack()) {
+                break;
+            }
+            int f = l.dso() == null ? UNMAPPED : frames.internChain(l, sampleLevel);
+            n = addChainFrame(n, f, l.ip(), l.dso() == null ? modeOf(l.level()) : 0);
+        }
+        levelUnmapped(n, sampleLevel);
+        if (hideUnresolved) {
+            n = resolvedOnly(n);
+        }
+        int stack = StackTable.EMPTY;
+        for (int i = 0; i < n; i++) {
+            stack = stacks.push(stack, chainFrames[i]);
+        }
+        return stack;
+    }
+
+    /** The cpumode whose level is {@code level} (the inverse of {@link #levelOf}). */
+    private static int modeOf(char level) {
+        return switch (level) {
+            case 'k' -> io.perfj.symbols.Machine.CPUMODE_KERNEL;
+            case '.' -> io.perfj.symbols.Machine.CPUMODE_USER;
+            case 'g' -> io.perfj.symbols.Machine.CPUMODE_GUEST_KERNEL;
+            case 'u' -> io.perfj.symbols.Machine.CPUMODE_GUEST_USER;
+            default -> io.perfj.symbols.Machine.CPUMODE_HYPERVISOR;
+        };
     }
 
     /**
@@ -405,6 +453,12 @@ public final class Report {
                         walk.mode(i));
             }
         }
+        levelUnmapped(n, sampleLevel);
+        return hideUnresolved ? resolvedOnly(n) : n;
+    }
+
+    /** The first {@code n} chain frames' addresses in no map, given the level perf gives them. */
+    private void levelUnmapped(int n, char sampleLevel) {
         if (opts.callerOrder()) {
             // In caller order perf walks the chain from the root and gives an address in no map
             // the level of the last mapped frame before it (or the sample's own level when
@@ -426,7 +480,6 @@ public final class Report {
                 }
             }
         }
-        return hideUnresolved ? resolvedOnly(n) : n;
     }
 
     /** Keeps the first {@code n} chain frames that have a symbol, in order; returns how many. */

@@ -23,9 +23,11 @@ import java.util.List;
  *                  when the sample has no callchain
  * @param sampled   the sampled address itself, resolved in the sample's cpumode: what a report
  *                  row (its "self" frame) is keyed by, whatever the callchain says
+ * @param chained   whether the frames are a callchain (recorded or unwound; a report's
+ *                  callchain) rather than the sampled address alone
  */
 public record ResolvedSample(int event, String eventName, int pid, int tid, int cpu, long time, long period,
-                             int cpumode, String comm, List<Location> frames, Location sampled) {
+                             int cpumode, String comm, List<Location> frames, Location sampled, boolean chained) {
     public ResolvedSample {
         frames = List.copyOf(frames);
     }

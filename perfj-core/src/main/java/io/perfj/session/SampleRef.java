@@ -32,6 +32,14 @@ public final class SampleRef {
         decoded = s;
     }
 
+    /**
+     * The sample's file offset (for a record unpacked from a COMPRESSED record, that record's,
+     * as perf reports it).
+     */
+    public long offset() {
+        return scan != null ? scan.offset() : decoded.offset();
+    }
+
     /** The event the sample belongs to. */
     public Evsel evsel() {
         return scan != null ? scan.evsel() : decoded.evsel();

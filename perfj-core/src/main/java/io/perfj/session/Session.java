@@ -488,7 +488,7 @@ public final class Session implements AutoCloseable {
                     }
                     Location own = resolver.resolveCached(ref.pid(), ref.tid(), ref.cpumode(), ref.ip());
                     consumer.accept(new ResolvedSample(ev, names.get(ev), ref.pid(), ref.tid(), ref.cpu(), ref.time(),
-                            ref.period(), ref.cpumode(), resolver.comm(ref.pid(), ref.tid()), List.of(own), own));
+                            ref.period(), ref.cpumode(), resolver.comm(ref.pid(), ref.tid()), List.of(own), own, false));
                     return;
                 }
                 Sample s = ref.sample();
@@ -501,7 +501,7 @@ public final class Session implements AutoCloseable {
                 Location own = chain || frames.isEmpty()
                         ? resolver.resolveCached(s.pid(), s.tid(), s.cpumode(), s.ip()) : frames.getFirst();
                 consumer.accept(new ResolvedSample(ev, names.get(ev), s.pid(), s.tid(), s.cpu(), s.time(),
-                        s.period(), s.cpumode(), resolver.comm(s.pid(), s.tid()), frames, own));
+                        s.period(), s.cpumode(), resolver.comm(s.pid(), s.tid()), frames, own, chain));
             }
 
             @Override

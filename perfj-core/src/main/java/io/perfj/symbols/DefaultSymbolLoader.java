@@ -47,7 +47,7 @@ public final class DefaultSymbolLoader implements SymbolLoader {
 
     @Override
     public SymbolTable loadElf(Path file, Dso dso) {
-        boolean kernel = dso != null && (dso.kind() == DsoKind.KERNEL || dso.kind() == DsoKind.KERNEL_MODULE);
+        boolean kernel = kernel(dso);
         if (perfTrees && !kernel) {
             Path runtime = separateDebug(file) ? runtimeFor(file, dso) : null;
             if (runtime != null) {
@@ -55,15 +55,37 @@ public final class DefaultSymbolLoader implements SymbolLoader {
             }
             return ElfSymbols.loadUser(file, List.of(), false, true).table();
         }
-        // the load reads the file and perhaps the runtime object it belongs to: all are in the key
-        String key = cacheDir == null ? null
-                : ElfSymbolCache.symbolsKey(kernel ? "kernel" : "user", file, kernel ? List.of() : runtimeCandidates(file, dso));
+        String key = cacheDir == null ? null : symbolsKey(file, dso, kernel);
         ElfSymbols.Columns c = ElfSymbolCache.symbols(cacheDir, file, key);
         if (c == null) {
             c = kernel ? ElfSymbols.kernelColumns(file) : userColumns(file, dso);
             ElfSymbolCache.storeSymbols(cacheDir, file, key, c);
         }
         return c.table();
+    }
+
+    /** The load reads the file and perhaps the runtime object it belongs to: all are in the key. */
+    private String symbolsKey(Path file, Dso dso, boolean kernel) {
+        return ElfSymbolCache.symbolsKey(kernel ? "kernel" : "user", file, kernel ? List.of() : runtimeCandidates(file, dso));
+    }
+
+    private static boolean kernel(Dso dso) {
+        return dso != null && (dso.kind() == DsoKind.KERNEL || dso.kind() == DsoKind.KERNEL_MODULE);
+    }
+
+    /** The on-disk cache's key of the load, and how this loader builds tables (perf's trees or not). */
+    @Override
+    public String elfKey(Path file, Dso dso) {
+        boolean kernel = kernel(dso);
+        String key = symbolsKey(file, dso, kernel);
+        return key == null ? null : "elf " + (perfTrees && !kernel ? "perf-trees " : "") + "system " + useSystem + "\n" + key;
+    }
+
+    /** The file as {@link KallsymsCache} knows it (the running kernel's by its state). */
+    @Override
+    public String kallsymsKey(Path file) {
+        String key = KallsymsCache.identity(file);
+        return key == null ? null : "kallsyms\n" + key;
     }
 
     private ElfSymbols.Columns userColumns(Path file, Dso dso) {

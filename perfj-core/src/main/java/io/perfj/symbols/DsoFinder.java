@@ -41,6 +41,9 @@ import java.util.List;
  *
  * <p>JIT maps: {@code perf-PID.map} in {@link SymbolOptions#perfMapDir()}.
  *
+ * <p>Tables are shared by the sessions of this JVM ({@link SharedSymbolTables}), under the key
+ * the loader gives for each load.
+ *
  * <p>A DSO with no file found loads as an empty table (its samples keep the DSO name with raw
  * addresses); a file that cannot be parsed throws, which the {@link Dso} keeps as its one
  * warning.
@@ -50,6 +53,7 @@ public final class DsoFinder {
     private final SymbolLoader loader;
     private final Path procKallsyms;
     private final Path kernelNotes;
+    private final SharedSymbolTables tables;
 
     public DsoFinder(SymbolOptions opts, SymbolLoader loader) {
         this(opts, loader, Path.of("/proc/kallsyms"), Path.of("/sys/kernel/notes"));
@@ -57,10 +61,17 @@ public final class DsoFinder {
 
     /** With other locations for /proc/kallsyms and /sys/kernel/notes (tests). */
     public DsoFinder(SymbolOptions opts, SymbolLoader loader, Path procKallsyms, Path kernelNotes) {
+        this(opts, loader, procKallsyms, kernelNotes, SharedSymbolTables.process());
+    }
+
+    /** With the tables shared in {@code tables} instead of this JVM's (tests). */
+    public DsoFinder(SymbolOptions opts, SymbolLoader loader, Path procKallsyms, Path kernelNotes,
+                     SharedSymbolTables tables) {
         this.opts = opts;
         this.loader = loader;
         this.procKallsyms = procKallsyms;
         this.kernelNotes = kernelNotes;
+        this.tables = tables;
     }
 
     public SymbolLoader loader() {
@@ -226,7 +237,7 @@ public final class DsoFinder {
                         return SymbolTable.EMPTY;
                     }
                     dso.symbolSource(p.toString());
-                    return loader.loadKallsyms(p);
+                    return tables.get(loader.kallsymsKey(p), () -> loader.loadKallsyms(p));
                 }
                 case JIT_MAP -> {
                     Path p = perfMapPath(dso);
@@ -247,13 +258,15 @@ public final class DsoFinder {
                             Path k = firstExisting(kallsymsCandidates(kernel));
                             if (k != null) {
                                 dso.symbolSource(k.toString());
-                                return loader.loadKallsymsModule(k, dso.shortName());
+                                String key = loader.kallsymsKey(k);
+                                return tables.get(key == null ? null : key + "\nmodule " + dso.shortName(),
+                                        () -> loader.loadKallsymsModule(k, dso.shortName()));
                             }
                         }
                         return SymbolTable.EMPTY;
                     }
                     dso.symbolSource(p.toString());
-                    return loader.loadElf(p, dso);
+                    return tables.get(loader.elfKey(p, dso), () -> loader.loadElf(p, dso));
                 }
             }
         } catch (IOException e) {

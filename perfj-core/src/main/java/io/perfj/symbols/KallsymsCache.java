@@ -79,6 +79,24 @@ final class KallsymsCache {
     }
 
     /**
+     * What identifies a kallsyms file's tables without reading it, as {@link #forFile} keys its
+     * entry (the running kernel's {@code /proc/kallsyms} by the kernel's state, a regular file by
+     * its attributes), or null when only its content could tell (other files under {@code /proc}
+     * and {@code /sys}, a file being written).
+     */
+    static String identity(Path file) {
+        Path abs = file.toAbsolutePath().normalize();
+        if (abs.equals(Path.of("/proc/kallsyms"))) {
+            String state = kernelState(Path.of("/proc"));
+            return state == null ? null : runningKey(abs, state);
+        }
+        if (abs.startsWith("/proc") || abs.startsWith("/sys")) {
+            return null;
+        }
+        return CacheFiles.fileKey(abs);
+    }
+
+    /**
      * The entry for the running kernel's symbol file {@code file}, known by the state read under
      * {@code proc} (a {@code /proc}, or a test's copy of its files); null when that state cannot
      * be read or {@code dir} is null.

@@ -35,6 +35,23 @@ public interface SymbolLoader {
         return SymbolTable.EMPTY;
     }
 
+    /**
+     * What identifies the table {@link #loadElf loadElf(file, dso)} gives, for sharing it between
+     * the sessions of this JVM ({@link SharedSymbolTables}): every input of the load and how this
+     * loader reads them; null (the default) when the load is not to be shared.
+     */
+    default String elfKey(Path file, Dso dso) {
+        return null;
+    }
+
+    /**
+     * What identifies the tables {@link #loadKallsyms} and {@link #loadKallsymsModule} read from
+     * {@code file}, for sharing them ({@link SharedSymbolTables}); null (the default): not shared.
+     */
+    default String kallsymsKey(Path file) {
+        return null;
+    }
+
     /** A JIT perf map ({@code /tmp/perf-PID.map}: "START SIZE NAME" lines, hex). */
     SymbolTable loadPerfMap(Path file) throws IOException;
 }

@@ -138,6 +138,8 @@ public final class FleetCommand implements Runnable {
         boolean json;
         final ViewCliOptions shown = new ViewCliOptions();
         double percentLimit;
+        Boolean children;
+        String callGraph;
 
         ReportSub() {
             CommandModel m = CommandModel.command(this, "report",
@@ -150,6 +152,13 @@ public final class FleetCommand implements Runnable {
             m.option("--where").label("SQL").describe("Only the samples this SQL condition keeps, on the columns "
                     + "host, file, event, time, pid, tid, comm, cpu, period, sampled, stack (e.g. \"host = 'web1'\").")
                     .value(String.class, v -> where = v);
+            m.option("--children").negatable()
+                    .describe("Add callers' accumulated periods (default: off, or on with -g).")
+                    .value(Boolean.class, v -> children = v);
+            m.option("-g", "--call-graph").label("MODE[,THRESHOLD[,ORDER]]")
+                    .describe("Callchain view: none (default), graph, flat, fractal, folded; threshold percent "
+                            + "(0.5); order caller or callee (caller with --children).")
+                    .value(String.class, v -> callGraph = v);
             shown.declare(m);
             m.option("--percent-limit").label("PCT").describe("Hide entries below PCT percent.")
                     .value(double.class, v -> percentLimit = v);
@@ -173,8 +182,14 @@ public final class FleetCommand implements Runnable {
             boolean relative = shown.relative(spec);
             ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
                     ReportView.Groups.NONE);
-            ReportOptions o = new ReportOptions(keys, sort != null && sort.contains("symbol"), false,
-                    CallchainMode.NONE, false, 0.5, percentLimit, 127, null, null, null, null, null, null,
+            // as report on a recording with callchains, once -g asks for them: --children unless
+            // --no-children, caller order with --children unless an order is given
+            ReportCommand.CallGraph g = ReportCommand.CallGraph.parse(callGraph,
+                    callGraph == null ? CallchainMode.NONE : CallchainMode.GRAPH, spec);
+            boolean child = children != null ? children : callGraph != null && g.mode() != CallchainMode.NONE;
+            boolean callerOrder = g.caller() != null ? g.caller() : child;
+            ReportOptions o = new ReportOptions(keys, sort != null && sort.contains("symbol"), child,
+                    g.mode(), callerOrder, g.threshold(), percentLimit, 127, null, null, null, null, null, null,
                     io.perfj.report.SampleSelection.ALL, view);
             inSpark(spark -> {
                 Report r = FleetReport.report(samples(spark), o, where);

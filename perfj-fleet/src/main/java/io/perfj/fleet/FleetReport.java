@@ -31,7 +31,8 @@ public final class FleetReport {
     }
 
     /**
-     * The report of these samples (self rows: no callchains or --children).
+     * The report of these samples: self rows, and with callchains (-g) or --children, each
+     * row's callchain (the stack column, each frame keyed as the report keys a chain frame).
      *
      * @param where a SQL condition on the sample columns, or null
      */
@@ -40,31 +41,46 @@ public final class FleetReport {
         boolean comm = o.has(SortKey.COMM) || o.comms() != null;
         boolean thread = o.has(SortKey.PID) || o.has(SortKey.TID) || o.pids() != null || o.tids() != null;
         boolean cpu = o.has(SortKey.CPU) || o.cpus() != null;
-        Dataset<Row> keyed = s.selectExpr("event",
+        boolean chains = o.children() || o.mode() != io.perfj.report.CallchainMode.NONE;
+        Dataset<Row> keyed = s.selectExpr("event", "event_index",
                 comm ? "comm" : "CAST(NULL AS STRING) AS comm",
                 thread ? "pid" : "-1 AS pid", thread ? "tid" : "-1 AS tid",
                 cpu ? "cpu" : "-1 AS cpu",
-                frameKey() + " AS frame", "period");
-        // the events in the order their first samples came (by their place in the recordings)
-        List<Row> events = s.groupBy("event").agg(org.apache.spark.sql.functions.min("event_index").as("i"))
-                .orderBy("i", "event").collectAsList();
-        List<String> names = new ArrayList<>();
-        Map<String, Integer> index = new HashMap<>();
-        for (Row e : events) {
-            index.put(e.getString(0), names.size());
-            names.add(e.getString(0));
-        }
-        List<Row> merged = keyed.groupBy("event", "comm", "pid", "tid", "cpu", "frame")
+                frameKey("sampled") + " AS frame",
+                chains ? "filter(transform(stack, f -> " + frameKey("f") + "), f -> chained) AS chain" : "CAST(NULL AS STRING) AS chain",
+                "period");
+        List<Row> merged = keyed.groupBy("event", "comm", "pid", "tid", "cpu", "frame", "chain")
                 .agg(org.apache.spark.sql.functions.sum("period").as("period"),
-                        org.apache.spark.sql.functions.count("*").as("samples"))
+                        org.apache.spark.sql.functions.count("*").as("samples"),
+                        org.apache.spark.sql.functions.min("event_index").as("event_index"))
                 .orderBy("event", "comm", "pid", "tid", "cpu", "frame.dso", "frame.symbol", "frame.sym_start",
-                        "frame.address", "frame.level")
+                        "frame.address", "frame.level", "chain")
                 .collectAsList();
+        // the events in the order their first samples came (by their place in the recordings):
+        // an event's least index over its rows, from the same pass over the samples
+        Map<String, Integer> first = new HashMap<>();
+        for (Row r : merged) {
+            first.merge(r.getString(0), r.getInt(9), Math::min);
+        }
+        List<String> names = new ArrayList<>(first.keySet());
+        names.sort(java.util.Comparator.comparing((String e) -> first.get(e)).thenComparing(e -> e));
+        Map<String, Integer> index = new HashMap<>();
+        for (String e : names) {
+            index.put(e, index.size());
+        }
         Map<List<String>, Dso> dsos = new HashMap<>();
         List<Report.MergedRow> rows = new ArrayList<>(merged.size());
         for (Row r : merged) {
+            List<io.perfj.symbols.Location> chain = List.of();
+            if (chains && !r.isNullAt(6)) {
+                List<Row> c = r.getList(6);
+                chain = new ArrayList<>(c.size());
+                for (Row f : c) {
+                    chain.add(FleetSchema.location(f, dsos));
+                }
+            }
             rows.add(new Report.MergedRow(index.get(r.getString(0)), r.getString(1), r.getInt(2), r.getInt(3),
-                    r.getInt(4), FleetSchema.location(r.getStruct(5), dsos), r.getLong(6), r.getLong(7)));
+                    r.getInt(4), FleetSchema.location(r.getStruct(5), dsos), chain, r.getLong(7), r.getLong(8)));
         }
         Map<Long, String> threads = new HashMap<>();
         if (o.has(SortKey.PID)) {
@@ -83,16 +99,16 @@ public final class FleetReport {
     }
 
     /**
-     * The sampled frame as a report row is keyed by it: with a symbol, the addresses do not
-     * matter (zero), without one they are the frame.
+     * A frame as a report row (or a callchain node) is keyed by it: with a symbol, the
+     * addresses do not matter (zero), without one they are the frame.
      */
-    private static String frameKey() {
-        StringJoiner j = new StringJoiner(", ", "IF(sampled.symbol IS NULL, sampled, named_struct(", "))");
+    private static String frameKey(String frame) {
+        StringJoiner j = new StringJoiner(", ", "IF(" + frame + ".symbol IS NULL, " + frame + ", named_struct(", "))");
         for (StructField f : FleetSchema.FRAME.fields()) {
             String n = f.name();
             String v = switch (n) {
                 case "offset", "address", "map_address" -> "CAST(0 AS BIGINT)";
-                default -> "sampled.`" + n + "`";
+                default -> frame + ".`" + n + "`";
             };
             j.add("'" + n + "', " + v);
         }

@@ -43,7 +43,8 @@ public final class FleetSchema {
             "host", DataTypes.StringType, "file", DataTypes.StringType, "event", DataTypes.StringType,
             "event_index", DataTypes.IntegerType, "time", DataTypes.LongType, "pid", DataTypes.IntegerType,
             "tid", DataTypes.IntegerType, "comm", DataTypes.StringType, "cpu", DataTypes.IntegerType,
-            "period", DataTypes.LongType, "sampled", FRAME, "stack", DataTypes.createArrayType(FRAME, false));
+            "period", DataTypes.LongType, "sampled", FRAME, "stack", DataTypes.createArrayType(FRAME, false),
+            "chained", DataTypes.BooleanType);
 
     /** A struct of nullable fields, given as name, type, name, type, ... */
     private static StructType struct(Object... namesAndTypes) {
@@ -67,20 +68,51 @@ public final class FleetSchema {
         return new StructType(keep.toArray(StructField[]::new));
     }
 
-    /** Whether the stack is among these columns (else the session resolves the sampled address alone). */
+    /**
+     * Whether the stack (or whether there is a callchain) is among these columns (else the
+     * session resolves the sampled address alone).
+     */
     static boolean hasStack(StructType columns) {
-        return columns.getFieldIndex("stack").isDefined();
+        return columns.getFieldIndex("stack").isDefined() || columns.getFieldIndex("chained").isDefined();
+    }
+
+    /**
+     * The Spark values of one recording's frames, made once per distinct frame: the session
+     * answers each address from its location cache, so a {@link Location} met again is the same
+     * object, and its row (immutable once made) is the same row. A reader's own; not thread-safe.
+     */
+    static final class Frames {
+        private static final int MAX = 1 << 16;
+        private final java.util.IdentityHashMap<Location, InternalRow> rows = new java.util.IdentityHashMap<>();
+        private final java.util.IdentityHashMap<Dso, UTF8String[]> dsos = new java.util.IdentityHashMap<>();
+        private final java.util.HashMap<String, UTF8String> events = new java.util.HashMap<>();
+
+        InternalRow row(Location l) {
+            InternalRow r = rows.get(l);
+            if (r == null) {
+                if (rows.size() == MAX) {
+                    rows.clear();
+                }
+                r = frame(l, dsos);
+                rows.put(l, r);
+            }
+            return r;
+        }
+
+        UTF8String event(String name) {
+            return events.computeIfAbsent(name, UTF8String::fromString);
+        }
     }
 
     /** One sample's row of these columns (a subset of {@link #SAMPLE}, in its order). */
-    static InternalRow row(StructType columns, UTF8String host, UTF8String file, ResolvedSample s) {
+    static InternalRow row(StructType columns, UTF8String host, UTF8String file, ResolvedSample s, Frames frames) {
         StructField[] fields = columns.fields();
         Object[] v = new Object[fields.length];
         for (int i = 0; i < v.length; i++) {
             v[i] = switch (fields[i].name()) {
                 case "host" -> host;
                 case "file" -> file;
-                case "event" -> UTF8String.fromString(s.eventName());
+                case "event" -> frames.event(s.eventName());
                 case "event_index" -> s.event();
                 case "time" -> s.time();
                 case "pid" -> s.pid();
@@ -88,18 +120,19 @@ public final class FleetSchema {
                 case "comm" -> str(s.comm());
                 case "cpu" -> s.cpu();
                 case "period" -> s.period();
-                case "sampled" -> frame(s.sampled());
-                case "stack" -> stack(s.frames());
+                case "sampled" -> frames.row(s.sampled());
+                case "stack" -> stack(s.frames(), frames);
+                case "chained" -> s.chained();
                 default -> throw new IllegalArgumentException("no column " + fields[i].name());
             };
         }
         return new GenericInternalRow(v);
     }
 
-    private static GenericArrayData stack(List<Location> frames) {
+    private static GenericArrayData stack(List<Location> frames, Frames rows) {
         Object[] stack = new Object[frames.size()];
         for (int i = 0; i < stack.length; i++) {
-            stack[i] = frame(frames.get(i));
+            stack[i] = rows.row(frames.get(i));
         }
         return new GenericArrayData(stack);
     }
@@ -108,14 +141,17 @@ public final class FleetSchema {
         return s == null ? null : UTF8String.fromString(s);
     }
 
-    private static InternalRow frame(Location l) {
+    private static InternalRow frame(Location l, Map<Dso, UTF8String[]> dsos) {
         Dso d = l.dso();
         Symbol y = l.symbol();
+        UTF8String[] o = d == null ? new UTF8String[4] : dsos.get(d);
+        if (d != null && (o == null || o[3] == null && d.buildId().isPresent())) {
+            // (again when the object learnt its build-id since)
+            o = new UTF8String[]{str(d.longName()), str(d.shortName()), str(d.kind().name()), str(d.buildIdHex())};
+            dsos.put(d, o);
+        }
         return new GenericInternalRow(new Object[]{
-                d == null ? null : str(d.longName()),
-                d == null ? null : str(d.shortName()),
-                d == null ? null : str(d.kind().name()),
-                d == null ? null : str(d.buildIdHex()),
+                o[0], o[1], o[2], o[3],
                 y == null ? null : str(y.name()),
                 y == null ? null : y.start(),
                 y == null ? null : y.end(),

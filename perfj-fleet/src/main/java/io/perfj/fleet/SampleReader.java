@@ -14,9 +14,9 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
 /**
- * Reads one {@link RecordingPartition}: the recording's session runs on a thread of its own and
- * hands its resolved samples over in batches through a short queue, so a task holds a few
- * thousand rows at a time whatever the file's size.
+ * Reads one {@link FleetPartition}: its recordings' sessions, one after the other, run on a
+ * thread of its own and hand their resolved samples over in batches through a short queue, so a
+ * task holds a few thousand rows at a time whatever the files' size.
  */
 final class SampleReader implements PartitionReader<InternalRow> {
     private static final int BATCH = 512;
@@ -27,7 +27,7 @@ final class SampleReader implements PartitionReader<InternalRow> {
             implements PartitionReaderFactory {
         @Override
         public PartitionReader<InternalRow> createReader(InputPartition p) {
-            return new SampleReader((RecordingPartition) p, options, pushed, columns);
+            return new SampleReader((FleetPartition) p, options, pushed, columns);
         }
     }
 
@@ -39,39 +39,22 @@ final class SampleReader implements PartitionReader<InternalRow> {
     private int at;
     private InternalRow current;
 
-    SampleReader(RecordingPartition p, SourceOptions options, Pushed pushed,
+    SampleReader(FleetPartition p, SourceOptions options, Pushed pushed,
                  org.apache.spark.sql.types.StructType columns) {
         producer = Thread.ofPlatform().daemon().name("perfj-fleet-read")
                 .unstarted(() -> read(p, options, pushed, columns));
         producer.start();
     }
 
-    private void read(RecordingPartition p, SourceOptions options, Pushed pushed,
+    private void read(FleetPartition task, SourceOptions options, Pushed pushed,
                       org.apache.spark.sql.types.StructType columns) {
-        Path file = Path.of(p.file());
-        UTF8String host = UTF8String.fromString(p.host());
-        UTF8String name = UTF8String.fromString(p.file());
         List<InternalRow> out = new ArrayList<>(BATCH);
-        try (Session s = Session.open(file, options.session(file))) {
-            boolean whole = p.whole();
-            s.forEachSample(ref -> {
-                long t = ref.time();
-                return (whole || t >= p.from() && t < p.to()) && pushed.keepsTime(t)
-                        && pushed.keepsComm(s.resolver().comm(ref.pid(), ref.tid()));
-            }, FleetSchema.hasStack(columns), r -> {
-                out.add(FleetSchema.row(columns, host, name, r));
-                if (out.size() == BATCH) {
-                    put(List.copyOf(out));
-                    out.clear();
-                }
-            });
+        try {
+            for (RecordingPartition p : task.pieces()) {
+                read(p, options, pushed, columns, out);
+            }
             if (!out.isEmpty()) {
                 put(List.copyOf(out));
-            }
-            // what a single-file command prints after its output (a recording cut short, objects
-            // not found): on the executor's standard error, the driver's in local mode
-            for (String w : s.warnings()) {
-                System.err.println(w);
             }
         } catch (Stop e) {
             return;
@@ -82,6 +65,34 @@ final class SampleReader implements PartitionReader<InternalRow> {
             put(END);
         } catch (Stop e) {
             // closed
+        }
+    }
+
+    /** One recording's rows into {@code out}, handed over whenever a batch is full. */
+    private void read(RecordingPartition p, SourceOptions options, Pushed pushed,
+                      org.apache.spark.sql.types.StructType columns, List<InternalRow> out) {
+        Path file = Path.of(p.file());
+        UTF8String host = UTF8String.fromString(p.host());
+        UTF8String name = UTF8String.fromString(p.file());
+        FleetSchema.Frames frames = new FleetSchema.Frames();
+        try (Session s = Session.open(file, options.session(file))) {
+            boolean whole = p.whole();
+            s.forEachSample(ref -> {
+                long t = ref.time();
+                return (whole || p.keeps(ref.offset(), t)) && pushed.keepsTime(t)
+                        && pushed.keepsComm(s.resolver().comm(ref.pid(), ref.tid()));
+            }, FleetSchema.hasStack(columns), r -> {
+                out.add(FleetSchema.row(columns, host, name, r, frames));
+                if (out.size() == BATCH) {
+                    put(List.copyOf(out));
+                    out.clear();
+                }
+            });
+            // what a single-file command prints after its output (a recording cut short, objects
+            // not found): on the executor's standard error, the driver's in local mode
+            for (String w : s.warnings()) {
+                System.err.println(w);
+            }
         }
     }
 

@@ -21,8 +21,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scan of a fleet directory: a partition per recording, or per time slice of a recording
- * larger than the {@code split-bytes} option (default 64 MiB, 0: never split), with the
+ * The scan of a fleet directory: a piece per recording, or per slice of a recording larger than
+ * the {@code split-bytes} option (default 64 MiB, 0: never split): FINISHED_ROUND windows about
+ * that size ({@link Rounds}), else (compressed records) slices of its SAMPLE_TIME span; the pieces packed
+ * into tasks ({@link FleetPartition}: options {@code open-cost-bytes}, default 4 MiB, and
+ * {@code parallelism}, default Spark's default parallelism), with the
  * host, comm and time predicates applied by the reader ({@link Pushed}), and only the columns
  * the query reads: without {@code stack}, no callchain is decoded or resolved.
  */
@@ -87,27 +90,47 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Supports
             throw new IllegalArgumentException("the perfj data source needs a directory: load(DIR)");
         }
         long split = options.getLong("split-bytes", DEFAULT_SPLIT);
-        List<InputPartition> out = new ArrayList<>();
+        List<RecordingPartition> pieces = new ArrayList<>();
         for (Recordings.Recording r : Recordings.find(Path.of(dir))) {
             if (!pushed.keepsHost(r.host())) {
                 continue;
             }
             String file = r.file().toString();
             long size = r.file().toFile().length();
+            long[] cuts = split > 0 && size > split ? Rounds.cuts(r.file(), split) : null;
+            if (cuts != null && cuts.length > 2) {
+                for (int i = 0; i + 1 < cuts.length; i++) {
+                    long from = i == 0 ? Long.MIN_VALUE : cuts[i];
+                    long to = i + 2 == cuts.length ? Long.MAX_VALUE : cuts[i + 1];
+                    pieces.add(new RecordingPartition(file, r.host(), from, to, true, cuts[i + 1] - cuts[i]));
+                }
+                continue;
+            }
             long[] span = split > 0 && size > split ? sampleTimes(r.file()) : null;
             int slices = span == null ? 1 : (int) Math.min(1024, (size + split - 1) / split);
             if (slices <= 1 || span[1] <= span[0]) {
-                out.add(new RecordingPartition(file, r.host(), Long.MIN_VALUE, Long.MAX_VALUE));
+                pieces.add(new RecordingPartition(file, r.host(), Long.MIN_VALUE, Long.MAX_VALUE, false, size));
                 continue;
             }
             long width = (span[1] - span[0]) / slices + 1;
             for (int i = 0; i < slices; i++) {
                 long from = i == 0 ? Long.MIN_VALUE : span[0] + i * width;
                 long to = i == slices - 1 ? Long.MAX_VALUE : span[0] + (i + 1) * width;
-                out.add(new RecordingPartition(file, r.host(), from, to));
+                pieces.add(new RecordingPartition(file, r.host(), from, to, false, size / slices));
             }
         }
-        return out.toArray(InputPartition[]::new);
+        long openCost = options.getLong("open-cost-bytes", FleetPartition.DEFAULT_OPEN_COST);
+        int parallelism = options.getInt("parallelism", defaultParallelism());
+        return FleetPartition.pack(pieces, split, openCost, parallelism).toArray(InputPartition[]::new);
+    }
+
+    /** The cores the active session's cluster offers (Spark's default parallelism), else 1. */
+    private static int defaultParallelism() {
+        var s = org.apache.spark.sql.SparkSession.getActiveSession();
+        if (s.isEmpty()) {
+            s = org.apache.spark.sql.SparkSession.getDefaultSession();
+        }
+        return s.isEmpty() ? 1 : s.get().sparkContext().defaultParallelism();
     }
 
     /** The recording's first and last sample times (its SAMPLE_TIME feature), or null. */

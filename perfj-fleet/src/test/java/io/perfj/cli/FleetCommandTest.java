@@ -53,6 +53,24 @@ class FleetCommandTest {
         assertEquals("", f.err().lines().filter(l -> !l.startsWith("perfj fleet: WARN")).reduce("", String::concat));
     }
 
+    /** -g and --children as report takes them (report's defaults for a recording with callchains). */
+    @Test
+    void callGraphsAndChildrenAsReportPrintsThem() {
+        String file = fleet.resolve("web1/c-fp.data").toString();
+        for (String[] g : List.of(new String[]{"-g", "graph"}, new String[]{"-g", "graph,0.5,callee", "--no-children"},
+                new String[]{"-g", "folded", "--children"})) {
+            List<String> single = new ArrayList<>(List.of("report", "--stdio", "-i", file));
+            single.addAll(List.of(g));
+            List<String> fleetArgs = new ArrayList<>(List.of("fleet", "report", fleet.toString()));
+            fleetArgs.addAll(List.of(g));
+            Run expected = run(single.toArray(String[]::new));
+            Run f = run(fleetArgs.toArray(String[]::new));
+            assertEquals(0, f.rc(), f.err());
+            assertTrue(expected.out().contains("--"), expected.out());
+            assertEquals(expected.out(), f.out(), String.join(" ", g));
+        }
+    }
+
     @Test
     void sqlPrintsRowsUnderAHeader() {
         Run r = run("fleet", "sql", fleet.toString(),

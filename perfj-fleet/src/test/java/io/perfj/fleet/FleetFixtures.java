@@ -65,7 +65,13 @@ final class FleetFixtures {
                 null, null, null, null, null, null);
     }
 
-    /** One report's rows: (event, sort-key columns) to {period, samples}. */
+    /** --children (or not) and callchains in {@code mode}, caller or callee order. */
+    static ReportOptions chains(List<SortKey> keys, boolean children, CallchainMode mode, boolean caller) {
+        return new ReportOptions(keys, false, children, mode, caller, 0.5, 0, 127,
+                null, null, null, null, null, null);
+    }
+
+    /** One report's rows: (event, sort-key columns) to {period, samples, accumulated period and samples}. */
     static Map<List<String>, long[]> rows(Report r, Map<List<String>, long[]> into) {
         for (Hists h : r.hists()) {
             for (HistEntry e : h.entries()) {
@@ -74,11 +80,13 @@ final class FleetFixtures {
                 for (SortKey k : r.options().sortKeys()) {
                     key.add(h.column(e, k));
                 }
-                long[] v = into.computeIfAbsent(key, k -> new long[2]);
+                long[] v = into.computeIfAbsent(key, k -> new long[4]);
                 v[0] += e.selfPeriod();
                 v[1] += e.selfSamples();
+                v[2] += e.accPeriod();
+                v[3] += e.accSamples();
             }
-            long[] t = into.computeIfAbsent(List.of(h.name(), "(total)"), k -> new long[2]);
+            long[] t = into.computeIfAbsent(List.of(h.name(), "(total)"), k -> new long[4]);
             t[0] += h.totalPeriod();
             t[1] += h.totalSamples();
         }
@@ -87,15 +95,20 @@ final class FleetFixtures {
 
     /** The rows of one report per recording of the fleet, summed. */
     static Map<List<String>, long[]> perFileRows(List<SortKey> keys) {
+        return perFileRows(options(keys));
+    }
+
+    /** The rows of one report per recording of the fleet with these options, summed. */
+    static Map<List<String>, long[]> perFileRows(ReportOptions options) {
         Map<List<String>, long[]> all = new TreeMap<>(FleetFixtures::compare);
         for (var e : HOSTS.entrySet()) {
             for (String name : e.getValue()) {
                 try (Session s = Session.open(Fixtures.recording(name), sessionOptions())) {
-                    rows(Report.build(s, options(keys)), all);
+                    rows(Report.build(s, options), all);
                 }
             }
         }
-        all.values().removeIf(v -> v[0] == 0 && v[1] == 0);
+        all.values().removeIf(v -> v[0] == 0 && v[1] == 0 && v[2] == 0);
         return all;
     }
 
@@ -112,7 +125,8 @@ final class FleetFixtures {
     /** The rows as text, one per line, for a readable assertion failure. */
     static String text(Map<List<String>, long[]> rows) {
         StringBuilder b = new StringBuilder();
-        rows.forEach((k, v) -> b.append(k).append(' ').append(v[0]).append(' ').append(v[1]).append('\n'));
+        rows.forEach((k, v) -> b.append(k).append(' ').append(v[0]).append(' ').append(v[1])
+                .append(' ').append(v[2]).append(' ').append(v[3]).append('\n'));
         return b.toString();
     }
 }

@@ -1,6 +1,8 @@
 package io.perfj.fleet;
 
+import io.perfj.report.CallchainMode;
 import io.perfj.report.Report;
+import io.perfj.report.ReportOptions;
 import io.perfj.report.SortKey;
 import io.perfj.report.StdioReport;
 import io.perfj.session.Session;
@@ -49,10 +51,95 @@ class FleetReportTest {
     }
 
     static Map<List<String>, long[]> fleetRows(Dataset<Row> samples, List<SortKey> keys, String where) {
-        Report r = FleetReport.report(samples, FleetFixtures.options(keys), where);
+        return fleetRows(samples, FleetFixtures.options(keys), where);
+    }
+
+    static Map<List<String>, long[]> fleetRows(Dataset<Row> samples, ReportOptions o, String where) {
+        Report r = FleetReport.report(samples, o, where);
         Map<List<String>, long[]> rows = FleetFixtures.rows(r, new TreeMap<>(FleetFixtures::compare));
-        rows.values().removeIf(v -> v[0] == 0 && v[1] == 0);
+        rows.values().removeIf(v -> v[0] == 0 && v[1] == 0 && v[2] == 0);
         return rows;
+    }
+
+    @Test
+    void childrenRowsAreTheSumsOfTheRecordingsReports() {
+        for (List<SortKey> keys : List.of(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM), List.of(SortKey.SYM))) {
+            ReportOptions o = FleetFixtures.chains(keys, true, CallchainMode.GRAPH, true);
+            Map<List<String>, long[]> expected = FleetFixtures.perFileRows(o);
+            assertTrue(expected.values().stream().anyMatch(v -> v[2] > v[0]), "callers accumulate: " + expected.size());
+            assertEquals(FleetFixtures.text(levelless(expected)),
+                    FleetFixtures.text(levelless(fleetRows(samples(Map.of()), o, null))), "rows by " + keys);
+        }
+    }
+
+    /**
+     * The rows with the level of addresses in no map left out: one report makes one entry of a
+     * caller's address in no map, which shows the level of the first sample that has it (two
+     * recordings' reports: perhaps one [k] and one [.] entry; the fleet's, as one report of them
+     * all, one entry).
+     */
+    private static Map<List<String>, long[]> levelless(Map<List<String>, long[]> rows) {
+        Map<List<String>, long[]> out = new TreeMap<>(FleetFixtures::compare);
+        rows.forEach((k, v) -> {
+            List<String> key = new java.util.ArrayList<>(k);
+            for (int i = 0; i < key.size(); i++) {
+                // the symbol column of an address in no map (in an object: 0x and its offset)
+                if (key.get(i).matches("\\[[k.]\\] [0-9a-f]+")) {
+                    key.set(i, "[?]" + key.get(i).substring(3));
+                }
+            }
+            long[] sum = out.computeIfAbsent(key, x -> new long[v.length]);
+            for (int i = 0; i < v.length; i++) {
+                sum[i] += v[i];
+            }
+        });
+        return out;
+    }
+
+    private static String stdio(Report r) {
+        StringWriter w = new StringWriter();
+        new StdioReport(r, new PrintWriter(w)).print();
+        return w.toString();
+    }
+
+    /** Callchain layouts of one recording alone: byte for byte what report prints. */
+    @Test
+    void callchainsOfOneRecordingPrintWhatReportPrints() throws Exception {
+        List<SortKey> keys = List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM);
+        List<ReportOptions> modes = List.of(FleetFixtures.chains(keys, true, CallchainMode.GRAPH, true),
+                FleetFixtures.chains(keys, false, CallchainMode.GRAPH, false),
+                FleetFixtures.chains(keys, true, CallchainMode.FOLDED, false),
+                FleetFixtures.chains(List.of(SortKey.PID, SortKey.SYM), false, CallchainMode.FLAT, true));
+        for (String name : List.of("c-fp", "two-events")) {
+            Path one = Files.createDirectories(Path.of("target", "fleet-test", "chains-" + name, "h"));
+            Files.copy(Fixtures.recording(name), one.resolve(name + ".data"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Dataset<Row> d = FleetReport.samples(spark, one.getParent().toString(), FleetFixtures.sourceOptions());
+            for (ReportOptions o : modes) {
+                String expected;
+                try (Session s = Session.open(Fixtures.recording(name), FleetFixtures.sessionOptions())) {
+                    expected = stdio(Report.build(s, o));
+                }
+                assertTrue(expected.contains("--"), expected);
+                assertEquals(expected, stdio(FleetReport.report(d, o, null)), name + " " + o);
+            }
+        }
+    }
+
+    /** Two hosts' copies of one recording: its call graph, every percentage the same. */
+    @Test
+    void theCallGraphOfTwoCopiesIsTheCallGraphOfOne() throws Exception {
+        ReportOptions o = FleetFixtures.chains(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM), true,
+                CallchainMode.GRAPH, true);
+        String one;
+        try (Session s = Session.open(Fixtures.recording("c-fp"), FleetFixtures.sessionOptions())) {
+            one = stdio(Report.build(s, o));
+        }
+        String two = stdio(FleetReport.report(samples(Map.of()), o, "file LIKE '%/c-fp.data'"));
+        long count = Long.parseLong(one.replaceAll("(?s).*# Event count \\(approx.\\): (\\d+).*", "$1"));
+        assertTrue(two.contains("# Event count (approx.): " + 2 * count + "\n"), two);
+        java.util.function.Function<String, String> body = t -> t.replaceAll("(?m)^# (Samples|Event count).*\n", "");
+        assertEquals(body.apply(one), body.apply(two));
     }
 
     @Test
@@ -66,14 +153,47 @@ class FleetReportTest {
         }
     }
 
+    /** Every sample's identity and frames, as the rows of a read give them. */
+    private static Dataset<Row> identities(Dataset<Row> d) {
+        return d.selectExpr("file", "time", "tid", "cpu", "period", "sampled", "stack");
+    }
+
+    private static void sameSamples(Dataset<Row> whole, Dataset<Row> sliced) {
+        assertEquals(whole.count(), sliced.count());
+        assertEquals(0, identities(whole).exceptAll(identities(sliced)).count());
+        assertEquals(0, identities(sliced).exceptAll(identities(whole)).count());
+    }
+
     @Test
-    void timeSlicesOfALargeRecordingGiveTheSameRows() {
-        // hot-20k.data (1.8 MB) is cut into 8 partitions by time
+    void roundSlicesOfALargeRecordingGiveTheSameSamplesAndRows() {
+        // hot-20k.data (1.8 MB, 8 FINISHED_ROUND windows) is cut at round ends about 256 KB apart
+        long[] cuts = Rounds.cuts(dir.resolve("host3/hot-20k.data"), 256 << 10);
+        assertTrue(cuts != null && cuts.length >= 5, java.util.Arrays.toString(cuts));
         Dataset<Row> sliced = samples(Map.of("split-bytes", Long.toString(256 << 10)));
-        assertTrue(sliced.rdd().getNumPartitions() >= 12, "partitions: " + sliced.rdd().getNumPartitions());
+        assertEquals(5 + cuts.length - 1, sliced.rdd().getNumPartitions(), "a task per slice and per small file");
         List<SortKey> keys = List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM);
         assertEquals(FleetFixtures.text(FleetFixtures.perFileRows(keys)), FleetFixtures.text(fleetRows(sliced, keys, null)));
-        assertEquals(samples(Map.of()).count(), sliced.count());
+        sameSamples(samples(Map.of()).where("host = 'host3'"), sliced.where("host = 'host3'"));
+    }
+
+    @Test
+    void aCompressedRecordingIsNotCutAtRounds() {
+        // zstd.data's rounds are inside its COMPRESSED records, and it has no SAMPLE_TIME span to
+        // slice by time: one piece; c-fp.data (one round) is sliced by time
+        assertEquals(null, Rounds.cuts(dir.resolve("host2/zstd.data"), 2 << 10));
+        Map<String, String> o = new HashMap<>(FleetFixtures.sourceOptions());
+        o.put("split-bytes", Long.toString(2 << 10));
+        o.put("path", dir.toString());
+        Map<String, Integer> pieces = new TreeMap<>();
+        for (var p : new SampleScan(new org.apache.spark.sql.util.CaseInsensitiveStringMap(o)).planInputPartitions()) {
+            for (RecordingPartition r : ((FleetPartition) p).pieces()) {
+                String name = Path.of(r.file()).getFileName().toString();
+                pieces.merge(name + (r.rounds() ? " rounds" : r.whole() ? " whole" : " time"), 1, Integer::sum);
+            }
+        }
+        assertEquals(1, pieces.get("zstd.data whole"), pieces.toString());
+        assertTrue(pieces.get("c-fp.data time") > 2, pieces.toString());
+        assertTrue(pieces.get("hot-20k.data rounds") > 2, pieces.toString());
     }
 
     @Test
