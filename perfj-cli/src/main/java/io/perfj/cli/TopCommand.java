@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class TopCommand implements java.util.concurrent.Callable<Integer> {
     boolean stdio;
-    double delay = 2;
+    /** -d: the snapshot's delay with --stdio (default 2 s), the refresh period of the full-screen view (default 1 s). */
+    Double delay;
     boolean all;
     int pid = -1;
     Long frequency;
@@ -37,9 +38,11 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
     TopCommand() {
         CommandModel m = CommandModel.command(this, "top",
                 "Profile the running system live, like 'perf top' (--stdio: one snapshot and exit).",
-                "The interactive view is not built yet: give --stdio.");
+                "Without --stdio, a full-screen view refreshed every -d seconds (keys: h); when standard"
+                        + " output is no terminal, --stdio's one snapshot instead, as perf top falls back to its stdio view.");
         m.option("--stdio").describe("Print one report-style snapshot after -d seconds and exit.").flag(v -> stdio = v);
-        m.option("-d", "--delay").label("SECONDS").describe("How long to record before the snapshot (default 2).")
+        m.option("-d", "--delay").label("SECONDS")
+                .describe("With --stdio: how long to record before the snapshot (default 2). Full-screen: the refresh period (default 1).")
                 .value(Double.class, v -> delay = v);
         m.option("-a", "--all-cpus").describe("Every CPU and every task (the default without -p).").flag(v -> all = v);
         m.option("-p", "--pid").label("PID").describe("Only the threads of an existing process.")
@@ -58,10 +61,9 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
 
     @Override
     public Integer call() throws Exception {
-        if (!stdio) {
-            throw new CliError("top: only --stdio is built (one snapshot after -d SECONDS); the full-screen view is not");
-        }
-        if (!(delay > 0)) {
+        boolean screen = !stdio && interactive();
+        double d = delay != null ? delay : screen ? 1 : 2;
+        if (!(d > 0)) {
             throw new CliError("-d needs a positive number of seconds");
         }
         if (all && pid >= 0) {
@@ -113,7 +115,11 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         PrintWriter err = spec.commandLine().getErr();
         try (Session s = Session.open(in, "the live stream", SessionOptions.defaults());
              LiveProfile p = new LiveProfile(s).start()) {
-            Thread.sleep((long) (delay * 1000));
+            if (screen) {
+                interactive(s, p, keys, (long) Math.ceil(d * 1000));
+            } else {
+                Thread.sleep((long) (d * 1000));
+            }
             r.requestStop();
             recording.join();
             // a reader's failure first: the recorder's is then only that nobody read the stream
@@ -126,7 +132,9 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             for (String warning : warnings) {
                 err.println("Warning: " + warning);
             }
-            print(w, p.snapshot(keys), keys, summary.get());
+            if (!screen) {
+                print(w, p.snapshot(keys), keys, summary.get());
+            }
         } catch (io.perfj.io.FormatException e) {
             // the stream ends early when the recorder failed: its reason is the one to give
             recording.join();
@@ -139,28 +147,44 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         return 0;
     }
 
+    /** Whether the full-screen view can run: standard input and output are a terminal. */
+    private static boolean interactive() {
+        java.io.Console c = System.console();
+        return c != null && c.isTerminal();
+    }
+
+    /** The full-screen view on the process's terminal until q. */
+    private static void interactive(Session s, LiveProfile p, List<SortKey> keys, long refreshMillis)
+            throws java.io.IOException {
+        try (org.jline.terminal.Terminal t = org.jline.terminal.TerminalBuilder.builder().system(true)
+                .name("perfj top").build()) {
+            new TopScreen(t, p, new io.perfj.top.TopView(keys), () -> String.join(",", s.eventNames()), refreshMillis,
+                    PAGES).run();
+        }
+    }
+
+    /** The pages top has no data for yet: a live profile keeps no addresses within a symbol, nor callchains. */
+    static final TopScreen.Pages PAGES = new TopScreen.Pages() {
+        @Override
+        public List<String> annotate(LiveProfile.Row row) {
+            return List.of("A live profile keeps each symbol's sum, not its samples' addresses: no annotation yet.",
+                    "Record the same work (perfj record -a -o FILE) and run perfj annotate -i FILE " + row.symbol());
+        }
+
+        @Override
+        public List<String> callchains(LiveProfile.Row row) {
+            return List.of("A live profile does not keep callchains yet (top -g records them; they are not summed).",
+                    "Record with perfj record -g -o FILE and run perfj report -i FILE --children.");
+        }
+    };
+
     /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
     static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {
         w.printf(Locale.ROOT, "   PerfTop: %d samples, lost: %d%n", snap.samples(), summary == null ? snap.lost() : summary.lost());
         w.println("-".repeat(79));
         w.println();
-        int comm = 0;
-        int dso = 0;
-        for (LiveProfile.Row row : snap.rows()) {
-            comm = Math.max(comm, row.comm() == null ? 0 : row.comm().length());
-            dso = Math.max(dso, row.dso() == null ? 0 : row.dso().length());
-        }
-        for (LiveProfile.Row row : snap.rows()) {
-            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%9.2f%%", snap.percent(row)));
-            for (SortKey k : keys) {
-                b.append("  ");
-                switch (k) {
-                    case COMM -> b.append(String.format("%-" + comm + "s", row.comm()));
-                    case DSO -> b.append(String.format("%-" + dso + "s", row.dso()));
-                    default -> b.append(row.symbol());
-                }
-            }
-            w.println(b.toString().stripTrailing());
+        for (String line : io.perfj.top.TopView.rowLines(snap, snap.rows(), keys, false)) {
+            w.println(line);
         }
     }
 }
