@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class TopCommand implements java.util.concurrent.Callable<Integer> {
     boolean stdio;
+    boolean web;
+    int port;
     /** -d: the snapshot's delay with --stdio (default 2 s), the refresh period of the full-screen view (default 1 s). */
     Double delay;
     boolean all;
@@ -41,6 +43,10 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
                 "Without --stdio, a full-screen view refreshed every -d seconds (keys: h); when standard"
                         + " output is no terminal, --stdio's one snapshot instead, as perf top falls back to its stdio view.");
         m.option("--stdio").describe("Print one report-style snapshot after -d seconds and exit.").flag(v -> stdio = v);
+        m.option("--web").describe("Serve the live profile in the browser UI (as perfj serve), refreshed every -d seconds (default 1), until Ctrl-C.")
+                .flag(v -> web = v);
+        m.option("--port").label("PORT").describe("With --web: the port on 127.0.0.1 (default 0: a free one).")
+                .value(Integer.class, v -> port = v);
         m.option("-d", "--delay").label("SECONDS")
                 .describe("With --stdio: how long to record before the snapshot (default 2). Full-screen: the refresh period (default 1).")
                 .value(Double.class, v -> delay = v);
@@ -61,8 +67,11 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
 
     @Override
     public Integer call() throws Exception {
-        boolean screen = !stdio && interactive();
-        double d = delay != null ? delay : screen ? 1 : 2;
+        if (web && stdio) {
+            throw new CliError("--web and --stdio are exclusive");
+        }
+        boolean screen = !stdio && !web && interactive();
+        double d = delay != null ? delay : screen || web ? 1 : 2;
         if (!(d > 0)) {
             throw new CliError("-d needs a positive number of seconds");
         }
@@ -117,6 +126,8 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
              LiveProfile p = new LiveProfile(s).start()) {
             if (screen) {
                 interactive(s, p, keys, (long) Math.ceil(d * 1000));
+            } else if (web) {
+                web(s, p, w, err, (long) Math.ceil(d * 1000));
             } else {
                 Thread.sleep((long) (d * 1000));
             }
@@ -132,7 +143,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             for (String warning : warnings) {
                 err.println("Warning: " + warning);
             }
-            if (!screen) {
+            if (!screen && !web) {
                 print(w, p.snapshot(keys), keys, summary.get());
             }
         } catch (io.perfj.io.FormatException e) {
@@ -161,6 +172,46 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             new TopScreen(t, p, new io.perfj.top.TopView(keys), () -> String.join(",", s.eventNames()), refreshMillis,
                     PAGES).run();
         }
+    }
+
+    /**
+     * --web: the browser UI over the live profile. Every {@code refreshMillis} the snapshot
+     * becomes a new {@link io.perfj.serve.Recording} (its sums as a profile) and {@link io.perfj.serve.Api},
+     * which the server answers from then on; the page asks again every second. Runs until
+     * the JVM is stopped (Ctrl-C).
+     */
+    private void web(Session s, LiveProfile p, PrintWriter out, PrintWriter err, long refreshMillis) throws Exception {
+        AtomicReference<io.perfj.serve.Api> current = new AtomicReference<>(webApi(s, p));
+        io.perfj.serve.UiServer server = io.perfj.serve.UiServer.start(current::get, "127.0.0.1", port);
+        out.println(server.url());
+        out.flush();
+        err.println("perfj: top --web serving on " + server.url() + " (Ctrl-C stops)");
+        err.flush();
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "perfj-top-web-stop"));
+        while (!stopped.await(refreshMillis, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            current.set(webApi(s, p));
+        }
+    }
+
+    /** The live profile's snapshot as the browser UI's one recording (its rows as sums by command and frame). */
+    static io.perfj.serve.Api webApi(Session s, LiveProfile p) {
+        LiveProfile.Snapshot snap = p.snapshot(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM));
+        List<io.perfj.profile.Profile.Sum> sums = new ArrayList<>();
+        for (LiveProfile.Row r : snap.rows()) {
+            sums.add(new io.perfj.profile.Profile.Sum(r.comm(), r.frame(), r.period()));
+        }
+        // a pipe's events are known once samples came
+        List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
+        io.perfj.profile.Profile prof = io.perfj.profile.Profile.ofSums(names.isEmpty() ? "samples" : String.join(",", names),
+                true, sums);
+        io.perfj.serve.Api api = new io.perfj.serve.Api(new io.perfj.serve.Recording("perfj top", null, prof,
+                SessionOptions.defaults()).live(snap.samples()));
+        api.warm();
+        return api;
     }
 
     /** The pages top has no data for yet: a live profile keeps no addresses within a symbol, nor callchains. */
