@@ -32,6 +32,8 @@ final class TopScreen {
     /** A page for the selected row: annotate's, or the callchains' (true). */
     private final Pages pages;
     private volatile boolean resized;
+    /** Ctrl-C: quit as q does, so the terminal is restored. */
+    private volatile boolean interrupted;
 
     /** Makes the text pages of a row: its annotation, its callchains. */
     interface Pages {
@@ -54,6 +56,7 @@ final class TopScreen {
     void run() throws IOException {
         Attributes saved = term.enterRawMode();
         Terminal.SignalHandler winch = term.handle(Terminal.Signal.WINCH, s -> resized = true);
+        Terminal.SignalHandler intr = term.handle(Terminal.Signal.INT, s -> interrupted = true);
         term.puts(Capability.enter_ca_mode);
         term.puts(Capability.keypad_xmit);
         term.puts(Capability.cursor_invisible);
@@ -69,6 +72,9 @@ final class TopScreen {
             while (true) {
                 long wait = Math.max(1, (next - System.nanoTime()) / 1_000_000);
                 int c = in.read(wait);
+                if (interrupted) {
+                    return;
+                }
                 if (resized) {
                     resized = false;
                     size = size();
@@ -88,7 +94,9 @@ final class TopScreen {
                 if (c == 27) {
                     // an escape sequence's rest comes at once; a lone ESC does not
                     while (!TopView.sequenceDone(seq.toString())) {
-                        int d = in.read(50);
+                        // a lone ESC is told by 50 ms of quiet; once the sequence began, its rest
+                        // (or a terminal's answer) may come later on a busy machine
+                        int d = in.read(seq.length() < 2 ? 50 : 1000);
                         if (d < 0) {
                             break;
                         }
@@ -120,6 +128,7 @@ final class TopScreen {
             term.puts(Capability.exit_ca_mode);
             term.flush();
             term.handle(Terminal.Signal.WINCH, winch);
+            term.handle(Terminal.Signal.INT, intr);
             term.setAttributes(saved);
         }
     }

@@ -380,7 +380,8 @@ public final class TopView {
     /**
      * The key a terminal's bytes mean: one character, or an escape sequence ({@code ESC [ A} and
      * {@code ESC O A} arrows, {@code ESC [ 5 ~} pages, {@code ESC [ H}/{@code 1~}/{@code 7~} home,
-     * {@code ESC [ F}/{@code 4~}/{@code 8~} end); a lone ESC is {@link Key#BACK}.
+     * {@code ESC [ F}/{@code 4~}/{@code 8~} end); a lone ESC is {@link Key#BACK}, Ctrl-C (when the
+     * terminal passes it as a byte) {@link Key#QUIT}.
      */
     public static Key decode(String seq) {
         if (seq.isEmpty()) {
@@ -388,7 +389,7 @@ public final class TopView {
         }
         if (seq.length() == 1) {
             return switch (seq.charAt(0)) {
-                case 'q', 'Q' -> Key.QUIT;
+                case 'q', 'Q', 3 -> Key.QUIT;
                 case 27 -> Key.BACK;
                 case 's', 'S' -> Key.SORT;
                 case 'd' -> Key.ZOOM_DSO;

@@ -77,8 +77,9 @@ class TopViewTest {
                 assertTrue(v.cursor() >= 0 && v.cursor() < v.rows().size(), v.cursor() + " of " + v.rows().size());
                 assertTrue(v.cursor() >= v.first() && v.cursor() < v.first() + height,
                         "cursor " + v.cursor() + " outside the window from " + v.first());
-                assertTrue(v.lines("cycles", width).get(v.selectedLine()).contains(v.selected().frame().symName())
-                        || width < 40, "the highlighted line is the selected row's");
+                String shown = v.lines("cycles", width).get(v.selectedLine());
+                String row = TopView.rowLines(snapshot(periods, "hot"), v.rows(), v.keys(), true).get(v.cursor() + 1);
+                assertTrue(row.startsWith(shown) && !shown.isEmpty(), "the highlighted line " + shown + " is not " + row);
             }
             List<String> lines = v.lines("cycles", width);
             assertTrue(lines.size() <= TopView.HEADER_LINES + height, lines.size() + " lines");
@@ -183,6 +184,7 @@ class TopViewTest {
         assertEquals(TopView.Key.BACK, TopView.decode("\u001b"));
         assertEquals(TopView.Key.ANNOTATE, TopView.decode("\r"));
         assertEquals(TopView.Key.EXPAND, TopView.decode("+"));
+        assertEquals(TopView.Key.QUIT, TopView.decode("\u0003"));
         assertEquals(TopView.Key.NONE, TopView.decode("\u001b[Z"));
         assertTrue(TopView.sequenceDone("\u001b[A"));
         assertTrue(!TopView.sequenceDone("\u001b[5"));
