@@ -68,6 +68,11 @@ public final class Api {
             case "timeline" -> TimelineView.write(out, r, Selection.parse(q, r).anyTime().samples(r),
                     "cpu".equals(q.get("by")), (int) number(q, "buckets", 200));
             case "annotate" -> {
+                if (r.path() == null) {
+                    // perfj top --web: the live profile keeps one sum per symbol, no addresses within it
+                    throw new BadRequest("a live profile keeps no addresses within a symbol: record the work"
+                            + " (perfj record -o FILE) and serve or annotate the file");
+                }
                 return annotate(r, (int) number(q, "fn", -1), "xlated".equals(q.get("view")));
             }
             case "source" -> {

@@ -29,7 +29,8 @@ final class MetaView {
         Profile p = r.profile();
         out.object();
         out.field("name", r.name());
-        out.field("samples", p.sampleCount());
+        out.field("samples", r.samples());
+        out.field("live", r.live());
         out.field("duration", r.duration());
         out.field("defaultEvent", r.defaultEvent());
         long[] perEvent = new long[p.events().size()];

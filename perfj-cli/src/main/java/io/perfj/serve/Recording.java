@@ -42,6 +42,28 @@ public final class Recording {
     private volatile SourceLocator sources;
     private volatile RecordedBpf bpf;
 
+    /** For a live profile's snapshot: the samples summed, or -1 for a recording's own. */
+    private long liveSamples = -1;
+
+    /**
+     * Marks this as a live profile's snapshot ({@code perfj top --web}) of {@code samples}
+     * samples (its profile holds sums, not samples): the page then asks again every second.
+     */
+    public Recording live(long samples) {
+        liveSamples = samples;
+        return this;
+    }
+
+    /** Whether this is a live profile's snapshot, which the page refreshes. */
+    public boolean live() {
+        return liveSamples >= 0;
+    }
+
+    /** The samples the page reports: the profile's, or a live snapshot's total. */
+    public long samples() {
+        return liveSamples >= 0 ? liveSamples : profile.sampleCount();
+    }
+
     /** A recording whose first event sampled is shown first. */
     public Recording(String name, Path path, Profile profile, SessionOptions options) {
         this(name, path, profile, options, -1);

@@ -119,6 +119,28 @@ public final class Profile {
         return new Read(new Profile(b), damage);
     }
 
+    /** One weight of a profile made of sums ({@link #ofSums}): a command's samples in one frame. */
+    public record Sum(String comm, io.perfj.report.Frame frame, long weight) {
+    }
+
+    /**
+     * A profile of sums made elsewhere (perfj top's live sums): each a "sample" of one event,
+     * at time 0 on no CPU, of a thread named only by its command, whose stack is its frame and
+     * whose weight is the sum. Viewers then show the sums as they show a recording's samples.
+     *
+     * @param period whether the weights are the event's periods (else sample counts)
+     */
+    public static Profile ofSums(String event, boolean period, List<Sum> sums) {
+        Builder b = new Builder(null, 1, SampleFilter.ALL);
+        b.events = List.of(event);
+        b.periods[0] = period;
+        for (Sum x : sums) {
+            int frame = b.frames.intern(x.frame());
+            b.append(0, b.thread(-1, -1, x.comm()), -1, 0, b.stacks.push(StackTable.EMPTY, frame), x.weight());
+        }
+        return new Profile(b);
+    }
+
     /** The recording's event names, as {@code perfj script} prints them; samples index it. */
     public List<String> events() {
         return events;
@@ -278,7 +300,7 @@ public final class Profile {
 
         Builder(Session session, int maxStack, SampleFilter filter) {
             this.session = session;
-            this.walk = ChainWalk.of(session);
+            this.walk = session == null ? null : ChainWalk.of(session);
             this.maxStack = maxStack;
             this.filter = filter;
         }
@@ -311,6 +333,10 @@ public final class Profile {
             if (filter.filters() && !filter.accepts(comm, s.pid(), s.tid(), s.cpu(), leaf < 0 ? null : frames.get(leaf))) {
                 return;
             }
+            append(s.time(), thread(s.pid(), s.tid(), comm), s.cpu(), ev, st, period ? s.period() : 1);
+        }
+
+        void append(long t, int th, int c, int ev, int st, long w) {
             if (n == time.length) {
                 int cap = n * 2;
                 time = Arrays.copyOf(time, cap);
@@ -320,12 +346,12 @@ public final class Profile {
                 stack = Arrays.copyOf(stack, cap);
                 weight = Arrays.copyOf(weight, cap);
             }
-            time[n] = s.time();
-            thread[n] = thread(s.pid(), s.tid(), comm);
-            cpu[n] = s.cpu();
+            time[n] = t;
+            thread[n] = th;
+            cpu[n] = c;
             event[n] = (short) ev;
             stack[n] = st;
-            weight[n] = period ? s.period() : 1;
+            weight[n] = w;
             n++;
         }
 
