@@ -74,6 +74,20 @@ public final class Recording {
         lastTime = range == null ? 0 : range[1];
     }
 
+    /**
+     * The profile of a fleet (perfj-fleet's sums over many recordings): no one file is behind
+     * it, so the views that read the file again (annotate, source positions) are not available;
+     * {@code defaultEvent} as for a recording (-1: the first sampled).
+     */
+    public static Recording ofFleet(String name, Profile profile, int defaultEvent) {
+        return new Recording(name, null, profile, null, defaultEvent, null);
+    }
+
+    /** Whether the profile is a fleet's ({@link #ofFleet}), not one file's. */
+    public boolean fleet() {
+        return path == null;
+    }
+
     /** The stable id of a function (added when first asked for). */
     public int functionId(FlameTree.Function f) {
         Integer id = functionIds.get(f);
@@ -118,6 +132,7 @@ public final class Recording {
         return name;
     }
 
+    /** The recording's file (null for a fleet). */
     public Path path() {
         return path;
     }
