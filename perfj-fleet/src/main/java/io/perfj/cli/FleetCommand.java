@@ -327,7 +327,7 @@ public final class FleetCommand implements Runnable {
             err.println("perfj: reading the fleet " + dir + " ...");
             err.flush();
             io.perfj.profile.Profile[] read = new io.perfj.profile.Profile[1];
-            inSpark(spark -> read[0] = io.perfj.fleet.FleetFlame.profile(samples(spark), null, where));
+            inSpark(spark -> read[0] = io.perfj.fleet.FleetFlame.profile(samples(spark), null, where, true));
             io.perfj.profile.Profile p = read[0];
             if (p.sampleCount() == 0) {
                 throw new CliError("fleet serve: " + dir + " has no samples" + (where == null ? "" : " where " + where));

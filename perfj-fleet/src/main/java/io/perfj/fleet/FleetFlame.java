@@ -40,19 +40,22 @@ public final class FleetFlame {
 
     /** The flame tree of one event's samples that {@code where} keeps (null: all), a level per command. */
     public static FlameTree tree(Dataset<Row> samples, String event, String where) {
-        return FlameTree.of(profile(samples, event, where), i -> true, true);
+        return FlameTree.of(profile(samples, event, where, false), i -> true, true);
     }
 
     /**
      * The profile of the samples of {@code event} (null: every event) that the SQL condition
      * {@code where} keeps (null: all). Its samples have no time and no CPU (-1): they are sums.
+     * Without {@code threads}, of commands only (host null, pid and tid -1: fewer sums, when
+     * only the command level is drawn).
      */
-    public static Profile profile(Dataset<Row> samples, String event, String where) {
+    public static Profile profile(Dataset<Row> samples, String event, String where, boolean threads) {
         Dataset<Row> s = event == null ? samples : samples.where(col("event").equalTo(event));
         if (where != null) {
             s = s.where(where);
         }
-        List<Row> rows = s.selectExpr("host", "pid", "tid", "comm", "event", "event_index",
+        List<Row> rows = s.selectExpr(threads ? "host" : "CAST(NULL AS STRING) AS host", threads ? "pid" : "-1 AS pid",
+                        threads ? "tid" : "-1 AS tid", "comm", "event", "event_index",
                         "transform(stack, f -> IF(f.inline, f, " + FleetReport.frameKey("f") + ")) AS stack", "period")
                 .groupBy("host", "pid", "tid", "comm", "event", "stack")
                 .agg(sum("period").as("weight"), min("event_index").as("event_index"), count("*").as("samples"))

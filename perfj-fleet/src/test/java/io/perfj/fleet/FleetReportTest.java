@@ -291,7 +291,7 @@ class FleetReportTest {
                 read = io.perfj.profile.Profile.read(s, 127);
             }
             io.perfj.profile.Profile fleet = FleetFlame.profile(samples(Map.of()), null,
-                    "file LIKE '%/" + rec[0] + ".data' AND host = '" + rec[1] + "'");
+                    "file LIKE '%/" + rec[0] + ".data' AND host = '" + rec[1] + "'", true);
             assertEquals(read.events(), fleet.events(), rec[0]);
             for (boolean byCommand : new boolean[]{false, true}) {
                 for (int e = 0; e < read.events().size(); e++) {

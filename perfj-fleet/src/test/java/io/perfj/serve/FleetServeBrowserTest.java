@@ -49,7 +49,7 @@ class FleetServeBrowserTest {
         }
         spark = FleetSpark.start("local[2]", null);
         profile = FleetFlame.profile(FleetReport.samples(spark, dir.toString(), FleetFixtures.sourceOptions()),
-                null, null);
+                null, null, true);
         server = UiServer.start(new Api(Recording.ofFleet("fleet DIR", profile, -1)), "127.0.0.1", 0);
     }
 
