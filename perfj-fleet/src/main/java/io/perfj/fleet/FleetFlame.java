@@ -46,8 +46,9 @@ public final class FleetFlame {
     /**
      * The profile of the samples of {@code event} (null: every event) that the SQL condition
      * {@code where} keeps (null: all). Its samples have no time and no CPU (-1): they are sums.
-     * Without {@code threads}, of commands only (host null, pid and tid -1: fewer sums, when
-     * only the command level is drawn).
+     * Without {@code threads}, for a flame graph alone: of commands only (host null, pid and tid
+     * -1), each frame only what the graph draws of it (its object's short name and kind, symbol,
+     * level and inline mark), so that fewer distinct stacks are summed.
      */
     public static Profile profile(Dataset<Row> samples, String event, String where, boolean threads) {
         Dataset<Row> s = event == null ? samples : samples.where(col("event").equalTo(event));
@@ -56,7 +57,8 @@ public final class FleetFlame {
         }
         List<Row> rows = s.selectExpr(threads ? "host" : "CAST(NULL AS STRING) AS host", threads ? "pid" : "-1 AS pid",
                         threads ? "tid" : "-1 AS tid", "comm", "event", "event_index",
-                        "transform(stack, f -> IF(f.inline, f, " + FleetReport.frameKey("f") + ")) AS stack", "period")
+                        "transform(stack, f -> " + (threads ? "IF(f.inline, f, " + FleetReport.frameKey("f") + ")"
+                                : drawn("f")) + ") AS stack", "period")
                 .groupBy("host", "pid", "tid", "comm", "event", "stack")
                 .agg(sum("period").as("weight"), min("event_index").as("event_index"), count("*").as("samples"))
                 .orderBy(desc("weight"), col("host"), col("comm"), col("pid"), col("tid"))
@@ -84,5 +86,13 @@ public final class FleetFlame {
                     chain, r.getLong(8), r.getLong(6));
         }
         return p.build();
+    }
+
+    /** A frame reduced to what a flame graph draws of it (a frame of the same columns). */
+    private static String drawn(String f) {
+        return "named_struct('dso', " + f + ".dso_short, 'dso_short', " + f + ".dso_short, 'dso_kind', " + f
+                + ".dso_kind, 'build_id', CAST(NULL AS STRING), 'symbol', " + f + ".symbol, 'sym_start', 0L, "
+                + "'sym_end', 0L, 'sym_binding', IF(" + f + ".inline, '" + io.perfj.symbols.Symbol.INLINED + "', 'T'), "
+                + "'offset', 0L, 'inline', " + f + ".inline, 'address', 0L, 'map_address', 0L, 'level', " + f + ".level)";
     }
 }
