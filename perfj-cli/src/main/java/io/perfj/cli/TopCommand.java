@@ -25,7 +25,10 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class TopCommand implements java.util.concurrent.Callable<Integer> {
     boolean stdio;
-    double delay = 2;
+    boolean web;
+    int port;
+    /** -d: the snapshot's delay with --stdio (default 2 s), the refresh period of the full-screen view (default 1 s). */
+    Double delay;
     boolean all;
     int pid = -1;
     Long frequency;
@@ -37,9 +40,15 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
     TopCommand() {
         CommandModel m = CommandModel.command(this, "top",
                 "Profile the running system live, like 'perf top' (--stdio: one snapshot and exit).",
-                "The interactive view is not built yet: give --stdio.");
+                "Without --stdio, a full-screen view refreshed every -d seconds (keys: h); when standard"
+                        + " output is no terminal, --stdio's one snapshot instead, as perf top falls back to its stdio view.");
         m.option("--stdio").describe("Print one report-style snapshot after -d seconds and exit.").flag(v -> stdio = v);
-        m.option("-d", "--delay").label("SECONDS").describe("How long to record before the snapshot (default 2).")
+        m.option("--web").describe("Serve the live profile in the browser UI (as perfj serve), refreshed every -d seconds (default 1), until Ctrl-C.")
+                .flag(v -> web = v);
+        m.option("--port").label("PORT").describe("With --web: the port on 127.0.0.1 (default 0: a free one).")
+                .value(Integer.class, v -> port = v);
+        m.option("-d", "--delay").label("SECONDS")
+                .describe("With --stdio: how long to record before the snapshot (default 2). Full-screen: the refresh period (default 1).")
                 .value(Double.class, v -> delay = v);
         m.option("-a", "--all-cpus").describe("Every CPU and every task (the default without -p).").flag(v -> all = v);
         m.option("-p", "--pid").label("PID").describe("Only the threads of an existing process.")
@@ -58,10 +67,12 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
 
     @Override
     public Integer call() throws Exception {
-        if (!stdio) {
-            throw new CliError("top: only --stdio is built (one snapshot after -d SECONDS); the full-screen view is not");
+        if (web && stdio) {
+            throw new CliError("--web and --stdio are exclusive");
         }
-        if (!(delay > 0)) {
+        boolean screen = !stdio && !web && interactive();
+        double d = delay != null ? delay : screen || web ? 1 : 2;
+        if (!(d > 0)) {
             throw new CliError("-d needs a positive number of seconds");
         }
         if (all && pid >= 0) {
@@ -113,7 +124,13 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         PrintWriter err = spec.commandLine().getErr();
         try (Session s = Session.open(in, "the live stream", SessionOptions.defaults());
              LiveProfile p = new LiveProfile(s).start()) {
-            Thread.sleep((long) (delay * 1000));
+            if (screen) {
+                interactive(s, p, keys, (long) Math.ceil(d * 1000));
+            } else if (web) {
+                web(s, p, w, err, (long) Math.ceil(d * 1000));
+            } else {
+                Thread.sleep((long) (d * 1000));
+            }
             r.requestStop();
             recording.join();
             // a reader's failure first: the recorder's is then only that nobody read the stream
@@ -126,7 +143,9 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             for (String warning : warnings) {
                 err.println("Warning: " + warning);
             }
-            print(w, p.snapshot(keys), keys, summary.get());
+            if (!screen && !web) {
+                print(w, p.snapshot(keys), keys, summary.get());
+            }
         } catch (io.perfj.io.FormatException e) {
             // the stream ends early when the recorder failed: its reason is the one to give
             recording.join();
@@ -139,28 +158,84 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         return 0;
     }
 
+    /** Whether the full-screen view can run: standard input and output are a terminal. */
+    private static boolean interactive() {
+        java.io.Console c = System.console();
+        return c != null && c.isTerminal();
+    }
+
+    /** The full-screen view on the process's terminal until q. */
+    private static void interactive(Session s, LiveProfile p, List<SortKey> keys, long refreshMillis)
+            throws java.io.IOException {
+        try (org.jline.terminal.Terminal t = org.jline.terminal.TerminalBuilder.builder().system(true)
+                .name("perfj top").build()) {
+            new TopScreen(t, p, new io.perfj.top.TopView(keys), () -> String.join(",", s.eventNames()), refreshMillis,
+                    PAGES).run();
+        }
+    }
+
+    /**
+     * --web: the browser UI over the live profile. Every {@code refreshMillis} the snapshot
+     * becomes a new {@link io.perfj.serve.Recording} (its sums as a profile) and {@link io.perfj.serve.Api},
+     * which the server answers from then on; the page asks again every second. Runs until
+     * the JVM is stopped (Ctrl-C).
+     */
+    private void web(Session s, LiveProfile p, PrintWriter out, PrintWriter err, long refreshMillis) throws Exception {
+        AtomicReference<io.perfj.serve.Api> current = new AtomicReference<>(webApi(s, p));
+        io.perfj.serve.UiServer server = io.perfj.serve.UiServer.start(current::get, "127.0.0.1", port);
+        out.println(server.url());
+        out.flush();
+        err.println("perfj: top --web serving on " + server.url() + " (Ctrl-C stops)");
+        err.flush();
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "perfj-top-web-stop"));
+        while (!stopped.await(refreshMillis, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            current.set(webApi(s, p));
+        }
+    }
+
+    /** The live profile's snapshot as the browser UI's one recording (its rows as sums by command and frame). */
+    static io.perfj.serve.Api webApi(Session s, LiveProfile p) {
+        LiveProfile.Snapshot snap = p.snapshot(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM));
+        List<io.perfj.profile.Profile.Sum> sums = new ArrayList<>();
+        for (LiveProfile.Row r : snap.rows()) {
+            sums.add(new io.perfj.profile.Profile.Sum(r.comm(), r.frame(), r.period()));
+        }
+        // a pipe's events are known once samples came
+        List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
+        io.perfj.profile.Profile prof = io.perfj.profile.Profile.ofSums(names.isEmpty() ? "samples" : String.join(",", names),
+                true, sums);
+        io.perfj.serve.Api api = new io.perfj.serve.Api(new io.perfj.serve.Recording("perfj top", null, prof,
+                SessionOptions.defaults()).live(snap.samples()));
+        api.warm();
+        return api;
+    }
+
+    /** The pages top has no data for yet: a live profile keeps no addresses within a symbol, nor callchains. */
+    static final TopScreen.Pages PAGES = new TopScreen.Pages() {
+        @Override
+        public List<String> annotate(LiveProfile.Row row) {
+            return List.of("A live profile keeps each symbol's sum, not its samples' addresses: no annotation yet.",
+                    "Record the same work (perfj record -a -o FILE) and run perfj annotate -i FILE " + row.symbol());
+        }
+
+        @Override
+        public List<String> callchains(LiveProfile.Row row) {
+            return List.of("A live profile does not keep callchains yet (top -g records them; they are not summed).",
+                    "Record with perfj record -g -o FILE and run perfj report -i FILE --children.");
+        }
+    };
+
     /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
     static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {
         w.printf(Locale.ROOT, "   PerfTop: %d samples, lost: %d%n", snap.samples(), summary == null ? snap.lost() : summary.lost());
         w.println("-".repeat(79));
         w.println();
-        int comm = 0;
-        int dso = 0;
-        for (LiveProfile.Row row : snap.rows()) {
-            comm = Math.max(comm, row.comm() == null ? 0 : row.comm().length());
-            dso = Math.max(dso, row.dso() == null ? 0 : row.dso().length());
-        }
-        for (LiveProfile.Row row : snap.rows()) {
-            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%9.2f%%", snap.percent(row)));
-            for (SortKey k : keys) {
-                b.append("  ");
-                switch (k) {
-                    case COMM -> b.append(String.format("%-" + comm + "s", row.comm()));
-                    case DSO -> b.append(String.format("%-" + dso + "s", row.dso()));
-                    default -> b.append(row.symbol());
-                }
-            }
-            w.println(b.toString().stripTrailing());
+        for (String line : io.perfj.top.TopView.rowLines(snap, snap.rows(), keys, false)) {
+            w.println(line);
         }
     }
 }

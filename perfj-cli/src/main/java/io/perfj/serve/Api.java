@@ -97,11 +97,16 @@ public final class Api {
         answer("top", Map.of("limit", "1"));
     }
 
-    /** A view that reads the recording's file again has none to read in a fleet. */
+    /** A view that reads the recording's file again has none to read in a fleet or a live profile. */
     private static void fileNeeded(Recording r, String view) {
         if (r.fleet()) {
             throw new BadRequest(view + ": not available for a fleet (its samples come from many recordings; "
                     + "serve one of them for this view)");
+        }
+        if (r.path() == null && view.equals("annotate")) {
+            // perfj top --web: the live profile keeps one sum per symbol, no addresses within it
+            throw new BadRequest("a live profile keeps no addresses within a symbol: record the work"
+                    + " (perfj record -o FILE) and serve or annotate the file");
         }
     }
 

@@ -29,11 +29,8 @@ final class MetaView {
         Profile p = r.profile();
         out.object();
         out.field("name", r.name());
-        long samples = 0;
-        for (int i = 0; i < p.sampleCount(); i++) {
-            samples += p.count(i);
-        }
-        out.field("samples", samples);
+        out.field("samples", r.samples());
+        out.field("live", r.live());
         out.field("duration", r.duration());
         out.field("defaultEvent", r.defaultEvent());
         out.field("fleet", r.fleet());

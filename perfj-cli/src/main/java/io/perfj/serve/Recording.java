@@ -42,6 +42,32 @@ public final class Recording {
     private volatile SourceLocator sources;
     private volatile RecordedBpf bpf;
 
+    /** For a live profile's snapshot: the samples summed, or -1 for a recording's own. */
+    private long liveSamples = -1;
+    /** Whether the profile is a fleet's ({@link #ofFleet}). */
+    private boolean fleet;
+    /** The samples the profile's samples stand for ({@link Profile#count}). */
+    private final long counted;
+
+    /**
+     * Marks this as a live profile's snapshot ({@code perfj top --web}) of {@code samples}
+     * samples (its profile holds sums, not samples): the page then asks again every second.
+     */
+    public Recording live(long samples) {
+        liveSamples = samples;
+        return this;
+    }
+
+    /** Whether this is a live profile's snapshot, which the page refreshes. */
+    public boolean live() {
+        return liveSamples >= 0;
+    }
+
+    /** The samples the page reports: the profile's, or a live snapshot's total. */
+    public long samples() {
+        return liveSamples >= 0 ? liveSamples : counted;
+    }
+
     /** A recording whose first event sampled is shown first. */
     public Recording(String name, Path path, Profile profile, SessionOptions options) {
         this(name, path, profile, options, -1);
@@ -69,6 +95,11 @@ public final class Recording {
         for (int f = 0; f < frameFunction.length; f++) {
             frameFunction[f] = functionId(FlameTree.Function.of(profile.frames().get(f)));
         }
+        long n = 0;
+        for (int i = 0; i < profile.sampleCount(); i++) {
+            n += profile.count(i);
+        }
+        counted = n;
         long[] range = profile.timeRange();
         firstTime = range == null ? 0 : range[0];
         lastTime = range == null ? 0 : range[1];
@@ -80,12 +111,14 @@ public final class Recording {
      * {@code defaultEvent} as for a recording (-1: the first sampled).
      */
     public static Recording ofFleet(String name, Profile profile, int defaultEvent) {
-        return new Recording(name, null, profile, null, defaultEvent, null);
+        Recording r = new Recording(name, null, profile, null, defaultEvent, null);
+        r.fleet = true;
+        return r;
     }
 
     /** Whether the profile is a fleet's ({@link #ofFleet}), not one file's. */
     public boolean fleet() {
-        return path == null;
+        return fleet;
     }
 
     /** The stable id of a function (added when first asked for). */
@@ -132,7 +165,7 @@ public final class Recording {
         return name;
     }
 
-    /** The recording's file (null for a fleet). */
+    /** The recording's file (null for a fleet or a live profile). */
     public Path path() {
         return path;
     }

@@ -33,10 +33,11 @@ public final class UiServer implements AutoCloseable {
     private final ExecutorService pool;
     private final byte[] token;
     private final String tokenText;
-    private final Api api;
+    /** The answers: one Api for a recording; for perfj top --web, the current snapshot's. */
+    private final java.util.function.Supplier<Api> api;
     private final Assets assets = new Assets();
 
-    private UiServer(HttpServer server, Api api) {
+    private UiServer(HttpServer server, java.util.function.Supplier<Api> api) {
         this.server = server;
         this.api = api;
         byte[] raw = new byte[16];
@@ -54,6 +55,15 @@ public final class UiServer implements AutoCloseable {
 
     /** Starts serving {@code api} on {@code bind}:{@code port} (0: a free port). */
     public static UiServer start(Api api, String bind, int port) throws IOException {
+        return start(() -> api, bind, port);
+    }
+
+    /**
+     * Starts serving the answers of whichever Api {@code api} gives at each request: a live
+     * profile's, replaced as new snapshots are taken (each an Api of its own, so a request is
+     * answered from one snapshot).
+     */
+    public static UiServer start(java.util.function.Supplier<Api> api, String bind, int port) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress(bind, port), 64);
         UiServer ui = new UiServer(s, api);
         s.start();
@@ -105,7 +115,7 @@ public final class UiServer implements AutoCloseable {
             }
             if (rest.startsWith("api/") && Api.NAMES.contains(rest.substring(4))) {
                 try {
-                    String json = api.answer(rest.substring(4), query(ex.getRequestURI().getRawQuery()));
+                    String json = api.get().answer(rest.substring(4), query(ex.getRequestURI().getRawQuery()));
                     send(ex, 200, "application/json; charset=utf-8", json);
                 } catch (BadRequest e) {
                     send(ex, 400, "text/plain; charset=utf-8", e.getMessage() + "\n");

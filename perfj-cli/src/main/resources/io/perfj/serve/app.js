@@ -552,7 +552,7 @@
       const first = Promise.all([loadFlame(), loadTimeline()]);
       state.meta = await api('meta');
       const r = state.meta.recordings;
-      $('recording').textContent = r.map((x) => x.name + ' (' + x.samples + ' samples)').join(' \u2192 ');
+      showRecordings();
       $('tab-diff').hidden = r.length < 2;
       if (r[0].fleet) {
         $('annotate-open').disabled = true;
@@ -566,6 +566,25 @@
     } finally {
       busy(-1);
     }
+    // perfj top --web: the server answers from its latest snapshot; ask again every second
+    if (state.meta && state.meta.recordings.some((x) => x.live)) setTimeout(live, 1000);
+  }
+
+  function showRecordings() {
+    $('recording').textContent = state.meta.recordings.map((x) => x.name + ' (' + x.samples + ' samples)').join(' \u2192 ');
+  }
+
+  async function live() {
+    try {
+      state.meta = await api('meta');
+      showRecordings();
+      // a new snapshot's tree has node ids of its own: zoom starts again
+      state.root = 0;
+      await loadView();
+    } catch (e) {
+      document.body.dataset.error = String(e);
+    }
+    setTimeout(live, 1000);
   }
 
   window.addEventListener('resize', () => { flame.render(); icicle.render(); diffFlame.render(); showRange(); });

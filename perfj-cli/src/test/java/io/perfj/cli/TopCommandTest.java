@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TopCommandTest {
     @Test
     void refusesWhatItDoesNotDoInOneLine() {
-        for (List<String> args : List.of(List.of("top"), List.of("top", "--stdio", "-d", "0"),
+        for (List<String> args : List.of(List.of("top", "-d", "0"), List.of("top", "--stdio", "-d", "0"),
                 List.of("top", "--stdio", "--sort", "cpu"), List.of("top", "--stdio", "-a", "-p", "1"),
                 List.of("top", "--stdio", "-e", "no-such-event"), List.of("top", "--stdio", "-d", "1", "-p", "999999999"))) {
             CliFixtures.Run r = CliFixtures.run(args.toArray(String[]::new));
@@ -66,6 +66,14 @@ class TopCommandTest {
         // hot spends about 62% in compute_a and 37% in leaf_mix
         assertTrue(rows.get(0).matches(" +[0-9.]+%  hot +\\[\\.\\] (compute_a|leaf_mix)"), r.out());
         assertTrue(rows.get(1).matches(" +[0-9.]+%  hot +\\[\\.\\] (compute_a|leaf_mix)"), r.out());
+    }
+
+    @Test
+    void withoutATerminalTopPrintsTheStdioSnapshot() throws Exception {
+        // the tests' standard output is no terminal: as perf top, the stdio view instead
+        CliFixtures.Run r = withHot(true, "top", "-d", "1", "-e", "cpu-clock", "-F", "999");
+        assertTrue(r.out().startsWith("   PerfTop: "), r.out());
+        assertTrue(rows(r.out()).stream().limit(2).anyMatch(l -> l.endsWith("[.] compute_a")), r.out());
     }
 
     @Test

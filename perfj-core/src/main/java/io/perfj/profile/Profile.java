@@ -128,6 +128,28 @@ public final class Profile {
         return new Read(new Profile(b), damage);
     }
 
+    /** One weight of a profile made of sums ({@link #ofSums}): a command's samples in one frame. */
+    public record Sum(String comm, io.perfj.report.Frame frame, long weight) {
+    }
+
+    /**
+     * A profile of sums made elsewhere (perfj top's live sums): each a "sample" of one event,
+     * at time 0 on no CPU, of a thread named only by its command, whose stack is its frame and
+     * whose weight is the sum. Viewers then show the sums as they show a recording's samples.
+     *
+     * @param period whether the weights are the event's periods (else sample counts)
+     */
+    public static Profile ofSums(String event, boolean period, List<Sum> sums) {
+        Builder b = new Builder(null, 1, SampleFilter.ALL);
+        b.events = List.of(event);
+        b.periods[0] = period;
+        for (Sum x : sums) {
+            int frame = b.frames.intern(x.frame());
+            b.add(0, b.thread(null, -1, -1, x.comm()), -1, 0, b.stacks.push(StackTable.EMPTY, frame), x.weight(), 1);
+        }
+        return new Profile(b);
+    }
+
     /** The recording's event names, as {@code perfj script} prints them; samples index it. */
     public List<String> events() {
         return events;

@@ -72,6 +72,11 @@ public final class FrameTable {
         return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp());
     }
 
+    /** A frame another table made (the same object, symbol or address and level), as a frame of this one. */
+    public int intern(Frame f) {
+        return intern(f.dso(), f.sym(), f.sym() != null ? 0 : f.addr(), f.level(), f.addr());
+    }
+
     /** A callchain address in no map, with the level perf gives it. */
     public int internUnmapped(long ip, char level) {
         return intern(null, null, ip, level, ip);

@@ -205,6 +205,15 @@ public final class LiveProfile implements AutoCloseable {
      * it separates), hottest first, ties by command, object and symbol name.
      */
     public Snapshot snapshot(List<SortKey> keys) {
+        return snapshot(keys, null, null);
+    }
+
+    /**
+     * Like {@link #snapshot(List)}, of only the samples of command {@code comm} and object
+     * {@code dso} (by {@link Frame#dsoName()}; null: every one): top's zooms. The totals stay
+     * those of every sample, so a zoomed row's share is its share of the whole, as in perf top.
+     */
+    public Snapshot snapshot(List<SortKey> keys, String comm, String dso) {
         boolean byComm = keys.contains(SortKey.COMM);
         boolean byDso = keys.contains(SortKey.DSO);
         boolean bySym = keys.contains(SortKey.SYM);
@@ -218,12 +227,15 @@ public final class LiveProfile implements AutoCloseable {
             un = unmapped;
             for (java.util.Map.Entry<Key, long[]> e : sums.entrySet()) {
                 Frame f = frames.get(e.getKey().frame());
+                if (comm != null && !comm.equals(e.getKey().comm()) || dso != null && !dso.equals(f.dsoName())) {
+                    continue;
+                }
                 Frame shown = bySym ? f : byDso ? new Frame(f.dso(), null, 0, f.level()) : null;
-                String comm = byComm ? e.getKey().comm() : null;
-                List<Object> k = Arrays.asList(comm, bySym ? f.dso() : byDso ? f.dso() : null,
+                String c = byComm ? e.getKey().comm() : null;
+                List<Object> k = Arrays.asList(c, bySym ? f.dso() : byDso ? f.dso() : null,
                         bySym ? (f.sym() != null ? f.sym() : (Object) f.addr()) : null, bySym ? f.level() : null);
                 long[] s = e.getValue();
-                merged.merge(k, new Row(comm, shown, s[0], s[1]),
+                merged.merge(k, new Row(c, shown, s[0], s[1]),
                         (a, b) -> new Row(a.comm(), a.frame(), a.period() + b.period(), a.samples() + b.samples()));
             }
         }
@@ -233,6 +245,14 @@ public final class LiveProfile implements AutoCloseable {
                 .thenComparing(r -> Objects.toString(r.dso(), ""))
                 .thenComparing(r -> Objects.toString(r.symbol(), "")));
         return new Snapshot(count, total, un, lost, rows);
+    }
+
+    /** Forgets the sums so far (top's {@code z}): the next snapshot counts only what comes after. */
+    public synchronized void reset() {
+        sums.clear();
+        samples = 0;
+        period = 0;
+        unmapped = 0;
     }
 
     /** Waits until every record has been read and every sample summed; a thread's failure is rethrown. */
