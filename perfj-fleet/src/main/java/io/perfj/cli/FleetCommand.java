@@ -332,14 +332,8 @@ public final class FleetCommand implements Runnable {
             if (p.sampleCount() == 0) {
                 throw new CliError("fleet serve: " + dir + " has no samples" + (where == null ? "" : " where " + where));
             }
-            int ev = -1;
-            if (event != null) {
-                ev = p.events().indexOf(event);
-                if (ev < 0) {
-                    throw new CliError("fleet serve --event: " + dir + " has no samples of " + event + " (it has "
-                            + String.join(", ", p.events()) + ")");
-                }
-            }
+            // as serve picks a recording's (the name, or the name without its :modifiers)
+            int ev = event == null ? -1 : ProfileCliOptions.event(p, dir, event);
             long samples = 0;
             for (int i = 0; i < p.sampleCount(); i++) {
                 samples += p.count(i);
