@@ -25,6 +25,7 @@ public final class ServeCommand implements Callable<Integer> {
     String bind = "127.0.0.1";
     boolean exitAfterStart;
     Path xlatedFile;
+    Path fleet;
     final CommandSpec spec;
 
     ServeCommand() {
@@ -42,6 +43,10 @@ public final class ServeCommand implements Callable<Integer> {
         m.option("--xlated-file").label("FILE")
                 .describe("A BPF program's translated instructions from 'bpftool prog dump xlated id N file FILE' for annotate's bytecode view (perf does not record them).")
                 .value(Path.class, v -> xlatedFile = v);
+        m.option("--fleet").label("DIR")
+                .describe("Serve every recording under DIR (DIR/HOST/*.data) summed on Apache Spark: the same as "
+                        + "'perfj fleet serve DIR', which the perfj launcher runs for it.")
+                .value(Path.class, v -> fleet = v);
         m.option("--exit-after-start").hidden().describe("Start, answer the first page's calls, and exit (for AOT training).")
                 .flag(v -> exitAfterStart = v);
         spec = m.spec();
@@ -51,6 +56,11 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (fleet != null) {
+            // only the launcher's rewrite reaches Spark (perfj fleet serve); perfj.jar has no fleet
+            throw new CliError("serve --fleet: run 'perfj fleet serve " + fleet + "' (a fleet is read on Apache Spark, "
+                    + "which perfj.jar does not hold; the perfj launcher does this for serve --fleet)");
+        }
         List<Path> inputs = profile.in.inputs;
         if (inputs.size() > 2) {
             throw new CliError("serve takes one recording, or two to compare (-i BEFORE -i AFTER)");
@@ -74,7 +84,16 @@ public final class ServeCommand implements Callable<Integer> {
             int event = k == 0 && profile.event != null ? ProfileCliOptions.event(p, file, profile.event) : -1;
             recs[k] = new Recording(file.toString(), file, p, profile.sym.sessionOptions(), event, xlated);
         }
-        Api api = new Api(recs);
+        return serve(new Api(recs), bind, port, exitAfterStart, out, err);
+    }
+
+    /**
+     * Aggregates the first views, starts the server, prints its address (the first line of
+     * standard output) and serves until interrupted (or, {@code exitAfterStart}, stops at once):
+     * {@code perfj serve}'s, and {@code perfj fleet serve}'s over a fleet's profile.
+     */
+    static int serve(Api api, String bind, int port, boolean exitAfterStart, PrintWriter out, PrintWriter err)
+            throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         api.warm();
         err.println(String.format(Locale.ROOT, "perfj: first views aggregated (%.1f s)", (System.nanoTime() - t0) / 1e9));

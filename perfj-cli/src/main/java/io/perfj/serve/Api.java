@@ -68,14 +68,11 @@ public final class Api {
             case "timeline" -> TimelineView.write(out, r, Selection.parse(q, r).anyTime().samples(r),
                     "cpu".equals(q.get("by")), (int) number(q, "buckets", 200));
             case "annotate" -> {
-                if (r.path() == null) {
-                    // perfj top --web: the live profile keeps one sum per symbol, no addresses within it
-                    throw new BadRequest("a live profile keeps no addresses within a symbol: record the work"
-                            + " (perfj record -o FILE) and serve or annotate the file");
-                }
+                fileNeeded(r, name);
                 return annotate(r, (int) number(q, "fn", -1), "xlated".equals(q.get("view")));
             }
             case "source" -> {
+                fileNeeded(r, name);
                 return source(r, (int) number(q, "fn", -1));
             }
             case "diff" -> {
@@ -98,6 +95,19 @@ public final class Api {
         answer("meta", none);
         answer("flame", none);
         answer("top", Map.of("limit", "1"));
+    }
+
+    /** A view that reads the recording's file again has none to read in a fleet or a live profile. */
+    private static void fileNeeded(Recording r, String view) {
+        if (r.fleet()) {
+            throw new BadRequest(view + ": not available for a fleet (its samples come from many recordings; "
+                    + "serve one of them for this view)");
+        }
+        if (r.path() == null && view.equals("annotate")) {
+            // perfj top --web: the live profile keeps one sum per symbol, no addresses within it
+            throw new BadRequest("a live profile keeps no addresses within a symbol: record the work"
+                    + " (perfj record -o FILE) and serve or annotate the file");
+        }
     }
 
     private static double minShare(Map<String, String> q) {

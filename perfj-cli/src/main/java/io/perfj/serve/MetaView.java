@@ -33,16 +33,18 @@ final class MetaView {
         out.field("live", r.live());
         out.field("duration", r.duration());
         out.field("defaultEvent", r.defaultEvent());
+        out.field("fleet", r.fleet());
         long[] perEvent = new long[p.events().size()];
         long[] perThread = new long[p.threadCount()];
         Map<Integer, Long> perCpu = new TreeMap<>();
         Map<String, Long> perDso = new TreeMap<>();
         for (int i = 0; i < p.sampleCount(); i++) {
-            perEvent[p.event(i)]++;
-            perThread[p.thread(i)]++;
-            perCpu.merge(p.cpu(i), 1L, Long::sum);
+            long n = p.count(i);
+            perEvent[p.event(i)] += n;
+            perThread[p.thread(i)] += n;
+            perCpu.merge(p.cpu(i), n, Long::sum);
             Frame f = r.leafFrame(i);
-            perDso.merge(f == null ? "[unknown]" : f.dsoName(), 1L, Long::sum);
+            perDso.merge(f == null ? "[unknown]" : f.dsoName(), n, Long::sum);
         }
         out.name("events").array();
         for (int e = 0; e < perEvent.length; e++) {
@@ -55,8 +57,11 @@ final class MetaView {
         Map<Integer, long[]> processes = new TreeMap<>();
         Map<Integer, String> processComm = new TreeMap<>();
         for (int t = 0; t < perThread.length; t++) {
-            out.object().field("pid", p.pid(t)).field("tid", p.tid(t)).field("comm", p.comm(t))
-                    .field("samples", perThread[t]).endObject();
+            out.object().field("pid", p.pid(t)).field("tid", p.tid(t)).field("comm", p.comm(t));
+            if (p.host(t) != null) {
+                out.field("host", p.host(t));
+            }
+            out.field("samples", perThread[t]).endObject();
             processes.computeIfAbsent(p.pid(t), k -> new long[1])[0] += perThread[t];
             if (p.pid(t) == p.tid(t) || !processComm.containsKey(p.pid(t))) {
                 processComm.put(p.pid(t), p.comm(t));

@@ -44,6 +44,10 @@ public final class Recording {
 
     /** For a live profile's snapshot: the samples summed, or -1 for a recording's own. */
     private long liveSamples = -1;
+    /** Whether the profile is a fleet's ({@link #ofFleet}). */
+    private boolean fleet;
+    /** The samples the profile's samples stand for ({@link Profile#count}). */
+    private final long counted;
 
     /**
      * Marks this as a live profile's snapshot ({@code perfj top --web}) of {@code samples}
@@ -61,7 +65,7 @@ public final class Recording {
 
     /** The samples the page reports: the profile's, or a live snapshot's total. */
     public long samples() {
-        return liveSamples >= 0 ? liveSamples : profile.sampleCount();
+        return liveSamples >= 0 ? liveSamples : counted;
     }
 
     /** A recording whose first event sampled is shown first. */
@@ -91,9 +95,30 @@ public final class Recording {
         for (int f = 0; f < frameFunction.length; f++) {
             frameFunction[f] = functionId(FlameTree.Function.of(profile.frames().get(f)));
         }
+        long n = 0;
+        for (int i = 0; i < profile.sampleCount(); i++) {
+            n += profile.count(i);
+        }
+        counted = n;
         long[] range = profile.timeRange();
         firstTime = range == null ? 0 : range[0];
         lastTime = range == null ? 0 : range[1];
+    }
+
+    /**
+     * The profile of a fleet (perfj-fleet's sums over many recordings): no one file is behind
+     * it, so the views that read the file again (annotate, source positions) are not available;
+     * {@code defaultEvent} as for a recording (-1: the first sampled).
+     */
+    public static Recording ofFleet(String name, Profile profile, int defaultEvent) {
+        Recording r = new Recording(name, null, profile, null, defaultEvent, null);
+        r.fleet = true;
+        return r;
+    }
+
+    /** Whether the profile is a fleet's ({@link #ofFleet}), not one file's. */
+    public boolean fleet() {
+        return fleet;
     }
 
     /** The stable id of a function (added when first asked for). */
@@ -140,6 +165,7 @@ public final class Recording {
         return name;
     }
 
+    /** The recording's file (null for a fleet or a live profile). */
     public Path path() {
         return path;
     }

@@ -27,7 +27,7 @@ final class TimelineView {
             int lane = byCpu ? p.cpu(i) + 1 : p.thread(i);
             laneOf[i] = lane;
             if (keep.test(i)) {
-                laneCount[lane]++;
+                laneCount[lane] += p.count(i);
             } else {
                 laneOf[i] = -1;
             }
@@ -57,7 +57,7 @@ final class TimelineView {
             }
             long t = p.time(i) < 0 ? 0 : p.time(i) - r.firstTime();
             int b = (int) Math.min(nb - 1, t * nb / span);
-            counts[row[laneOf[i]]][b]++;
+            counts[row[laneOf[i]]][b] += p.count(i);
         }
         out.object();
         out.field("duration", r.duration());
@@ -73,7 +73,8 @@ final class TimelineView {
                 if (byCpu) {
                     out.field("label", lane == 0 ? "no CPU" : "CPU " + (lane - 1)).field("cpu", lane - 1);
                 } else {
-                    out.field("label", p.comm(lane) + " " + p.pid(lane) + "/" + p.tid(lane))
+                    out.field("label", (p.host(lane) == null ? "" : p.host(lane) + ": ") + p.comm(lane) + " "
+                            + p.pid(lane) + "/" + p.tid(lane))
                             .field("pid", p.pid(lane)).field("tid", p.tid(lane)).field("comm", p.comm(lane));
                 }
                 out.field("samples", laneCount[lane]);

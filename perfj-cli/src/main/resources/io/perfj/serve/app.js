@@ -105,7 +105,8 @@
   }
 
   function sourceOf(fn, onKnown) {
-    if (fn < 0) return null;
+    // a fleet's functions come from many recordings: no one file to find their source in
+    if (fn < 0 || (state.meta && state.meta.recordings[0].fleet)) return null;
     const known = sources.get(fn);
     if (typeof known === 'string' || known === null) return known;
     if (known === undefined) {
@@ -313,7 +314,7 @@
     for (const t of list) {
       const tr = el('tr');
       tr.appendChild(el('td', t.samples, 'num'));
-      tr.appendChild(el('td', t.comm));
+      tr.appendChild(el('td', t.host ? t.host + ': ' + t.comm : t.comm));
       tr.appendChild(el('td', t.pid, 'num'));
       tr.appendChild(el('td', t.tid, 'num'));
       tr.addEventListener('click', () => setFilter('tid', String(t.tid)));
@@ -438,7 +439,13 @@
     $('annotate-title').textContent = fnName(fn);
     const body = $('annotate-body');
     body.replaceChildren(el('div', 'annotating\u2026', 'note'));
-    const r = await api('annotate', view === 'xlated' ? { fn: fn, view: 'xlated' } : { fn: fn });
+    let r;
+    try {
+      r = await api('annotate', view === 'xlated' ? { fn: fn, view: 'xlated' } : { fn: fn });
+    } catch (e) {
+      body.replaceChildren(el('div', String(e.message), 'note'));
+      return;
+    }
     body.replaceChildren();
     const views = $('annotate-views');
     views.hidden = !r.bpf;
@@ -547,6 +554,12 @@
       const r = state.meta.recordings;
       showRecordings();
       $('tab-diff').hidden = r.length < 2;
+      if (r[0].fleet) {
+        $('annotate-open').disabled = true;
+        $('annotate-open').title = 'not available for a fleet (its samples come from many recordings)';
+        // a fleet's samples are sums over many recordings' moments: no timeline to draw
+        $('timeline-box').hidden = true;
+      }
       setupFilters();
       await first;
       for (const g of [flame, icicle, diffFlame]) g.opts.unit = unit();

@@ -119,6 +119,33 @@ class LauncherTest {
         assertFalse(r.err().contains("building"), r.err());
     }
 
+    /** serve --fleet DIR (or --fleet=DIR) runs fleet serve DIR on perfj-fleet's class path. */
+    @Test
+    void serveWithFleetIsFleetServe() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("fleet-src/io/perfj/cli"));
+        Files.writeString(src.resolve("FleetMain.java"), "package io.perfj.cli; public class FleetMain { public static void "
+                + "main(String[] a) { System.out.println(\"fleet=\" + String.join(\" \", a)); } }\n");
+        Path classes = tmp.resolve("fleet-src");
+        exec(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-d", classes.toString(),
+                src.resolve("FleetMain.java").toString()), classes);
+        Path fleetJar = Files.createDirectories(root.resolve("perfj-fleet/target")).resolve("perfj-fleet.jar");
+        exec(List.of(Path.of(System.getProperty("java.home"), "bin", "jar").toString(), "cf", fleetJar.toString(),
+                "io/perfj/cli/FleetMain.class"), classes);
+        Files.writeString(root.resolve("perfj-fleet/target/classpath.txt"), classes.toString());
+        Path options = root.resolve("perfj-fleet/src/main/jvm/fleet.options");
+        Files.createDirectories(options.getParent());
+        Files.writeString(options, "-XX:-UsePerfData\n");
+        age(root.resolve("perfj-fleet/src"), Instant.now().minusSeconds(3600));
+        for (String[] args : List.of(new String[]{"serve", "--fleet", "D", "--port", "8080"},
+                new String[]{"serve", "--port", "8080", "--fleet=D"})) {
+            Run r = launch(root, "./perfj", args);
+            assertEquals(0, r.rc(), r.err());
+            assertEquals("fleet=fleet serve " + (args[1].equals("--fleet") ? "D --port 8080" : "--port 8080 D") + "\n",
+                    r.out());
+        }
+        assertEquals("args=serve -i x\n", launch(root, "./perfj", "serve", "-i", "x").out(), "serve alone is perfj.jar's");
+    }
+
     @Test
     void aNewerSourceOrBuildFileOrAMissingJarBuilds() throws Exception {
         Files.setLastModifiedTime(root.resolve("perfj-core/src/main/java/io/perfj/A.java"), FileTime.from(Instant.now()));

@@ -61,4 +61,14 @@ class MainTest {
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains("does not contain CPU events"), r.err());
     }
+
+    /** perfj.jar holds no Spark: serve --fleet reaching it (not through the launcher) says where it runs. */
+    @Test
+    void serveFleetWithoutTheLauncherIsOneLine() {
+        CliFixtures.Run r = CliFixtures.run("serve", "--fleet", "DIR");
+        assertEquals(1, r.rc());
+        assertEquals("perfj: serve --fleet: run 'perfj fleet serve DIR' (a fleet is read on Apache Spark, which "
+                + "perfj.jar does not hold; the perfj launcher does this for serve --fleet)\n", r.err());
+        assertEquals("", r.out());
+    }
 }

@@ -160,27 +160,6 @@ public final class FlameTree {
         return fn;
     }
 
-    /**
-     * A stack merged elsewhere (over many recordings: perfj-fleet): its functions root first,
-     * the command of its thread (null: no command level), and its weight.
-     */
-    public record Path(String comm, List<Function> functions, long weight) {
-    }
-
-    /** The tree of stacks merged elsewhere, in the order given (nodes are numbered as they come). */
-    public static FlameTree ofPaths(Iterable<Path> paths) {
-        FlameTree t = new FlameTree();
-        for (Path p : paths) {
-            int node = p.comm() == null ? 0 : t.child(0, t.commFunction(p.comm()));
-            for (Function f : p.functions()) {
-                node = t.child(node, t.function(f, t.functionIds));
-            }
-            t.self[node] += p.weight();
-        }
-        t.sum();
-        return t;
-    }
-
     private int function(Frame f, Map<String, Integer> ids) {
         return function(Function.of(f), ids);
     }

@@ -32,12 +32,16 @@ import java.util.Map;
  *   <li>Stacks ({@link #stacks()}): a trie of frame ids, outermost caller at the root, so a
  *       stack id names every prefix of the stack too; a sample's stack is its leaf node.
  *   <li>Threads ({@link #threadCount()}): one per (pid, tid, command name), so a thread that
- *       calls exec is two, as viewers show it.
+ *       calls exec is two, as viewers show it; in a profile of many hosts ({@link Stacks}), one
+ *       per (host, pid, tid, command name).
  *   <li>Samples: columns of primitives, about 30 bytes a sample.
  *   <li>Command changes ({@link #commChanges()}): every COMM record of the recording, whatever
  *       the filter, for viewers that mark when a thread was renamed or called exec.
  * </ul>
- * A sample without a callchain has its sampled frame as its stack.
+ * A sample without a callchain has its sampled frame as its stack. A profile is read from one
+ * recording's session ({@link #read}), or made of stacks weighed elsewhere ({@link Stacks}:
+ * perfj-fleet's sums over many recordings), a "sample" then standing for all the samples of
+ * one (thread, event, stack).
  */
 public final class Profile {
     private final List<String> events;
@@ -47,6 +51,7 @@ public final class Profile {
     private final int[] threadPid;
     private final int[] threadTid;
     private final String[] threadComm;
+    private final String[] threadHost;
     private final int samples;
     private final long[] time;
     private final int[] thread;
@@ -54,6 +59,8 @@ public final class Profile {
     private final short[] event;
     private final int[] stack;
     private final long[] weight;
+    /** How many samples each one stands for, in a profile of {@link Stacks} (else null: one each). */
+    private final long[] count;
     private final List<CommChange> commChanges;
     private final BitSet inlinedIntoCaller;
 
@@ -73,6 +80,7 @@ public final class Profile {
         this.threadPid = Arrays.copyOf(b.threadPid, nt);
         this.threadTid = Arrays.copyOf(b.threadTid, nt);
         this.threadComm = b.threadComm.toArray(new String[0]);
+        this.threadHost = b.threadHost.toArray(new String[0]);
         this.samples = b.n;
         this.time = Arrays.copyOf(b.time, b.n);
         this.thread = Arrays.copyOf(b.thread, b.n);
@@ -80,6 +88,7 @@ public final class Profile {
         this.event = Arrays.copyOf(b.event, b.n);
         this.stack = Arrays.copyOf(b.stack, b.n);
         this.weight = Arrays.copyOf(b.weight, b.n);
+        this.count = b.count == null ? null : Arrays.copyOf(b.count, b.n);
         this.commChanges = List.copyOf(b.commChanges);
         this.inlinedIntoCaller = b.inlinedIntoCaller;
     }
@@ -136,7 +145,7 @@ public final class Profile {
         b.periods[0] = period;
         for (Sum x : sums) {
             int frame = b.frames.intern(x.frame());
-            b.append(0, b.thread(-1, -1, x.comm()), -1, 0, b.stacks.push(StackTable.EMPTY, frame), x.weight());
+            b.add(0, b.thread(null, -1, -1, x.comm()), -1, 0, b.stacks.push(StackTable.EMPTY, frame), x.weight(), 1);
         }
         return new Profile(b);
     }
@@ -209,6 +218,11 @@ public final class Profile {
         return threadComm[thread];
     }
 
+    /** The host of the thread in a profile of many hosts ({@link Stacks}), else null. */
+    public String host(int thread) {
+        return threadHost[thread];
+    }
+
     /** The earliest and the latest sample time (ns), or null when no sample has a time. */
     public long[] timeRange() {
         long first = Long.MAX_VALUE;
@@ -256,6 +270,14 @@ public final class Profile {
     }
 
     /**
+     * How many samples of the recording(s) the sample stands for: 1 for a recording's; in a
+     * profile of {@link Stacks}, the number of samples summed in it.
+     */
+    public long count(int sample) {
+        return count == null ? 1 : count[sample];
+    }
+
+    /**
      * Whether the stack's last frame is a function inlined at the address of the frame before
      * it (its caller in the stack), rather than a frame of its own address: the session marks
      * every function of an inline chain inlined, the outermost too when the symbol table does
@@ -268,6 +290,42 @@ public final class Profile {
     /** The recording's COMM records, in the session's order. */
     public List<CommChange> commChanges() {
         return commChanges;
+    }
+
+    /**
+     * A profile made of stacks weighed elsewhere (perfj-fleet sums the periods of every
+     * (host, thread, event, stack) of many recordings): each {@link #add}ed stack is one sample
+     * of the profile, its frames interned through the same {@link FrameTable} and
+     * {@link StackTable} as a recording's, by the same rules.
+     */
+    public static final class Stacks {
+        private final Builder b = new Builder(null, 0, SampleFilter.ALL);
+
+        /** A profile of these events, whose samples carry their period when {@code periods[i]}. */
+        public Stacks(List<String> events, boolean[] periods) {
+            b.events = List.copyOf(events);
+            b.periods = Arrays.copyOf(periods, Math.max(4, events.size()));
+        }
+
+        /**
+         * Adds the samples of one stack ({@code leafFirst}: the sampled frame first, as a
+         * session resolves a callchain; empty: no frame) of thread {@code tid} of {@code pid}
+         * named {@code comm} on {@code host} (null: one host), of event {@code event} (an index
+         * of the events), {@code samples} samples weighing {@code weight} in all; time and CPU
+         * -1 when not kept.
+         */
+        public Stacks add(String host, int pid, int tid, String comm, int event, long time, int cpu,
+                List<Location> leafFirst, long samples, long weight) {
+            if (b.count == null) {
+                b.count = new long[b.time.length];
+            }
+            b.add(time, b.thread(host, pid, tid, comm), cpu, event, b.intern(leafFirst), weight, samples);
+            return this;
+        }
+
+        public Profile build() {
+            return new Profile(b);
+        }
     }
 
     /** Collects the columns as the session hands out samples. */
@@ -285,6 +343,7 @@ public final class Profile {
         private int[] threadPid = new int[64];
         private int[] threadTid = new int[64];
         private final List<String> threadComm = new ArrayList<>();
+        private final List<String> threadHost = new ArrayList<>();
         private int n;
         private long[] time = new long[4096];
         private int[] thread = new int[4096];
@@ -292,12 +351,14 @@ public final class Profile {
         private short[] event = new short[4096];
         private int[] stack = new int[4096];
         private long[] weight = new long[4096];
+        private long[] count;
         private final List<CommChange> commChanges = new ArrayList<>();
         private final BitSet inlinedIntoCaller = new BitSet();
 
-        private record ThreadKey(int pid, int tid, String comm) {
+        private record ThreadKey(String host, int pid, int tid, String comm) {
         }
 
+        /** The builder of a session's samples, or (session null) of {@link Stacks}. */
         Builder(Session session, int maxStack, SampleFilter filter) {
             this.session = session;
             this.walk = session == null ? null : ChainWalk.of(session);
@@ -319,24 +380,30 @@ public final class Profile {
                 chain.add(session.resolver().resolve(s.pid(), s.tid(), s.cpumode(), s.ip()));
             }
             String comm = session.resolver().comm(s.pid(), s.tid());
+            int st = intern(chain);
+            if (filter.filters() && !filter.accepts(comm, s.pid(), s.tid(), s.cpu(),
+                    st == StackTable.EMPTY ? null : frames.get(stacks.frame(st)))) {
+                return;
+            }
+            add(s.time(), thread(null, s.pid(), s.tid(), comm), s.cpu(), ev, st, period ? s.period() : 1, 1);
+        }
+
+        /** The stack of a chain (leaf first), its frames interned. */
+        int intern(List<Location> chain) {
             int st = StackTable.EMPTY;
-            int leaf = -1;
             for (int i = chain.size() - 1; i >= 0; i--) {
                 Location loc = chain.get(i);
-                leaf = frames.intern(loc);
-                st = stacks.push(st, leaf);
+                st = stacks.push(st, frames.intern(loc));
                 if (i < chain.size() - 1 && loc.symbol() != null && loc.symbol().inlined()
                         && loc.ip() == chain.get(i + 1).ip() && loc.dso() == chain.get(i + 1).dso()) {
                     inlinedIntoCaller.set(st);
                 }
             }
-            if (filter.filters() && !filter.accepts(comm, s.pid(), s.tid(), s.cpu(), leaf < 0 ? null : frames.get(leaf))) {
-                return;
-            }
-            append(s.time(), thread(s.pid(), s.tid(), comm), s.cpu(), ev, st, period ? s.period() : 1);
+            return st;
         }
 
-        void append(long t, int th, int c, int ev, int st, long w) {
+        /** Adds a sample; {@code samples}: how many it stands for (kept once a {@link Stacks} gives them). */
+        void add(long t, int th, int c, int ev, int st, long w, long samples) {
             if (n == time.length) {
                 int cap = n * 2;
                 time = Arrays.copyOf(time, cap);
@@ -345,6 +412,9 @@ public final class Profile {
                 event = Arrays.copyOf(event, cap);
                 stack = Arrays.copyOf(stack, cap);
                 weight = Arrays.copyOf(weight, cap);
+                if (count != null) {
+                    count = Arrays.copyOf(count, cap);
+                }
             }
             time[n] = t;
             thread[n] = th;
@@ -352,6 +422,9 @@ public final class Profile {
             event[n] = (short) ev;
             stack[n] = st;
             weight[n] = w;
+            if (count != null) {
+                count[n] = samples;
+            }
             n++;
         }
 
@@ -362,8 +435,8 @@ public final class Profile {
             }
         }
 
-        private int thread(int pid, int tid, String comm) {
-            ThreadKey k = new ThreadKey(pid, tid, comm);
+        private int thread(String host, int pid, int tid, String comm) {
+            ThreadKey k = new ThreadKey(host, pid, tid, comm);
             Integer t = threads.get(k);
             if (t == null) {
                 t = threadComm.size();
@@ -375,6 +448,7 @@ public final class Profile {
                 threadPid[t] = pid;
                 threadTid[t] = tid;
                 threadComm.add(comm);
+                threadHost.add(host);
             }
             return t;
         }

@@ -39,6 +39,7 @@ public final class FleetCommand implements Runnable {
         spec.addSubcommand("report", new ReportSub().spec);
         spec.addSubcommand("sql", new SqlSub().spec);
         spec.addSubcommand("flamegraph", new FlameSub().spec);
+        spec.addSubcommand("serve", new ServeSub().spec);
     }
 
     @Override
@@ -282,6 +283,73 @@ public final class FleetCommand implements Runnable {
                 }
             });
             return 0;
+        }
+    }
+
+    /**
+     * {@code perfj fleet serve DIR}: the browser UI of {@code perfj serve} over the weighted
+     * stacks of every recording (one {@link io.perfj.profile.Profile} of Spark's sums, the hosts'
+     * threads as its threads), served by the same server; the Spark session is stopped once the
+     * sums are in.
+     */
+    static final class ServeSub extends Common implements Callable<Integer> {
+        final CommandSpec spec;
+        String where;
+        String event;
+        int port;
+        String bind = "127.0.0.1";
+        boolean exitAfterStart;
+
+        ServeSub() {
+            CommandModel m = CommandModel.command(this, "serve",
+                    "Serve the stacks of every recording to a browser on this machine, as perfj serve does one "
+                            + "recording's (flame graph, call tree, top functions; no annotate). Prints the page's "
+                            + "address with its random token; serves until interrupted.");
+            declare(m);
+            m.option("--where").label("SQL").describe("Only the samples this SQL condition keeps (see fleet report).")
+                    .value(String.class, v -> where = v);
+            m.option("--event").label("NAME").describe("The event shown first (default: the first one recorded).")
+                    .value(String.class, v -> event = v);
+            m.option("--port").label("N").defaultValue("0").describe("Port to listen on (default: a free one).")
+                    .value(int.class, v -> port = v);
+            m.option("--bind").label("ADDR").defaultValue("127.0.0.1")
+                    .describe("Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
+                    .value(String.class, v -> bind = v);
+            m.option("--exit-after-start").hidden().describe("Start, answer the first page's calls, and exit (for tests).")
+                    .flag(v -> exitAfterStart = v);
+            spec = m.spec();
+        }
+
+        @Override
+        public Integer call() throws java.io.IOException, InterruptedException {
+            PrintWriter err = spec.commandLine().getErr();
+            long t0 = System.nanoTime();
+            err.println("perfj: reading the fleet " + dir + " ...");
+            err.flush();
+            io.perfj.profile.Profile[] read = new io.perfj.profile.Profile[1];
+            inSpark(spark -> read[0] = io.perfj.fleet.FleetFlame.profile(samples(spark), null, where, true));
+            io.perfj.profile.Profile p = read[0];
+            if (p.sampleCount() == 0) {
+                throw new CliError("fleet serve: " + dir + " has no samples" + (where == null ? "" : " where " + where));
+            }
+            // as serve picks a recording's (the name, or the name without its :modifiers)
+            int ev = event == null ? -1 : ProfileCliOptions.event(p, dir, event);
+            long samples = 0;
+            for (int i = 0; i < p.sampleCount(); i++) {
+                samples += p.count(i);
+            }
+            java.util.Set<String> hosts = new java.util.HashSet<>();
+            for (int t = 0; t < p.threadCount(); t++) {
+                hosts.add(p.host(t));
+            }
+            err.println(String.format(java.util.Locale.ROOT,
+                    "perfj: %s: %d samples in %d distinct stacks, %d threads on %d hosts, %d events (%.1f s)", dir,
+                    samples, p.sampleCount(), p.threadCount(), hosts.size(), p.events().size(),
+                    (System.nanoTime() - t0) / 1e9));
+            err.flush();
+            io.perfj.serve.Recording r = io.perfj.serve.Recording.ofFleet("fleet " + dir, p, ev);
+            return ServeCommand.serve(new io.perfj.serve.Api(r), bind, port, exitAfterStart,
+                    spec.commandLine().getOut(), err);
         }
     }
 }

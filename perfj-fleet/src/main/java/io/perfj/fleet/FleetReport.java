@@ -62,8 +62,7 @@ public final class FleetReport {
         for (Row r : merged) {
             first.merge(r.getString(0), r.getInt(9), Math::min);
         }
-        List<String> names = new ArrayList<>(first.keySet());
-        names.sort(java.util.Comparator.comparing((String e) -> first.get(e)).thenComparing(e -> e));
+        List<String> names = inOrder(first);
         Map<String, Integer> index = new HashMap<>();
         for (String e : names) {
             index.put(e, index.size());
@@ -94,6 +93,13 @@ public final class FleetReport {
         return Report.ofRows(o, names, rows, 0, (pid, tid) -> threads.get(thread(pid, tid)));
     }
 
+    /** Event names in the order of their least index in the recordings ({@code first}), then by name. */
+    static List<String> inOrder(Map<String, Integer> first) {
+        List<String> names = new ArrayList<>(first.keySet());
+        names.sort(java.util.Comparator.comparing((String e) -> first.get(e)).thenComparing(e -> e));
+        return names;
+    }
+
     private static long thread(int pid, int tid) {
         return ((long) pid << 32) | (tid & 0xffffffffL);
     }
@@ -102,7 +108,7 @@ public final class FleetReport {
      * A frame as a report row (or a callchain node) is keyed by it: with a symbol, the
      * addresses do not matter (zero), without one they are the frame.
      */
-    private static String frameKey(String frame) {
+    static String frameKey(String frame) {
         StringJoiner j = new StringJoiner(", ", "IF(" + frame + ".symbol IS NULL, " + frame + ", named_struct(", "))");
         for (StructField f : FleetSchema.FRAME.fields()) {
             String n = f.name();

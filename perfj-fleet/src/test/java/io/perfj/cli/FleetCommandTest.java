@@ -115,4 +115,24 @@ class FleetCommandTest {
         assertEquals(1, r.rc(), r.err());
         assertTrue(r.err().contains("is not a directory"), r.err());
     }
+
+    /** fleet serve: the page's address first on standard output, the sums' summary on standard error. */
+    @Test
+    void serveStartsTheUiOfTheFleet() {
+        Run r = run("fleet", "serve", fleet.toString(), "--exit-after-start");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().lines().findFirst().orElse("").matches("http://127\\.0\\.0\\.1:\\d+/[0-9a-f]{32}/"), r.out());
+        assertTrue(r.err().matches("(?s).*: \\d+ samples in \\d+ distinct stacks, 1 threads on 1 hosts, 1 events .*"),
+                r.err());
+    }
+
+    @Test
+    void serveOfAnEventNotRecordedIsOneLine() {
+        Run r = run("fleet", "serve", fleet.toString(), "--event", "cycles", "--exit-after-start");
+        assertEquals(1, r.rc(), r.err());
+        List<String> lines = r.err().lines().filter(l -> !l.startsWith("perfj fleet: ")).toList();
+        assertEquals(List.of("perfj: reading the fleet " + fleet + " ...",
+                "perfj: " + fleet + ": no samples of event 'cycles' (the recording has: cpu-clock)"), lines, r.err());
+        assertEquals("", r.out());
+    }
 }

@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * A fleet directory made of the committed recordings, copied into host directories, and what
  * the single-file path says about each of them.
  */
-final class FleetFixtures {
+public final class FleetFixtures {
     private FleetFixtures() {
     }
 
@@ -50,7 +50,7 @@ final class FleetFixtures {
     }
 
     /** The data source's options: the fixtures' symbol sources only. */
-    static Map<String, String> sourceOptions() {
+    public static Map<String, String> sourceOptions() {
         return Map.of("buildid-dir", BuildIdCacheFixture.dir().toString(),
                 "perf-map-dir", Fixtures.file("perf-maps").toString(), "no-system-files", "true");
     }

@@ -277,6 +277,47 @@ class FleetReportTest {
         assertEquals(doubled.toString(), twice);
     }
 
+    /**
+     * The fleet's profile (the UI's model of fleet serve) of one recording has the flame tree of
+     * that recording's profile as Profile.read makes it, with and without the command level;
+     * its threads are the host's.
+     */
+    @Test
+    void profileOfWeightedStacksHasTheFlameTreeOfTheRecordingsProfile() {
+        for (String[] rec : List.of(new String[]{"c-fp", "host1"}, new String[]{"hot-20k", "host3"},
+                new String[]{"two-events", "host2"})) {
+            io.perfj.profile.Profile read;
+            try (Session s = Session.open(Fixtures.recording(rec[0]), FleetFixtures.sessionOptions())) {
+                read = io.perfj.profile.Profile.read(s, 127);
+            }
+            io.perfj.profile.Profile fleet = FleetFlame.profile(samples(Map.of()), null,
+                    "file LIKE '%/" + rec[0] + ".data' AND host = '" + rec[1] + "'", true);
+            assertEquals(read.events(), fleet.events(), rec[0]);
+            for (boolean byCommand : new boolean[]{false, true}) {
+                for (int e = 0; e < read.events().size(); e++) {
+                    int ev = e;
+                    assertEquals(paths(io.perfj.profile.FlameTree.of(read, i -> read.event(i) == ev, byCommand)),
+                            paths(io.perfj.profile.FlameTree.of(fleet, i -> fleet.event(i) == ev, byCommand)),
+                            rec[0] + " " + read.events().get(e));
+                }
+            }
+            assertTrue(fleet.sampleCount() <= read.sampleCount() && fleet.sampleCount() > 0, rec[0]);
+            long[] counted = new long[2];
+            for (int i = 0; i < read.sampleCount(); i++) {
+                counted[0] += read.count(i);
+            }
+            for (int i = 0; i < fleet.sampleCount(); i++) {
+                counted[1] += fleet.count(i);
+            }
+            assertEquals(read.sampleCount(), counted[0]);
+            assertEquals(read.sampleCount(), counted[1], rec[0] + ": the sums stand for every sample");
+            for (int t = 0; t < fleet.threadCount(); t++) {
+                assertEquals(rec[1], fleet.host(t));
+            }
+            assertEquals(null, read.host(0));
+        }
+    }
+
     @Test
     void aQueryWithoutTheStackResolvesTheSampledFramesAlone() {
         Dataset<Row> pruned = samples(Map.of()).selectExpr("file", "time", "sampled.symbol AS symbol",
