@@ -200,14 +200,15 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
     /** The live profile's snapshot as the browser UI's one recording (its rows as sums by command and frame). */
     static io.perfj.serve.Api webApi(Session s, LiveProfile p) {
         LiveProfile.Snapshot snap = p.snapshot(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM));
-        List<io.perfj.profile.Profile.Sum> sums = new ArrayList<>();
-        for (LiveProfile.Row r : snap.rows()) {
-            sums.add(new io.perfj.profile.Profile.Sum(r.comm(), r.frame(), r.period()));
-        }
         // a pipe's events are known once samples came
         List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
-        io.perfj.profile.Profile prof = io.perfj.profile.Profile.ofSums(names.isEmpty() ? "samples" : String.join(",", names),
-                true, sums);
+        io.perfj.profile.Profile.Stacks sums = new io.perfj.profile.Profile.Stacks(
+                List.of(names.isEmpty() ? "samples" : String.join(",", names)), new boolean[] {true});
+        for (LiveProfile.Row r : snap.rows()) {
+            // a thread named only by its command, at time 0 on no CPU
+            sums.add(null, -1, -1, r.comm(), 0, 0, -1, r.frame(), 1, r.period());
+        }
+        io.perfj.profile.Profile prof = sums.build();
         io.perfj.serve.Api api = new io.perfj.serve.Api(new io.perfj.serve.Recording("perfj top", null, prof,
                 SessionOptions.defaults()).live(snap.samples()));
         api.warm();

@@ -128,28 +128,6 @@ public final class Profile {
         return new Read(new Profile(b), damage);
     }
 
-    /** One weight of a profile made of sums ({@link #ofSums}): a command's samples in one frame. */
-    public record Sum(String comm, io.perfj.report.Frame frame, long weight) {
-    }
-
-    /**
-     * A profile of sums made elsewhere (perfj top's live sums): each a "sample" of one event,
-     * at time 0 on no CPU, of a thread named only by its command, whose stack is its frame and
-     * whose weight is the sum. Viewers then show the sums as they show a recording's samples.
-     *
-     * @param period whether the weights are the event's periods (else sample counts)
-     */
-    public static Profile ofSums(String event, boolean period, List<Sum> sums) {
-        Builder b = new Builder(null, 1, SampleFilter.ALL);
-        b.events = List.of(event);
-        b.periods[0] = period;
-        for (Sum x : sums) {
-            int frame = b.frames.intern(x.frame());
-            b.add(0, b.thread(null, -1, -1, x.comm()), -1, 0, b.stacks.push(StackTable.EMPTY, frame), x.weight(), 1);
-        }
-        return new Profile(b);
-    }
-
     /** The recording's event names, as {@code perfj script} prints them; samples index it. */
     public List<String> events() {
         return events;
@@ -320,6 +298,21 @@ public final class Profile {
                 b.count = new long[b.time.length];
             }
             b.add(time, b.thread(host, pid, tid, comm), cpu, event, b.intern(leafFirst), weight, samples);
+            return this;
+        }
+
+        /**
+         * Adds a sum made elsewhere as one stack of a single frame (perfj top's live sums by
+         * command and symbol, which keep no callchains), as {@link #add(String, int, int, String,
+         * int, long, int, List, long, long)} adds a stack.
+         */
+        public Stacks add(String host, int pid, int tid, String comm, int event, long time, int cpu,
+                io.perfj.report.Frame frame, long samples, long weight) {
+            if (b.count == null) {
+                b.count = new long[b.time.length];
+            }
+            b.add(time, b.thread(host, pid, tid, comm), cpu, event,
+                    b.stacks.push(StackTable.EMPTY, b.frames.intern(frame)), weight, samples);
             return this;
         }
 
