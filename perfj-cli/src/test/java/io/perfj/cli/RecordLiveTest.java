@@ -82,6 +82,25 @@ class RecordLiveTest {
     }
 
     /**
+     * Every header feature perf 6.1 writes for the same recording on this machine is in perfj's
+     * file too: the "missing features" lines of perf's header listing are the same for both files.
+     */
+    @Test
+    void theFeaturesPerfWritesAreWrittenToo() throws Exception {
+        Path perfFile = dir.resolve("perf-hot.data");
+        List<String> rec = perf("record", "-q", "-e", "cpu-clock", "-F", "999", "-g", "-o", perfFile.toString(), "--",
+                Fixtures.file("bin/hot").toString(), "0.2");
+        Assumptions.assumeTrue(rec != null && Files.exists(perfFile), "perf is not installed or cannot record here");
+        String theirs = missing(perf("report", "--header-only", "-i", perfFile.toString()).get(0));
+        String ours = missing(perf("report", "--header-only", "-i", file.toString()).get(0));
+        assertEquals(theirs, ours);
+    }
+
+    private static String missing(String header) {
+        return header.lines().filter(l -> l.startsWith("# missing features:")).findFirst().orElse("(none missing)");
+    }
+
+    /**
      * {@code perfj record -o -}: perf's pipe mode on standard output, read by perfj's stream reader
      * and by {@code perf report -i -} alike. (The command's own output goes to standard error, where
      * perf sends it too; in this process both are the JVM's, not the test's.)

@@ -16,8 +16,8 @@ import java.util.Set;
 /**
  * The header features that describe the recording machine, read from {@code /proc} and
  * {@code /sys} where perf's {@code write_*} functions read them: HOSTNAME, OSRELEASE, ARCH,
- * NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE and
- * MEM_TOPOLOGY. A value
+ * NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE,
+ * MEM_TOPOLOGY, CPU_PMU_CAPS and PMU_CAPS. A value
  * the machine does not offer leaves its feature out.
  */
 final class HostFeatures {
@@ -65,6 +65,7 @@ final class HostFeatures {
             out.add(numa);
         }
         out.add(pmus());
+        pmuCaps(out);
         Feature cache = cache(avail);
         if (cache != null) {
             out.add(cache);
@@ -234,6 +235,66 @@ final class HostFeatures {
             // no event sources listed: an empty mapping, as perf writes
         }
         return new Feature.PmuMappings(List.copyOf(out));
+    }
+
+    /**
+     * CPU_PMU_CAPS and PMU_CAPS, as perf 6.1 writes them: the capabilities of the PMU named
+     * {@code cpu} (present only when that PMU is), and those of every other PMU with at least
+     * one, in the order the event sources are listed. A capability is a file of the PMU's
+     * {@code caps/} directory: its name, and its first line (at most 127 bytes) without its last
+     * character, as perf takes it (the newline, where the line has one).
+     */
+    private void pmuCaps(List<Feature> out) {
+        Path dir = sys.resolve("bus/event_source/devices");
+        List<Feature.PmuCaps.Pmu> pmus = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                if (read(p.resolve("type")) == null) {
+                    continue; // no event source perf knows (PMU_MAPPINGS leaves it out too)
+                }
+                String name = p.getFileName().toString();
+                List<Feature.Cap> caps = caps(p.resolve("caps"));
+                if (name.equals("cpu")) {
+                    out.add(new Feature.CpuPmuCaps(caps));
+                } else if (!caps.isEmpty()) {
+                    pmus.add(new Feature.PmuCaps.Pmu(name, caps));
+                }
+            }
+        } catch (IOException e) {
+            // no event sources listed: no PMU has capabilities
+        }
+        out.add(new Feature.PmuCaps(List.copyOf(pmus)));
+    }
+
+    private static List<Feature.Cap> caps(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<Feature.Cap> caps = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path f : ds) {
+                byte[] b;
+                try {
+                    b = Files.readAllBytes(f);
+                } catch (IOException e) {
+                    continue;
+                }
+                int n = 0;
+                while (n < b.length && n < 127 && b[n] != '\n') {
+                    n++;
+                }
+                if (n < b.length && n < 127) {
+                    n++;
+                }
+                if (n == 0) {
+                    continue;
+                }
+                caps.add(new Feature.Cap(f.getFileName().toString(), new String(b, 0, n - 1, StandardCharsets.UTF_8)));
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        return List.copyOf(caps);
     }
 
     /**

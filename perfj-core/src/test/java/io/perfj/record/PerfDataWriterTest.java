@@ -208,6 +208,61 @@ class PerfDataWriterTest {
         assertEquals(4, m.nodes().getFirst().weight());
     }
 
+    /** CPU_PMU_CAPS and PMU_CAPS from each event source's caps/ directory, as perf 6.1 reads them. */
+    @Test
+    void pmuCapabilitiesAreReadAsPerfReadsThem(@TempDir Path dir) throws Exception {
+        Path devices = Files.createDirectories(dir.resolve("sys/bus/event_source/devices"));
+        String[][] pmus = {{"cpu", "4"}, {"ibs_op", "11"}, {"software", "1"}, {"notype", null}};
+        for (String[] pmu : pmus) {
+            Path d = Files.createDirectories(devices.resolve(pmu[0]));
+            if (pmu[1] != null) {
+                Files.writeString(d.resolve("type"), pmu[1] + "\n");
+            }
+        }
+        Path cpu = Files.createDirectories(devices.resolve("cpu/caps"));
+        Files.writeString(cpu.resolve("branches"), "32\n");
+        Files.writeString(cpu.resolve("pmu_name"), "skylake\n");
+        Files.writeString(cpu.resolve("empty"), "");
+        Path ibs = Files.createDirectories(devices.resolve("ibs_op/caps"));
+        Files.writeString(ibs.resolve("zen4_ibs_extensions"), "1\n");
+        Files.writeString(ibs.resolve("no_newline"), "12");
+        Files.writeString(ibs.resolve("long"), "x".repeat(200) + "\n");
+        Files.createDirectories(devices.resolve("software/caps"));
+        Files.createDirectories(devices.resolve("notype/caps"));
+        Files.writeString(devices.resolve("notype/caps/x"), "1\n");
+        Map<Integer, Feature> f = new java.util.HashMap<>();
+        for (Feature x : new HostFeatures(dir.resolve("proc"), dir.resolve("sys")).collect()) {
+            f.put(x.id(), x);
+        }
+        Feature.CpuPmuCaps c = (Feature.CpuPmuCaps) f.get(FeatureId.CPU_PMU_CAPS);
+        assertEquals(List.of("branches=32", "pmu_name=skylake"), sortedCaps(c.caps()), "an empty file is no capability");
+        Feature.PmuCaps p = (Feature.PmuCaps) f.get(FeatureId.PMU_CAPS);
+        assertEquals(List.of("ibs_op"), p.pmus().stream().map(Feature.PmuCaps.Pmu::name).toList(),
+                "not the cpu PMU (CPU_PMU_CAPS has it), not one without capabilities or without a type");
+        assertEquals(List.of("long=" + "x".repeat(126), "no_newline=1", "zen4_ibs_extensions=1"),
+                sortedCaps(p.pmus().getFirst().caps()), "fgets of 128 bytes, the last character dropped, as perf does");
+        // the layout perf 6.1 reads: u32 PMUs; per PMU u32 capabilities, name/value strings, then the PMU's name
+        byte[] b = io.perfj.perfdata.feature.FeatureEncoder.encode(new Feature.PmuCaps(List.of(new Feature.PmuCaps.Pmu(
+                "ibs_op", List.of(new Feature.Cap("a", "1"))))), ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(1, bb.getInt(0));
+        assertEquals(1, bb.getInt(4));
+        assertEquals(64, bb.getInt(8));
+        assertEquals('a', b[12]);
+        assertEquals(64, bb.getInt(76));
+        assertEquals('1', b[80]);
+        assertEquals(64, bb.getInt(144));
+        assertEquals("ibs_op", new String(b, 148, 6, java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(4 + 4 + 3 * 68, b.length);
+        List<Feature> none = new HostFeatures(dir.resolve("proc"), dir.resolve("nosys")).collect();
+        assertEquals(List.of(new Feature.PmuCaps(List.of())), none.stream().filter(x -> x.id() == FeatureId.PMU_CAPS
+                || x.id() == FeatureId.CPU_PMU_CAPS).toList(), "no event sources: PMU_CAPS of none, as perf writes it");
+    }
+
+    private static List<String> sortedCaps(List<Feature.Cap> caps) {
+        return caps.stream().map(x -> x.name() + "=" + x.value()).sorted().toList();
+    }
+
     @Test
     void oneReadOfKallsymsGivesTheKernelMapAndBpfNames(@TempDir Path dir) throws Exception {
         Path proc = fakeProc(dir);

@@ -45,6 +45,14 @@ public final class FeatureEncoder {
                     o.u32(pmu.type()).string(pmu.name());
                 }
             }
+            case Feature.CpuPmuCaps c -> caps(o, c.caps());
+            case Feature.PmuCaps p -> {
+                o.u32(p.pmus().size());
+                for (Feature.PmuCaps.Pmu pmu : p.pmus()) {
+                    caps(o, pmu.caps());
+                    o.string(pmu.name());
+                }
+            }
             case Feature.SampleTime s -> o.u64(s.first()).u64(s.last());
             case Feature.ClockId c -> o.u64(c.resolutionNs());
             case Feature.ClockData c -> o.u32(c.version()).u32(c.clockid()).u64(c.wallClockNs()).u64(c.clockidNs());
@@ -75,6 +83,14 @@ public final class FeatureEncoder {
             default -> throw new IllegalArgumentException("feature " + FeatureId.name(f.id()) + " is not encodable");
         }
         return o.bytes();
+    }
+
+    /** A capability list as perf writes it: the count, then each name and value string. */
+    private static void caps(Out o, List<Feature.Cap> caps) {
+        o.u32(caps.size());
+        for (Feature.Cap c : caps) {
+            o.string(c.name()).string(c.value());
+        }
     }
 
     private static void buildIds(Out o, Feature.BuildIds b) {

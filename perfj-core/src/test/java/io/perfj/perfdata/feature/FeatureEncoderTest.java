@@ -28,7 +28,13 @@ class FeatureEncoderTest {
                 new Feature.ClockData(1, 1, 1796218093765954000L, 3481339353042L),
                 new Feature.Cache(1, List.of(new Feature.Cache.Level(1, 64, 64, 8, "Data", "32K", "0"),
                         new Feature.Cache.Level(3, 64, 32768, 16, "Unified", "32768K", "0-1"))),
-                new Feature.NumaTopology(List.of(new Feature.NumaTopology.Node(0, 100, 50, "0-1"))));
+                new Feature.NumaTopology(List.of(new Feature.NumaTopology.Node(0, 100, 50, "0-1"))),
+                new Feature.CpuPmuCaps(List.of(new Feature.Cap("branches", "32"), new Feature.Cap("pmu_name", "skylake"))),
+                new Feature.CpuPmuCaps(List.of()),
+                new Feature.PmuCaps(List.of()),
+                new Feature.PmuCaps(List.of(new Feature.PmuCaps.Pmu("cpu_core", List.of(new Feature.Cap("branches", "32"))),
+                        new Feature.PmuCaps.Pmu("ibs_op", List.of(new Feature.Cap("zen4_ibs_extensions", "1"),
+                                new Feature.Cap("a name of more than sixty-four bytes, which takes two blocks of the string", ""))))));
         for (ByteOrder order : List.of(ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN)) {
             for (Feature f : fs) {
                 assertEquals(f, decode(f, order), f.name());
