@@ -114,7 +114,7 @@ record Grouped(StructType keys, List<Agg> aggs) implements Serializable {
             Agg g = aggs.get(i);
             DataType t = g.kind() == Kind.MIN || g.kind() == Kind.MAX
                     ? FleetSchema.SAMPLE.apply(g.column()).dataType() : DataTypes.LongType;
-            f.add(DataTypes.createStructField("agg_" + i, t, g.kind() != Kind.COUNT && g.kind() != Kind.SUM));
+            f.add(DataTypes.createStructField("agg_" + i, t, g.kind() != Kind.COUNT));
         }
         return new StructType(f.toArray(StructField[]::new));
     }
@@ -171,9 +171,20 @@ record Grouped(StructType keys, List<Agg> aggs) implements Serializable {
             return s;
         }
 
-        /** Each key's row of {@link #schema()}. */
+        /**
+         * Each key's row of {@link #schema()}; without keys and samples, the row of none (counts
+         * 0, the others null), as Spark's partial aggregate makes it.
+         */
         void rows(Consumer<InternalRow> out) {
             int n = keys.length();
+            if (n == 0 && sums.isEmpty()) {
+                Object[] v = new Object[at.length];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = aggs.get(i).kind() == Kind.COUNT ? (Object) 0L : null;
+                }
+                out.accept(new GenericInternalRow(v));
+                return;
+            }
             for (Map.Entry<InternalRow, long[]> e : sums.entrySet()) {
                 Object[] v = new Object[n + at.length];
                 for (int i = 0; i < n; i++) {

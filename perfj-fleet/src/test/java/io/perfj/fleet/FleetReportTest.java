@@ -79,6 +79,13 @@ class FleetReportTest {
         List<String> b = rows.collectAsList().stream().map(Row::toString).sorted().toList();
         assertTrue(a.size() > 10, "rows: " + a.size());
         assertEquals(b, a);
+        // without keys: one row, also of a task without samples
+        for (String where : List.of("", "WHERE period >= 0")) {
+            assertEquals(List.of(),
+                    spark.sql("SELECT count(*), sum(period), min(time), max(cpu), count(comm) FROM pushed_samples")
+                            .exceptAll(spark.sql("SELECT count(*), sum(period), min(time), max(cpu), count(comm) "
+                                    + "FROM pushed_samples " + where)).collectAsList());
+        }
         // an aggregate the reader does not do (an average, a distinct count): the rows as before
         Dataset<Row> avg = spark.sql("SELECT event, avg(period), count(DISTINCT tid) FROM pushed_samples GROUP BY event");
         assertTrue(!avg.queryExecution().executedPlan().toString().contains("GROUP BY"));
