@@ -174,7 +174,7 @@ public final class Api {
         Selection sa = Selection.parse(q, a).anyTime();
         String event = a.profile().events().get(sa.event());
         int eb = b.profile().firstSampled(event.contains(":") ? event.substring(0, event.indexOf(':')) : event);
-        Selection sb = new Selection(Math.max(0, eb), Long.MIN_VALUE, Long.MAX_VALUE, sa.filter());
+        Selection sb = new Selection(Math.max(0, eb), Long.MIN_VALUE, Long.MAX_VALUE, sa.filter(), sa.host());
         synchronized (diffs) {
             FlameIndex d = diffs.get(sa);
             if (d == null) {

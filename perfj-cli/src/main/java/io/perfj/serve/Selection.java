@@ -8,13 +8,15 @@ import java.util.Set;
 import java.util.function.IntPredicate;
 
 /**
- * The samples a view shows: one event, a time range (offsets from the first sample, ns), and
+ * The samples a view shows: one event, a time range (offsets from the first sample, ns),
  * report's filters (command, pid, tid, CPU, DSO of the sampled frame) applied by
- * {@link SampleFilter}, the one filter rule report and the exports use too.
+ * {@link SampleFilter}, the one filter rule report and the exports use too, and in a profile of
+ * many hosts ({@link Profile#host}) one host: the threads' host dimension (null: every host),
+ * since a pid or tid names a thread on one host only.
  */
-public record Selection(int event, long from, long to, SampleFilter filter) {
+public record Selection(int event, long from, long to, SampleFilter filter, String host) {
     /** The query parameters a selection is made from. */
-    static final String[] KEYS = {"event", "from", "to", "comm", "pid", "tid", "cpu", "dso"};
+    static final String[] KEYS = {"event", "from", "to", "comm", "pid", "tid", "cpu", "dso", "host"};
 
     /** The selection a request's parameters describe (unknown event: the first one sampled). */
     static Selection parse(Map<String, String> q, Recording r) {
@@ -27,12 +29,13 @@ public record Selection(int event, long from, long to, SampleFilter filter) {
         long to = number(q, "to", Long.MAX_VALUE);
         SampleFilter f = new SampleFilter(text(q, "comm"), text(q, "dso"), null, ints(q, "pid"), ints(q, "tid"),
                 ints(q, "cpu"));
-        return new Selection(event, from, to, f);
+        Set<String> host = text(q, "host");
+        return new Selection(event, from, to, f, host == null ? null : host.iterator().next());
     }
 
     /** The same samples without the time range (the timeline shows every moment). */
     Selection anyTime() {
-        return new Selection(event, Long.MIN_VALUE, Long.MAX_VALUE, filter);
+        return new Selection(event, Long.MIN_VALUE, Long.MAX_VALUE, filter, host);
     }
 
     /** Which of the recording's samples are selected (by sample index). */
@@ -41,6 +44,7 @@ public record Selection(int event, long from, long to, SampleFilter filter) {
         long base = r.firstTime();
         boolean timed = from != Long.MIN_VALUE || to != Long.MAX_VALUE;
         boolean filters = filter.filters();
+        String h = host;
         return i -> {
             if (p.event(i) != event) {
                 return false;
@@ -51,11 +55,14 @@ public record Selection(int event, long from, long to, SampleFilter filter) {
                     return false;
                 }
             }
-            if (!filters) {
+            if (!filters && h == null) {
                 return true;
             }
             int th = p.thread(i);
-            return filter.accepts(p.comm(th), p.pid(th), p.tid(th), p.cpu(i), r.leafFrame(i));
+            if (h != null && !h.equals(p.host(th))) {
+                return false;
+            }
+            return !filters || filter.accepts(p.comm(th), p.pid(th), p.tid(th), p.cpu(i), r.leafFrame(i));
         };
     }
 

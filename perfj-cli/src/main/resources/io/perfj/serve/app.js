@@ -77,16 +77,21 @@
     const comms = new Map();
     for (const t of r.threads) comms.set(t.comm, (comms.get(t.comm) || 0) + t.samples);
     fill($('f-comm'), [...comms.entries()], (c) => c[0], (c) => c[0] + ' (' + c[1] + ')');
+    // a fleet's threads are on many hosts: a pid or tid is one host's, so the host is a filter too
+    const hosts = new Map();
+    for (const t of r.threads) if (t.host) hosts.set(t.host, (hosts.get(t.host) || 0) + t.samples);
+    fill($('f-host'), [...hosts.entries()].sort(), (h) => h[0], (h) => h[0] + ' (' + h[1] + ')');
+    $('f-host-label').hidden = hosts.size === 0;
     fill($('f-pid'), r.processes, (p) => p.pid, (p) => p.pid + ' ' + p.comm + ' (' + p.samples + ')');
     fill($('f-tid'), r.threads, (t) => t.tid, (t) => t.tid + ' ' + t.comm + ' (' + t.samples + ')');
     fill($('f-dso'), r.dsos, (d) => d.name, (d) => d.name + ' (' + d.samples + ')');
     fill($('f-cpu'), r.cpus, (c) => c.cpu, (c) => c.cpu + ' (' + c.samples + ')');
-    for (const k of ['event', 'comm', 'pid', 'tid', 'dso', 'cpu']) {
+    for (const k of ['event', 'comm', 'host', 'pid', 'tid', 'dso', 'cpu']) {
       $('f-' + k).addEventListener('change', (e) => setFilter(k, e.target.value));
     }
     $('f-reset').addEventListener('click', () => {
-      for (const k of ['comm', 'pid', 'tid', 'dso', 'cpu', 'from', 'to']) state.filter[k] = '';
-      for (const k of ['comm', 'pid', 'tid', 'dso', 'cpu']) $('f-' + k).value = '';
+      for (const k of ['comm', 'host', 'pid', 'tid', 'dso', 'cpu', 'from', 'to']) state.filter[k] = '';
+      for (const k of ['comm', 'host', 'pid', 'tid', 'dso', 'cpu']) $('f-' + k).value = '';
       refresh();
     });
   }
@@ -317,7 +322,14 @@
       tr.appendChild(el('td', t.host ? t.host + ': ' + t.comm : t.comm));
       tr.appendChild(el('td', t.pid, 'num'));
       tr.appendChild(el('td', t.tid, 'num'));
-      tr.addEventListener('click', () => setFilter('tid', String(t.tid)));
+      tr.addEventListener('click', () => {
+        // a fleet's thread is its host's: select both
+        if (t.host) {
+          state.filter.host = t.host;
+          $('f-host').value = t.host;
+        }
+        setFilter('tid', String(t.tid));
+      });
       body.appendChild(tr);
     }
   }

@@ -272,11 +272,12 @@ public final class FleetCommand implements Runnable {
             }
             inSpark(spark -> {
                 Dataset<Row> s = samples(spark);
-                String ev = event != null ? event : io.perfj.fleet.FleetFlame.firstEvent(s);
-                if (ev == null) {
+                io.perfj.fleet.FleetFlame.Flame flame = io.perfj.fleet.FleetFlame.flame(s, event, where);
+                if (flame == null) {
                     throw new CliError("fleet flamegraph: " + dir + " has no samples");
                 }
-                io.perfj.profile.FlameTree tree = io.perfj.fleet.FleetFlame.tree(s, ev, where);
+                String ev = flame.event();
+                io.perfj.profile.FlameTree tree = flame.tree();
                 String unit = io.perfj.profile.Profile.inNanoseconds(ev) ? "ns" : "events";
                 try (java.io.OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
                     new io.perfj.serve.FlameHtml(tree, "Fleet flame graph: " + dir + " (" + ev + ")", unit).write(o);

@@ -4,6 +4,7 @@ import io.perfj.profile.FlameTree;
 import io.perfj.profile.Profile;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Location;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -31,11 +32,24 @@ public final class FleetFlame {
     private FleetFlame() {
     }
 
-    /** The event drawn by default: the one that comes first in the recordings. */
-    public static String firstEvent(Dataset<Row> samples) {
-        List<Row> e = samples.groupBy("event").agg(min("event_index").as("i"))
-                .orderBy("i", "event").limit(1).collectAsList();
-        return e.isEmpty() ? null : e.getFirst().getString(0);
+    /** A flame tree of one event. */
+    public record Flame(String event, FlameTree tree) {
+    }
+
+    /**
+     * The flame tree, a level per command, of the samples that {@code where} keeps (null: all)
+     * of {@code event}, or (null) of the event that comes first in the recordings; null when
+     * there are no samples. One pass over the samples: every event's stacks are summed, then one
+     * is drawn.
+     */
+    public static Flame flame(Dataset<Row> samples, String event, String where) {
+        Profile p = profile(samples, null, where, false);
+        if (p.events().isEmpty()) {
+            return null;
+        }
+        String ev = event != null ? event : p.events().getFirst();
+        int e = p.events().indexOf(ev);
+        return new Flame(ev, FlameTree.of(p, i -> p.event(i) == e, true));
     }
 
     /** The flame tree of one event's samples that {@code where} keeps (null: all), a level per command. */
@@ -48,19 +62,23 @@ public final class FleetFlame {
      * {@code where} keeps (null: all). Its samples have no time and no CPU (-1): they are sums.
      * Without {@code threads}, for a flame graph alone: of commands only (host null, pid and tid
      * -1), each frame only what the graph draws of it (its object's short name and kind, symbol,
-     * level and inline mark), so that fewer distinct stacks are summed.
+     * level and inline mark: the {@code flame_stack} column), so that fewer distinct stacks are
+     * summed. The samples are grouped by plain columns (with {@code threads}, the stack as
+     * {@code stack_key}), which the reader does itself when there is neither event nor WHERE.
      */
     public static Profile profile(Dataset<Row> samples, String event, String where, boolean threads) {
         Dataset<Row> s = event == null ? samples : samples.where(col("event").equalTo(event));
         if (where != null) {
             s = s.where(where);
         }
-        List<Row> rows = s.selectExpr(threads ? "host" : "CAST(NULL AS STRING) AS host", threads ? "pid" : "-1 AS pid",
-                        threads ? "tid" : "-1 AS tid", "comm", "event", "event_index",
-                        "transform(stack, f -> " + (threads ? "IF(f.inline, f, " + FleetReport.frameKey("f") + ")"
-                                : drawn("f")) + ") AS stack", "period")
-                .groupBy("host", "pid", "tid", "comm", "event", "stack")
+        Column[] keys = threads
+                ? new Column[]{col("host"), col("pid"), col("tid"), col("comm"), col("event"), col("stack_key")}
+                : new Column[]{col("comm"), col("event"), col("flame_stack")};
+        List<Row> rows = s.groupBy(keys)
                 .agg(sum("period").as("weight"), min("event_index").as("event_index"), count("*").as("samples"))
+                .selectExpr(threads ? "host" : "CAST(NULL AS STRING) AS host", threads ? "pid" : "-1 AS pid",
+                        threads ? "tid" : "-1 AS tid", "comm", "event",
+                        (threads ? "stack_key" : "flame_stack") + " AS stack", "weight", "event_index", "samples")
                 .orderBy(desc("weight"), col("host"), col("comm"), col("pid"), col("tid"))
                 .collectAsList();
         Map<String, Integer> first = new HashMap<>();
@@ -86,13 +104,5 @@ public final class FleetFlame {
                     chain, r.getLong(8), r.getLong(6));
         }
         return p.build();
-    }
-
-    /** A frame reduced to what a flame graph draws of it (a frame of the same columns). */
-    private static String drawn(String f) {
-        return "named_struct('dso', " + f + ".dso_short, 'dso_short', " + f + ".dso_short, 'dso_kind', " + f
-                + ".dso_kind, 'build_id', CAST(NULL AS STRING), 'symbol', " + f + ".symbol, 'sym_start', 0L, "
-                + "'sym_end', 0L, 'sym_binding', IF(" + f + ".inline, '" + io.perfj.symbols.Symbol.INLINED + "', 'T'), "
-                + "'offset', 0L, 'inline', " + f + ".inline, 'address', 0L, 'map_address', 0L, 'level', " + f + ".level)";
     }
 }

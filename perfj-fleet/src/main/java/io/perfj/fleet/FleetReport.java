@@ -4,16 +4,15 @@ import io.perfj.report.Report;
 import io.perfj.report.ReportOptions;
 import io.perfj.report.SortKey;
 import io.perfj.symbols.Dso;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructField;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 
 /**
  * A report over every sample of a fleet directory: Spark groups the samples by what the report's
@@ -42,17 +41,29 @@ public final class FleetReport {
         boolean thread = o.has(SortKey.PID) || o.has(SortKey.TID) || o.pids() != null || o.tids() != null;
         boolean cpu = o.has(SortKey.CPU) || o.cpus() != null;
         boolean chains = o.children() || o.mode() != io.perfj.report.CallchainMode.NONE;
-        Dataset<Row> keyed = s.selectExpr("event", "event_index",
-                comm ? "comm" : "CAST(NULL AS STRING) AS comm",
-                thread ? "pid" : "-1 AS pid", thread ? "tid" : "-1 AS tid",
-                cpu ? "cpu" : "-1 AS cpu",
-                frameKey("sampled") + " AS frame",
-                chains ? "filter(transform(stack, f -> " + frameKey("f") + "), f -> chained) AS chain" : "CAST(NULL AS STRING) AS chain",
-                "period");
-        List<Row> merged = keyed.groupBy("event", "comm", "pid", "tid", "cpu", "frame", "chain")
+        // a GROUP BY of plain columns, which the reader does itself when there is no WHERE
+        List<String> keys = new ArrayList<>(List.of("event"));
+        if (comm) {
+            keys.add("comm");
+        }
+        if (thread) {
+            keys.addAll(List.of("pid", "tid"));
+        }
+        if (cpu) {
+            keys.add("cpu");
+        }
+        keys.add("frame_key");
+        if (chains) {
+            keys.add("chain_key");
+        }
+        List<Row> merged = s.groupBy(keys.stream().map(org.apache.spark.sql.functions::col).toArray(Column[]::new))
                 .agg(org.apache.spark.sql.functions.sum("period").as("period"),
                         org.apache.spark.sql.functions.count("*").as("samples"),
                         org.apache.spark.sql.functions.min("event_index").as("event_index"))
+                .selectExpr("event", comm ? "comm" : "CAST(NULL AS STRING) AS comm",
+                        thread ? "pid" : "-1 AS pid", thread ? "tid" : "-1 AS tid", cpu ? "cpu" : "-1 AS cpu",
+                        "frame_key AS frame", chains ? "chain_key AS chain" : "CAST(NULL AS STRING) AS chain",
+                        "period", "samples", "event_index")
                 .orderBy("event", "comm", "pid", "tid", "cpu", "frame.dso", "frame.symbol", "frame.sym_start",
                         "frame.address", "frame.level", "chain")
                 .collectAsList();
@@ -102,22 +113,5 @@ public final class FleetReport {
 
     private static long thread(int pid, int tid) {
         return ((long) pid << 32) | (tid & 0xffffffffL);
-    }
-
-    /**
-     * A frame as a report row (or a callchain node) is keyed by it: with a symbol, the
-     * addresses do not matter (zero), without one they are the frame.
-     */
-    static String frameKey(String frame) {
-        StringJoiner j = new StringJoiner(", ", "IF(" + frame + ".symbol IS NULL, " + frame + ", named_struct(", "))");
-        for (StructField f : FleetSchema.FRAME.fields()) {
-            String n = f.name();
-            String v = switch (n) {
-                case "offset", "address", "map_address" -> "CAST(0 AS BIGINT)";
-                default -> frame + ".`" + n + "`";
-            };
-            j.add("'" + n + "', " + v);
-        }
-        return j.toString();
     }
 }

@@ -44,7 +44,20 @@ public final class FleetSchema {
             "event_index", DataTypes.IntegerType, "time", DataTypes.LongType, "pid", DataTypes.IntegerType,
             "tid", DataTypes.IntegerType, "comm", DataTypes.StringType, "cpu", DataTypes.IntegerType,
             "period", DataTypes.LongType, "sampled", FRAME, "stack", DataTypes.createArrayType(FRAME, false),
-            "chained", DataTypes.BooleanType);
+            "chained", DataTypes.BooleanType,
+            "frame_key", FRAME, "chain_key", DataTypes.createArrayType(FRAME, false),
+            "stack_key", DataTypes.createArrayType(FRAME, false), "flame_stack", DataTypes.createArrayType(FRAME, false));
+
+    /**
+     * The columns made of others for grouping by them (so that a GROUP BY of plain columns can be
+     * pushed to the reader, {@link SampleScan#pushAggregation}): {@code frame_key}, the sampled
+     * frame as a report row is keyed by it (with a symbol, its addresses and offset zero, else the
+     * frame); {@code chain_key}, the
+     * stack's frames keyed so, when the sample is {@code chained}, else empty; {@code stack_key},
+     * the stack's frames keyed so except inlined ones (whole); {@code flame_stack}, the stack's
+     * frames reduced to what a flame graph draws ({@link FleetFlame}).
+     */
+    static final java.util.Set<String> KEYS = java.util.Set.of("frame_key", "chain_key", "stack_key", "flame_stack");
 
     /** A struct of nullable fields, given as name, type, name, type, ... */
     private static StructType struct(Object... namesAndTypes) {
@@ -73,7 +86,12 @@ public final class FleetSchema {
      * session resolves the sampled address alone).
      */
     static boolean hasStack(StructType columns) {
-        return columns.getFieldIndex("stack").isDefined() || columns.getFieldIndex("chained").isDefined();
+        for (String c : new String[]{"stack", "chained", "chain_key", "stack_key", "flame_stack"}) {
+            if (columns.getFieldIndex(c).isDefined()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -84,6 +102,8 @@ public final class FleetSchema {
     static final class Frames {
         private static final int MAX = 1 << 16;
         private final java.util.IdentityHashMap<Location, InternalRow> rows = new java.util.IdentityHashMap<>();
+        /** Per frame: its report key, its stack key, its drawn frame (made when first asked for). */
+        private final java.util.IdentityHashMap<Location, InternalRow[]> keys = new java.util.IdentityHashMap<>();
         private final java.util.IdentityHashMap<Dso, UTF8String[]> dsos = new java.util.IdentityHashMap<>();
         private final java.util.HashMap<String, UTF8String> events = new java.util.HashMap<>();
 
@@ -97,6 +117,27 @@ public final class FleetSchema {
                 rows.put(l, r);
             }
             return r;
+        }
+
+        /** The frame's row of a kind of key column: 0 frame/chain key, 1 stack key, 2 drawn. */
+        InternalRow key(Location l, int kind) {
+            InternalRow[] k = keys.get(l);
+            if (k == null) {
+                if (keys.size() == MAX) {
+                    keys.clear();
+                }
+                k = new InternalRow[3];
+                keys.put(l, k);
+            }
+            if (k[kind] == null) {
+                InternalRow f = row(l);
+                k[kind] = switch (kind) {
+                    case 0 -> reportKey(f);
+                    case 1 -> f.getBoolean(INLINE) ? f : key(l, 0);
+                    default -> drawn(f);
+                };
+            }
+            return k[kind];
         }
 
         UTF8String event(String name) {
@@ -123,6 +164,10 @@ public final class FleetSchema {
                 case "sampled" -> frames.row(s.sampled());
                 case "stack" -> stack(s.frames(), frames);
                 case "chained" -> s.chained();
+                case "frame_key" -> frames.key(s.sampled(), 0);
+                case "chain_key" -> s.chained() ? keys(s.frames(), frames, 0) : new GenericArrayData(new Object[0]);
+                case "stack_key" -> keys(s.frames(), frames, 1);
+                case "flame_stack" -> keys(s.frames(), frames, 2);
                 default -> throw new IllegalArgumentException("no column " + fields[i].name());
             };
         }
@@ -135,6 +180,47 @@ public final class FleetSchema {
             stack[i] = rows.row(frames.get(i));
         }
         return new GenericArrayData(stack);
+    }
+
+    private static GenericArrayData keys(List<Location> frames, Frames rows, int kind) {
+        Object[] stack = new Object[frames.size()];
+        for (int i = 0; i < stack.length; i++) {
+            stack[i] = rows.key(frames.get(i), kind);
+        }
+        return new GenericArrayData(stack);
+    }
+
+    private static final int SYMBOL = 4;
+    private static final int OFFSET = 8;
+    private static final int INLINE = 9;
+    private static final int ADDRESS = 10;
+    private static final int MAP_ADDRESS = 11;
+
+    /** A frame as a report keys it: with a symbol, its addresses and offset zero. */
+    private static InternalRow reportKey(InternalRow f) {
+        if (f.isNullAt(SYMBOL)) {
+            return f;
+        }
+        Object[] v = values(f);
+        v[OFFSET] = 0L;
+        v[ADDRESS] = 0L;
+        v[MAP_ADDRESS] = 0L;
+        return new GenericInternalRow(v);
+    }
+
+    /**
+     * A frame reduced to what a flame graph draws of it: the object's short name (also as its
+     * name) and kind, the symbol, inline mark (as the binding) and level.
+     */
+    private static InternalRow drawn(InternalRow f) {
+        boolean inline = f.getBoolean(INLINE);
+        Object[] d = values(f);
+        return new GenericInternalRow(new Object[]{d[1], d[1], d[2], null, d[SYMBOL], 0L, 0L,
+                UTF8String.fromString(String.valueOf(inline ? Symbol.INLINED : 'T')), 0L, inline, 0L, 0L, d[12]});
+    }
+
+    private static Object[] values(InternalRow f) {
+        return ((GenericInternalRow) f).values().clone();
     }
 
     private static UTF8String str(String s) {

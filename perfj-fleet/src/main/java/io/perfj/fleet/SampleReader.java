@@ -23,11 +23,11 @@ final class SampleReader implements PartitionReader<InternalRow> {
     private static final List<InternalRow> END = List.of();
 
     /** Made on the driver, sent to the executors. */
-    record Factory(SourceOptions options, Pushed pushed, org.apache.spark.sql.types.StructType columns)
-            implements PartitionReaderFactory {
+    record Factory(SourceOptions options, Pushed pushed, org.apache.spark.sql.types.StructType columns,
+                   Grouped grouped) implements PartitionReaderFactory {
         @Override
         public PartitionReader<InternalRow> createReader(InputPartition p) {
-            return new SampleReader((FleetPartition) p, options, pushed, columns);
+            return new SampleReader((FleetPartition) p, options, pushed, columns, grouped);
         }
     }
 
@@ -39,19 +39,31 @@ final class SampleReader implements PartitionReader<InternalRow> {
     private int at;
     private InternalRow current;
 
+    /**
+     * A reader of these columns' rows, one per sample, or with {@code grouped}, of its rows, one
+     * per key of the task's samples.
+     */
     SampleReader(FleetPartition p, SourceOptions options, Pushed pushed,
-                 org.apache.spark.sql.types.StructType columns) {
+                 org.apache.spark.sql.types.StructType columns, Grouped grouped) {
         producer = Thread.ofPlatform().daemon().name("perfj-fleet-read")
-                .unstarted(() -> read(p, options, pushed, columns));
+                .unstarted(() -> read(p, options, pushed, columns, grouped));
         producer.start();
     }
 
     private void read(FleetPartition task, SourceOptions options, Pushed pushed,
-                      org.apache.spark.sql.types.StructType columns) {
+                      org.apache.spark.sql.types.StructType columns, Grouped grouped) {
         List<InternalRow> out = new ArrayList<>(BATCH);
         try {
-            for (RecordingPartition p : task.pieces()) {
-                read(p, options, pushed, columns, out);
+            if (grouped == null) {
+                for (RecordingPartition p : task.pieces()) {
+                    read(p, options, pushed, columns, out::add, out);
+                }
+            } else {
+                Grouped.Sums sums = grouped.new Sums();
+                for (RecordingPartition p : task.pieces()) {
+                    read(p, options, pushed, sums.columns(), sums::add, null);
+                }
+                sums.rows(r -> add(out, r));
             }
             if (!out.isEmpty()) {
                 put(List.copyOf(out));
@@ -68,9 +80,22 @@ final class SampleReader implements PartitionReader<InternalRow> {
         }
     }
 
-    /** One recording's rows into {@code out}, handed over whenever a batch is full. */
+    /** A row into {@code out}, handed over when the batch is full. */
+    private void add(List<InternalRow> out, InternalRow r) {
+        out.add(r);
+        if (out.size() == BATCH) {
+            put(List.copyOf(out));
+            out.clear();
+        }
+    }
+
+    /**
+     * One recording's rows to {@code rows}; with a batch {@code out}, into it, handed over
+     * whenever it is full.
+     */
     private void read(RecordingPartition p, SourceOptions options, Pushed pushed,
-                      org.apache.spark.sql.types.StructType columns, List<InternalRow> out) {
+                      org.apache.spark.sql.types.StructType columns,
+                      java.util.function.Consumer<InternalRow> rows, List<InternalRow> out) {
         Path file = Path.of(p.file());
         UTF8String host = UTF8String.fromString(p.host());
         UTF8String name = UTF8String.fromString(p.file());
@@ -82,10 +107,11 @@ final class SampleReader implements PartitionReader<InternalRow> {
                 return (whole || p.keeps(ref.offset(), t)) && pushed.keepsTime(t)
                         && pushed.keepsComm(s.resolver().comm(ref.pid(), ref.tid()));
             }, FleetSchema.hasStack(columns), r -> {
-                out.add(FleetSchema.row(columns, host, name, r, frames));
-                if (out.size() == BATCH) {
-                    put(List.copyOf(out));
-                    out.clear();
+                InternalRow row = FleetSchema.row(columns, host, name, r, frames);
+                if (out != null) {
+                    add(out, row);
+                } else {
+                    rows.accept(row);
                 }
             });
             // what a single-file command prints after its output (a recording cut short, objects

@@ -9,6 +9,8 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
 import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.sources.Filter;
@@ -29,7 +31,8 @@ import java.util.List;
  * host, comm and time predicates applied by the reader ({@link Pushed}), and only the columns
  * the query reads: without {@code stack}, no callchain is decoded or resolved.
  */
-final class SampleScan implements ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns, Scan, Batch {
+final class SampleScan implements ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns,
+        SupportsPushDownAggregates, Scan, Batch {
     static final long DEFAULT_SPLIT = 64L << 20;
 
     private final CaseInsensitiveStringMap options;
@@ -37,6 +40,8 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Supports
     private Filter[] used = new Filter[0];
     /** The columns read: all, or those the query needs (without the stack, none is resolved). */
     private StructType columns = FleetSchema.SAMPLE;
+    /** The aggregate each task does itself, or null: a row per sample. */
+    private Grouped grouped;
 
     SampleScan(CaseInsensitiveStringMap options) {
         this.options = options;
@@ -63,6 +68,21 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Supports
         columns = FleetSchema.pruned(required);
     }
 
+    /**
+     * Spark asks this only when every filter was pushed ({@link #pushFilters} returns them all
+     * for Spark, so: a query without WHERE). Partial: Spark merges the tasks' rows.
+     */
+    @Override
+    public boolean supportCompletePushDown(Aggregation aggregation) {
+        return false;
+    }
+
+    @Override
+    public boolean pushAggregation(Aggregation aggregation) {
+        grouped = Grouped.of(aggregation);
+        return grouped != null;
+    }
+
     @Override
     public Scan build() {
         return this;
@@ -70,12 +90,12 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Supports
 
     @Override
     public StructType readSchema() {
-        return columns;
+        return grouped == null ? columns : grouped.schema();
     }
 
     @Override
     public String description() {
-        return "perfj " + options.get("path") + " " + pushed;
+        return "perfj " + options.get("path") + " " + pushed + (grouped == null ? "" : " " + grouped);
     }
 
     @Override
@@ -149,6 +169,6 @@ final class SampleScan implements ScanBuilder, SupportsPushDownFilters, Supports
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new SampleReader.Factory(SourceOptions.of(options), pushed, columns);
+        return new SampleReader.Factory(SourceOptions.of(options), pushed, columns, grouped);
     }
 }

@@ -62,6 +62,39 @@ class FleetReportTest {
     }
 
     @Test
+    void aGroupByOfPlainColumnsIsSummedByTheReaderAsSparkSumsTheRows() {
+        samples(Map.of()).createOrReplaceTempView("pushed_samples");
+        String q = "SELECT host, event, comm, frame_key, chain_key, flame_stack, sum(period), count(*), "
+                + "min(event_index), max(time), min(tid), count(comm) FROM pushed_samples %s "
+                + "GROUP BY host, event, comm, frame_key, chain_key, flame_stack";
+        Dataset<Row> pushed = spark.sql(q.formatted(""));
+        // a WHERE Spark evaluates on the rows: no push-down
+        Dataset<Row> rows = spark.sql(q.formatted("WHERE period >= 0"));
+        String plan = pushed.queryExecution().executedPlan().toString();
+        assertTrue(plan.contains("GROUP BY host, event, comm, frame_key, chain_key, flame_stack: SUM(period), "
+                + "COUNT(*), MIN(event_index), MAX(time), MIN(tid), COUNT(comm)"), plan);
+        String rowsPlan = rows.queryExecution().executedPlan().toString();
+        assertTrue(!rowsPlan.contains("GROUP BY"), rowsPlan);
+        List<String> a = pushed.collectAsList().stream().map(Row::toString).sorted().toList();
+        List<String> b = rows.collectAsList().stream().map(Row::toString).sorted().toList();
+        assertTrue(a.size() > 10, "rows: " + a.size());
+        assertEquals(b, a);
+        // without keys: one row, also of a task without samples
+        for (String where : List.of("", "WHERE period >= 0")) {
+            assertEquals(List.of(),
+                    spark.sql("SELECT count(*), sum(period), min(time), max(cpu), count(comm) FROM pushed_samples")
+                            .exceptAll(spark.sql("SELECT count(*), sum(period), min(time), max(cpu), count(comm) "
+                                    + "FROM pushed_samples " + where)).collectAsList());
+        }
+        // an aggregate the reader does not do (an average, a distinct count): the rows as before
+        Dataset<Row> avg = spark.sql("SELECT event, avg(period), count(DISTINCT tid) FROM pushed_samples GROUP BY event");
+        assertTrue(!avg.queryExecution().executedPlan().toString().contains("GROUP BY"));
+        assertEquals(spark.sql("SELECT event, avg(period), count(DISTINCT tid) FROM pushed_samples WHERE period >= 0 "
+                + "GROUP BY event").collectAsList().stream().map(Row::toString).sorted().toList(),
+                avg.collectAsList().stream().map(Row::toString).sorted().toList());
+    }
+
+    @Test
     void childrenRowsAreTheSumsOfTheRecordingsReports() {
         for (List<SortKey> keys : List.of(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM), List.of(SortKey.SYM))) {
             ReportOptions o = FleetFixtures.chains(keys, true, CallchainMode.GRAPH, true);
@@ -265,10 +298,10 @@ class FleetReportTest {
             io.perfj.profile.Profile p = io.perfj.profile.Profile.read(s, 127);
             one = io.perfj.profile.FlameTree.of(p, i -> true, true);
         }
-        io.perfj.profile.FlameTree fleet = FleetFlame.tree(samples(Map.of()), "cpu-clock",
-                "file LIKE '%/c-fp.data' AND host = 'host1'");
+        io.perfj.profile.FlameTree fleet = FleetFlame.flame(samples(Map.of()), "cpu-clock",
+                "file LIKE '%/c-fp.data' AND host = 'host1'").tree();
         assertEquals(paths(one), paths(fleet));
-        String twice = paths(FleetFlame.tree(samples(Map.of()), "cpu-clock", "file LIKE '%/c-fp.data'"));
+        String twice = paths(FleetFlame.flame(samples(Map.of()), "cpu-clock", "file LIKE '%/c-fp.data'").tree());
         StringBuilder doubled = new StringBuilder();
         for (String line : paths(one).split("\n")) {
             int sp = line.lastIndexOf(' ');

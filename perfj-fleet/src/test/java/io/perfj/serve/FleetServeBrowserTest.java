@@ -107,6 +107,62 @@ class FleetServeBrowserTest {
         Browser.screenshot(driver, "fleet-threads");
     }
 
+    /** The samples' weight of one host (null: every host). */
+    private static long weightOf(String host) {
+        long w = 0;
+        for (int i = 0; i < profile.sampleCount(); i++) {
+            if (host == null || host.equals(profile.host(profile.thread(i)))) {
+                w += profile.weight(i);
+            }
+        }
+        return w;
+    }
+
+    @Test
+    void theHostFilterSelectsOneHostsThreads() throws Exception {
+        driver.get(server.url());
+        Browser.settle(driver);
+        WebElement select = driver.findElement(By.id("f-host"));
+        assertTrue(select.isDisplayed(), "a fleet's page has a host filter");
+        List<String> options = select.findElements(By.tagName("option")).stream()
+                .map(o -> o.getAttribute("value")).toList();
+        assertEquals(List.of("", "web1", "web2"), options);
+        long all = weightOf(null);
+        long web2 = weightOf("web2");
+        assertTrue(web2 > 0 && web2 < all, web2 + " of " + all);
+        js("const s = document.getElementById('f-host'); s.value = 'web2'; s.dispatchEvent(new Event('change'));");
+        Browser.settle(driver);
+        assertEquals(web2, ((Number) js("return perfjUi.flame.data.total")).longValue());
+        // a thread of the threads table selects its host and tid
+        driver.findElement(By.id("f-reset")).click();
+        Browser.settle(driver);
+        assertEquals(all, ((Number) js("return perfjUi.flame.data.total")).longValue());
+        driver.findElement(By.cssSelector("#tabs button[data-view=threads]")).click();
+        Browser.settle(driver);
+        for (WebElement row : driver.findElements(By.cssSelector("#threads tbody tr"))) {
+            if (row.getText().contains("web1: ")) {
+                row.click();
+                break;
+            }
+        }
+        Browser.settle(driver);
+        assertEquals("web1", select.getAttribute("value"));
+        // the same pid and tid on the other host are not counted
+        HttpClient c = HttpClient.newHttpClient();
+        String tid = driver.findElement(By.id("f-tid")).getAttribute("value");
+        long thread = 0;
+        for (int i = 0; i < profile.sampleCount(); i++) {
+            int t = profile.thread(i);
+            if ("web1".equals(profile.host(t)) && String.valueOf(profile.tid(t)).equals(tid)) {
+                thread += profile.weight(i);
+            }
+        }
+        HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(server.url()
+                + "api/flame?event=0&host=web1&tid=" + tid)).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(thread > 0 && r.body().matches("(?s).*\"total\":" + thread + "\\D.*"), thread + ": " + r.body());
+        Browser.screenshot(driver, "fleet-host-filter");
+    }
+
     @Test
     void viewsThatReadTheFileSayAFleetHasNone() throws Exception {
         HttpClient c = HttpClient.newHttpClient();
