@@ -44,23 +44,7 @@ class LiveProfileTest {
     void replayedAtFullSpeedMatchesTheSequentialSession(String name) throws Exception {
         Path file = Fixtures.recording(name);
         // the sequential answers: which samples are in no map, and report's rows
-        long[] sequentialUnmapped = new long[2];
-        try (Session s = Session.open(file, options())) {
-            s.run(new RecordHandler() {
-                @Override
-                public void sample(SampleRef r) {
-                    sequentialUnmapped[0]++;
-                    if (s.resolver().findMap(r.pid(), r.tid(), r.cpumode(), r.ip()) == null) {
-                        sequentialUnmapped[1]++;
-                    }
-                }
-
-                @Override
-                public boolean decodesSamples() {
-                    return false;
-                }
-            });
-        }
+        long[] sequentialUnmapped = sequentialSamples(file);
         Set<String> reportRows = new TreeSet<>();
         try (Session s = Session.open(file, options())) {
             ReportOptions o = new ReportOptions(KEYS, false, false, CallchainMode.NONE, false, 0.5, 0, 127,
@@ -91,6 +75,68 @@ class LiveProfileTest {
         }
         assertTrue(reportRows.size() >= 3, name + ": report rows " + reportRows);
         assertEquals(reportRows, liveRows, name);
+    }
+
+    /**
+     * top -g over recordings made with frame-pointer callchains: the live profile's report is
+     * report's, with --children (perf top -g's default: caller order) and with --no-children -g
+     * (callee order), every line of the rows and their callchain trees.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"c-fp,true", "c-fp,false", "hot-20k,true", "hot-20k,false",
+            "bpf-sys,true", "bpf-sys,false", "sideband,true"})
+    void withCallchainsTheSnapshotIsReportsChildrenReport(String name, boolean children) throws Exception {
+        Path file = Fixtures.recording(name);
+        ReportOptions o = new ReportOptions(KEYS, false, children, CallchainMode.GRAPH, children, 0.5, 0, 127,
+                null, null, null, null, null, null);
+        List<String> expected;
+        String event;
+        try (Session s = Session.open(file, options())) {
+            expected = rows(Report.build(s, o));
+            event = s.eventNames().get(0);
+        }
+        List<String> live;
+        long unmapped;
+        try (Session s = Session.open(file, options()); LiveProfile p = new LiveProfile(s, true).start()) {
+            p.awaitEnd();
+            live = rows(p.report(o, event));
+            unmapped = p.snapshot(KEYS).unmapped();
+        }
+        assertTrue(expected.size() >= 10, name + ": report lines " + expected);
+        assertTrue(expected.stream().anyMatch(l -> l.contains("--")), name + ": callchain trees in " + expected);
+        assertEquals(String.join("\n", expected), String.join("\n", live), name);
+        assertTrue(unmapped <= sequentialSamples(file)[1], name + ": failed lookups");
+    }
+
+    /** The report's lines but its comments (the header, which names the recording's own counts). */
+    private static List<String> rows(Report r) {
+        StringWriter w = new StringWriter();
+        PrintWriter out = new PrintWriter(w);
+        new StdioReport(r, out).print();
+        out.flush();
+        return java.util.Arrays.stream(w.toString().split("\n")).filter(l -> !l.startsWith("#")).toList();
+    }
+
+    /** The recording's samples as the sequential session reads them: {samples, samples in no map}. */
+    private static long[] sequentialSamples(Path file) throws Exception {
+        long[] n = new long[2];
+        try (Session s = Session.open(file, options())) {
+            s.run(new RecordHandler() {
+                @Override
+                public void sample(SampleRef r) {
+                    n[0]++;
+                    if (s.resolver().findMap(r.pid(), r.tid(), r.cpumode(), r.ip()) == null) {
+                        n[1]++;
+                    }
+                }
+
+                @Override
+                public boolean decodesSamples() {
+                    return false;
+                }
+            });
+        }
+        return n;
     }
 
     /** A record the reader cannot read stops both threads, and the reader's typed error reaches the caller. */
