@@ -3,6 +3,8 @@ package io.perfj.cli;
 import io.perfj.record.EventSpec;
 import io.perfj.record.RecordOptions;
 import io.perfj.record.Recorder;
+import io.perfj.report.CallchainMode;
+import io.perfj.report.ReportOptions;
 import io.perfj.report.SortKey;
 import io.perfj.session.Session;
 import io.perfj.session.SessionOptions;
@@ -34,6 +36,8 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
     Long frequency;
     String events;
     boolean g;
+    /** --children / --no-children: null when neither was given (on with -g, as perf top). */
+    Boolean children;
     String sort = "dso,sym";
     final CommandSpec spec;
 
@@ -58,8 +62,11 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         m.option("-e", "--event").label("EVENT[,EVENT...]")
                 .describe("Events to sample, as for record (default cycles, cpu-clock without a PMU).")
                 .value(String.class, v -> events = events == null ? v : events + "," + v);
-        m.option("-g").describe("Record call chains by frame pointers (rows still show each sample's own symbol).")
+        m.option("-g").describe("Record call chains by frame pointers and show them (with --stdio: report's callchain trees).")
                 .flag(v -> g = v);
+        m.option("--children").negatable()
+                .describe("With -g: add callers' accumulated periods, a Children column (default on with -g, as perf top).")
+                .value(Boolean.class, v -> children = v);
         m.option("-s", "--sort").label("KEYS").describe("Row keys among comm, dso, sym (default dso,sym).")
                 .value(String.class, v -> sort = v);
         spec = m.spec();
@@ -123,7 +130,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         PrintWriter w = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (Session s = Session.open(in, "the live stream", SessionOptions.defaults());
-             LiveProfile p = new LiveProfile(s).start()) {
+             LiveProfile p = new LiveProfile(s, g).start()) {
             if (screen) {
                 interactive(s, p, keys, (long) Math.ceil(d * 1000));
             } else if (web) {
@@ -143,7 +150,9 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             for (String warning : warnings) {
                 err.println("Warning: " + warning);
             }
-            if (!screen && !web) {
+            if (!screen && !web && g) {
+                printReport(w, p, s, reportOptions(keys), summary.get());
+            } else if (!screen && !web) {
                 print(w, p.snapshot(keys), keys, summary.get());
             }
         } catch (io.perfj.io.FormatException e) {
@@ -230,11 +239,36 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         }
     };
 
-    /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
-    static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {
+    /**
+     * What report would show of the same samples with {@code -g} and these keys: the callchain
+     * graph (0.5%), --children unless --no-children, caller order with children and callee order
+     * without, as report orders them.
+     */
+    ReportOptions reportOptions(List<SortKey> keys) {
+        boolean child = g && (children == null || children);
+        return new ReportOptions(keys, false, child, g ? CallchainMode.GRAPH : CallchainMode.NONE,
+                children == null || children, 0.5, 0, io.perfj.session.Session.DEFAULT_MAX_STACK, null, null, null,
+                null, null, null);
+    }
+
+    /** With -g: the summary line and rule, then report's stdio layout of the live profile (rows and callchain trees). */
+    static void printReport(PrintWriter w, LiveProfile p, Session s, ReportOptions o, Recorder.Summary summary) {
+        LiveProfile.Snapshot snap = p.snapshot(o.sortKeys());
+        header(w, snap, summary);
+        List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
+        new io.perfj.report.StdioReport(p.report(o, names.isEmpty() ? "samples" : String.join(",", names)), w).print();
+    }
+
+    /** perf top --stdio's summary line and rule. */
+    private static void header(PrintWriter w, LiveProfile.Snapshot snap, Recorder.Summary summary) {
         w.printf(Locale.ROOT, "   PerfTop: %d samples, lost: %d%n", snap.samples(), summary == null ? snap.lost() : summary.lost());
         w.println("-".repeat(79));
         w.println();
+    }
+
+    /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
+    static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {
+        header(w, snap, summary);
         for (String line : io.perfj.top.TopView.rowLines(snap, snap.rows(), keys, false)) {
             w.println(line);
         }
