@@ -206,17 +206,19 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
-    /** The live profile's snapshot as the browser UI's one recording (its rows as sums by command and frame). */
+    /**
+     * The live profile as the browser UI's one recording: each summed stack (with -g its
+     * callchain, the sampled frame first; without, the sampled frame alone) one stack of the
+     * profile, weighing its period.
+     */
     static io.perfj.serve.Api webApi(Session s, LiveProfile p) {
         LiveProfile.Snapshot snap = p.snapshot(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM));
         // a pipe's events are known once samples came
         List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
         io.perfj.profile.Profile.Stacks sums = new io.perfj.profile.Profile.Stacks(
                 List.of(names.isEmpty() ? "samples" : String.join(",", names)), new boolean[] {true});
-        for (LiveProfile.Row r : snap.rows()) {
-            // a thread named only by its command, at time 0 on no CPU
-            sums.add(null, -1, -1, r.comm(), 0, 0, -1, r.frame(), 1, r.period());
-        }
+        // a thread named only by its command, at time 0 on no CPU
+        p.forEachStack((comm, stack, samples, period) -> sums.add(null, -1, -1, comm, 0, 0, -1, stack, samples, period));
         io.perfj.profile.Profile prof = sums.build();
         io.perfj.serve.Api api = new io.perfj.serve.Api(new io.perfj.serve.Recording("perfj top", null, prof,
                 SessionOptions.defaults()).live(snap.samples()));
