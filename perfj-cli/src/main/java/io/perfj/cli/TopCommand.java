@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * {@code perfj top}: a live profile. The recorder streams pipe-mode records to a
  * {@link LiveProfile}, whose reader thread keeps the process model current while its display
- * thread sums the samples by symbol; {@code --stdio -d SECONDS} prints one snapshot at the end.
+ * thread sums the samples by symbol (with -g by callchain too); {@code --stdio -d SECONDS} prints
+ * one snapshot at the end (with -g report's Children/Self rows and callchain trees).
  */
 public final class TopCommand implements java.util.concurrent.Callable<Integer> {
     boolean stdio;
@@ -132,7 +133,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         try (Session s = Session.open(in, "the live stream", SessionOptions.defaults());
              LiveProfile p = new LiveProfile(s, g).start()) {
             if (screen) {
-                interactive(s, p, keys, (long) Math.ceil(d * 1000));
+                interactive(s, p, keys, (long) Math.ceil(d * 1000), g ? this::reportOptions : null);
             } else if (web) {
                 web(s, p, w, err, (long) Math.ceil(d * 1000));
             } else {
@@ -174,12 +175,13 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
     }
 
     /** The full-screen view on the process's terminal until q. */
-    private static void interactive(Session s, LiveProfile p, List<SortKey> keys, long refreshMillis)
+    private static void interactive(Session s, LiveProfile p, List<SortKey> keys, long refreshMillis,
+                                    java.util.function.Function<List<SortKey>, ReportOptions> callchains)
             throws java.io.IOException {
         try (org.jline.terminal.Terminal t = org.jline.terminal.TerminalBuilder.builder().system(true)
                 .name("perfj top").build()) {
             new TopScreen(t, p, new io.perfj.top.TopView(keys), () -> String.join(",", s.eventNames()), refreshMillis,
-                    PAGES).run();
+                    PAGES, callchains).run();
         }
     }
 
@@ -226,7 +228,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         return api;
     }
 
-    /** The pages top has no data for yet: a live profile keeps no addresses within a symbol, nor callchains. */
+    /** The pages top has no data for: a live profile keeps no addresses within a symbol, nor callchains without -g. */
     static final TopScreen.Pages PAGES = new TopScreen.Pages() {
         @Override
         public List<String> annotate(LiveProfile.Row row) {
@@ -236,8 +238,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
 
         @Override
         public List<String> callchains(LiveProfile.Row row) {
-            return List.of("A live profile does not keep callchains yet (top -g records them; they are not summed).",
-                    "Record with perfj record -g -o FILE and run perfj report -i FILE --children.");
+            return List.of("This live profile keeps no callchains: run perfj top -g (the rows then have their callchain trees).");
         }
     };
 
@@ -258,7 +259,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         LiveProfile.Snapshot snap = p.snapshot(o.sortKeys());
         header(w, snap, summary);
         List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
-        new io.perfj.report.StdioReport(p.report(o, names.isEmpty() ? "samples" : String.join(",", names)), w).print();
+        new io.perfj.report.StdioReport(p.report(o, names.isEmpty() ? "samples" : String.join(",", names)), w).print(false);
     }
 
     /** perf top --stdio's summary line and rule. */

@@ -412,6 +412,46 @@ public final class LiveProfile implements AutoCloseable {
         void stack(String comm, List<Location> leafFirst, long samples, long period);
     }
 
+    /**
+     * {@link #report}'s entries as a snapshot's rows (each with its own period and samples; its
+     * comm when {@code opts} sort by it), only those of command {@code comm} and object
+     * {@code dso} when given (top's zooms), with the entry each row is: its accumulated period
+     * (--children) and callchain tree. The snapshot's totals are those of every sample.
+     */
+    public Entries entries(ReportOptions opts, String comm, String dso, String event) {
+        Snapshot all = snapshot(List.of());
+        Report r = report(opts, event);
+        java.util.IdentityHashMap<Row, io.perfj.report.HistEntry> entries = new java.util.IdentityHashMap<>();
+        List<Row> rows = new ArrayList<>();
+        boolean byComm = opts.has(SortKey.COMM);
+        for (io.perfj.report.Hists h : r.hists()) {
+            for (io.perfj.report.HistEntry e : h.entries()) {
+                Frame f = r.frames().get(e.frame());
+                if (comm != null && !comm.equals(e.comm()) || dso != null && !dso.equals(f.dsoName())) {
+                    continue;
+                }
+                Row row = new Row(byComm ? e.comm() : null, f, e.selfPeriod(), e.selfSamples());
+                rows.add(row);
+                entries.put(row, e);
+            }
+        }
+        return new Entries(new Snapshot(all.samples(), all.period(), all.unmapped(), all.lost(), rows), r, entries);
+    }
+
+    /** {@link #entries}' answer: the rows, the report they are entries of, and each row's entry. */
+    public record Entries(Snapshot snapshot, Report report, java.util.Map<Row, io.perfj.report.HistEntry> entries) {
+        /** The row's accumulated period (its Children column). */
+        public long children(Row row) {
+            return entries.get(row).accPeriod();
+        }
+
+        /** The row's callchain tree as report prints it under the row. */
+        public List<String> callchains(Row row) {
+            io.perfj.report.HistEntry e = entries.get(row);
+            return e == null ? List.of() : io.perfj.report.StdioReport.callchainLines(report, e);
+        }
+    }
+
     /** Whether the profile keeps callchains (made with them). */
     public boolean callchains() {
         return callchains;
