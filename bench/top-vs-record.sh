@@ -13,11 +13,7 @@ SECS="${2:-5}"
 . "$ROOT/bench/busy-cpus.sh" $(( (SECS + 10) * RUNS * 2 ))
 HZ="${3:-999}"
 echo "perfj top --stdio vs perfj record + report: -a -F $HZ -e cpu-clock for $SECS s, $(nproc) CPUs busy with bin/hot, $(date -u '+%F %H:%M') UTC, load: $(uptime | sed 's/.*load average: //')"
-cpu() {
-    local user sys wall
-    read -r user sys wall <"$1"
-    echo "$user + $sys" | bc
-}
+. "$ROOT/bench/cpu-time.sh"
 for i in $(seq "$RUNS"); do
     /usr/bin/time -f "%U %S %e" -o "$TMP/t1" "$ROOT/perfj" top --stdio -d "$SECS" -a -F "$HZ" -e cpu-clock >"$TMP/top.txt" 2>/dev/null
     c1="$(cpu "$TMP/t1")"
@@ -29,5 +25,4 @@ for i in $(seq "$RUNS"); do
     echo "record+report: cpu $c2 s (record $(cpu "$TMP/t2"), report $(cpu "$TMP/t3")), $(grep -o '([0-9]* samples)' "$TMP/rec.err"), hottest: $(grep -m1 '^ *[0-9.]*%' "$TMP/rep.txt" | sed 's/  */ /g')"
     echo "$c2" >>"$TMP/rec.cpu"
 done
-median() { sort -n "$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 echo "median cpu: top $(median "$TMP/top.cpu") s, record+report $(median "$TMP/rec.cpu") s"

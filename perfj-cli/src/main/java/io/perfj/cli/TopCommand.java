@@ -3,6 +3,8 @@ package io.perfj.cli;
 import io.perfj.record.EventSpec;
 import io.perfj.record.RecordOptions;
 import io.perfj.record.Recorder;
+import io.perfj.report.CallchainMode;
+import io.perfj.report.ReportOptions;
 import io.perfj.report.SortKey;
 import io.perfj.session.Session;
 import io.perfj.session.SessionOptions;
@@ -21,7 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * {@code perfj top}: a live profile. The recorder streams pipe-mode records to a
  * {@link LiveProfile}, whose reader thread keeps the process model current while its display
- * thread sums the samples by symbol; {@code --stdio -d SECONDS} prints one snapshot at the end.
+ * thread sums the samples by symbol (with -g by callchain too); {@code --stdio -d SECONDS} prints
+ * one snapshot at the end (with -g report's Children/Self rows and callchain trees).
  */
 public final class TopCommand implements java.util.concurrent.Callable<Integer> {
     boolean stdio;
@@ -34,6 +37,8 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
     Long frequency;
     String events;
     boolean g;
+    /** --children / --no-children: null when neither was given (on with -g, as perf top). */
+    Boolean children;
     String sort = "dso,sym";
     final CommandSpec spec;
 
@@ -58,8 +63,11 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         m.option("-e", "--event").label("EVENT[,EVENT...]")
                 .describe("Events to sample, as for record (default cycles, cpu-clock without a PMU).")
                 .value(String.class, v -> events = events == null ? v : events + "," + v);
-        m.option("-g").describe("Record call chains by frame pointers (rows still show each sample's own symbol).")
+        m.option("-g").describe("Record call chains by frame pointers and show them (with --stdio: report's callchain trees).")
                 .flag(v -> g = v);
+        m.option("--children").negatable()
+                .describe("With -g: add callers' accumulated periods, a Children column (default on with -g, as perf top).")
+                .value(Boolean.class, v -> children = v);
         m.option("-s", "--sort").label("KEYS").describe("Row keys among comm, dso, sym (default dso,sym).")
                 .value(String.class, v -> sort = v);
         spec = m.spec();
@@ -123,9 +131,9 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         PrintWriter w = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (Session s = Session.open(in, "the live stream", SessionOptions.defaults());
-             LiveProfile p = new LiveProfile(s).start()) {
+             LiveProfile p = new LiveProfile(s, g).start()) {
             if (screen) {
-                interactive(s, p, keys, (long) Math.ceil(d * 1000));
+                interactive(s, p, keys, (long) Math.ceil(d * 1000), g ? this::reportOptions : null);
             } else if (web) {
                 web(s, p, w, err, (long) Math.ceil(d * 1000));
             } else {
@@ -143,7 +151,9 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             for (String warning : warnings) {
                 err.println("Warning: " + warning);
             }
-            if (!screen && !web) {
+            if (!screen && !web && g) {
+                printReport(w, p, s, reportOptions(keys), summary.get());
+            } else if (!screen && !web) {
                 print(w, p.snapshot(keys), keys, summary.get());
             }
         } catch (io.perfj.io.FormatException e) {
@@ -165,12 +175,13 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
     }
 
     /** The full-screen view on the process's terminal until q. */
-    private static void interactive(Session s, LiveProfile p, List<SortKey> keys, long refreshMillis)
+    private static void interactive(Session s, LiveProfile p, List<SortKey> keys, long refreshMillis,
+                                    java.util.function.Function<List<SortKey>, ReportOptions> callchains)
             throws java.io.IOException {
         try (org.jline.terminal.Terminal t = org.jline.terminal.TerminalBuilder.builder().system(true)
                 .name("perfj top").build()) {
             new TopScreen(t, p, new io.perfj.top.TopView(keys), () -> String.join(",", s.eventNames()), refreshMillis,
-                    PAGES).run();
+                    PAGES, callchains).run();
         }
     }
 
@@ -197,17 +208,19 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         }
     }
 
-    /** The live profile's snapshot as the browser UI's one recording (its rows as sums by command and frame). */
+    /**
+     * The live profile as the browser UI's one recording: each summed stack (with -g its
+     * callchain, the sampled frame first; without, the sampled frame alone) one stack of the
+     * profile, weighing its period.
+     */
     static io.perfj.serve.Api webApi(Session s, LiveProfile p) {
         LiveProfile.Snapshot snap = p.snapshot(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM));
         // a pipe's events are known once samples came
         List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
         io.perfj.profile.Profile.Stacks sums = new io.perfj.profile.Profile.Stacks(
                 List.of(names.isEmpty() ? "samples" : String.join(",", names)), new boolean[] {true});
-        for (LiveProfile.Row r : snap.rows()) {
-            // a thread named only by its command, at time 0 on no CPU
-            sums.add(null, -1, -1, r.comm(), 0, 0, -1, r.frame(), 1, r.period());
-        }
+        // a thread named only by its command, at time 0 on no CPU
+        p.forEachStack((comm, stack, samples, period) -> sums.add(null, -1, -1, comm, 0, 0, -1, stack, samples, period));
         io.perfj.profile.Profile prof = sums.build();
         io.perfj.serve.Api api = new io.perfj.serve.Api(new io.perfj.serve.Recording("perfj top", null, prof,
                 SessionOptions.defaults()).live(snap.samples()));
@@ -215,7 +228,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         return api;
     }
 
-    /** The pages top has no data for yet: a live profile keeps no addresses within a symbol, nor callchains. */
+    /** The pages top has no data for: a live profile keeps no addresses within a symbol, nor callchains without -g. */
     static final TopScreen.Pages PAGES = new TopScreen.Pages() {
         @Override
         public List<String> annotate(LiveProfile.Row row) {
@@ -225,16 +238,40 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
 
         @Override
         public List<String> callchains(LiveProfile.Row row) {
-            return List.of("A live profile does not keep callchains yet (top -g records them; they are not summed).",
-                    "Record with perfj record -g -o FILE and run perfj report -i FILE --children.");
+            return List.of("This live profile keeps no callchains: run perfj top -g (the rows then have their callchain trees).");
         }
     };
 
-    /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
-    static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {
+    /**
+     * What report would show of the same samples with {@code -g} and these keys: the callchain
+     * graph (0.5%), --children unless --no-children, caller order with children and callee order
+     * without, as report orders them.
+     */
+    ReportOptions reportOptions(List<SortKey> keys) {
+        boolean child = g && (children == null || children);
+        return new ReportOptions(keys, false, child, g ? CallchainMode.GRAPH : CallchainMode.NONE,
+                children == null || children, 0.5, 0, io.perfj.session.Session.DEFAULT_MAX_STACK, null, null, null,
+                null, null, null);
+    }
+
+    /** With -g: the summary line and rule, then report's stdio layout of the live profile (rows and callchain trees). */
+    static void printReport(PrintWriter w, LiveProfile p, Session s, ReportOptions o, Recorder.Summary summary) {
+        LiveProfile.Snapshot snap = p.snapshot(o.sortKeys());
+        header(w, snap, summary);
+        List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
+        new io.perfj.report.StdioReport(p.report(o, names.isEmpty() ? "samples" : String.join(",", names)), w).print(false);
+    }
+
+    /** perf top --stdio's summary line and rule. */
+    private static void header(PrintWriter w, LiveProfile.Snapshot snap, Recorder.Summary summary) {
         w.printf(Locale.ROOT, "   PerfTop: %d samples, lost: %d%n", snap.samples(), summary == null ? snap.lost() : summary.lost());
         w.println("-".repeat(79));
         w.println();
+    }
+
+    /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
+    static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {
+        header(w, snap, summary);
         for (String line : io.perfj.top.TopView.rowLines(snap, snap.rows(), keys, false)) {
             w.println(line);
         }

@@ -31,6 +31,10 @@ final class TopScreen {
     private final long refreshMillis;
     /** A page for the selected row: annotate's, or the callchains' (true). */
     private final Pages pages;
+    /** With -g: report's options for the view's keys (the rows are the report's entries), else null. */
+    private final java.util.function.Function<List<io.perfj.report.SortKey>, io.perfj.report.ReportOptions> callchains;
+    /** With -g: the entries the rows shown are. */
+    private LiveProfile.Entries entries;
     private volatile boolean resized;
     /** Ctrl-C: quit as q does, so the terminal is restored. */
     private volatile boolean interrupted;
@@ -44,6 +48,18 @@ final class TopScreen {
 
     TopScreen(Terminal term, LiveProfile profile, TopView view, java.util.function.Supplier<String> events,
               long refreshMillis, Pages pages) {
+        this(term, profile, view, events, refreshMillis, pages, null);
+    }
+
+    /**
+     * As the other constructor; with {@code callchains} (top -g: report's options for the view's
+     * keys) the rows are the report's entries, with a Children column when the options have
+     * --children, and {@code +}/{@code e} show the selected entry's callchain tree.
+     */
+    TopScreen(Terminal term, LiveProfile profile, TopView view, java.util.function.Supplier<String> events,
+              long refreshMillis, Pages pages,
+              java.util.function.Function<List<io.perfj.report.SortKey>, io.perfj.report.ReportOptions> callchains) {
+        this.callchains = callchains;
         this.term = term;
         this.profile = profile;
         this.view = view;
@@ -115,7 +131,7 @@ final class TopScreen {
                     case REFRESH -> refresh();
                     case ANNOTATE -> view.showText("annotate " + view.selected().symbol(), pages.annotate(view.selected()));
                     case EXPAND -> view.showText("callchains of " + view.selected().symbol(),
-                            pages.callchains(view.selected()));
+                            entries != null ? entries.callchains(view.selected()) : pages.callchains(view.selected()));
                     default -> {
                     }
                 }
@@ -140,6 +156,17 @@ final class TopScreen {
     }
 
     private void refresh() {
+        if (callchains != null) {
+            io.perfj.report.ReportOptions o = callchains.apply(view.keys());
+            LiveProfile.Entries en = profile.entries(o, view.zoomComm(), view.zoomDso(),
+                    event.isEmpty() ? "samples" : event);
+            if (event.isEmpty() && en.snapshot().samples() > 0) {
+                event = events.get();
+            }
+            entries = en;
+            view.update(en.snapshot(), o.children() ? en::children : null);
+            return;
+        }
         LiveProfile.Snapshot snap = profile.snapshot(view.keys(), view.zoomComm(), view.zoomDso());
         if (event.isEmpty() && snap.samples() > 0) {
             event = events.get();

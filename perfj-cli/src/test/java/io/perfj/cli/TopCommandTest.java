@@ -86,4 +86,21 @@ class TopCommandTest {
         assertTrue(hotRows.stream().anyMatch(l -> l.endsWith("[.] compute_a")), r.out());
         assertTrue(hotRows.stream().anyMatch(l -> l.endsWith("[.] leaf_mix")), r.out());
     }
+
+    /** top -g: report's Children/Self rows and callchain trees; --no-children: self rows with their callee trees. */
+    @Test
+    void withCallchainsTheSnapshotIsAChildrenReport() throws Exception {
+        CliFixtures.Run r = withHot(true, "top", "--stdio", "-g", "-d", "2", "-e", "cpu-clock", "-F", "999",
+                "--sort", "comm,dso,sym");
+        assertTrue(r.out().startsWith("   PerfTop: "), r.out());
+        assertTrue(r.out().contains("# Children      Self  Command"), r.out());
+        // main calls both loops: its children share is (nearly) all of hot's, its self share 0
+        assertTrue(r.out().lines().anyMatch(l -> l.matches(" +(9[0-9]|100)\\.[0-9]+% +0\\.00%  hot +hot +\\[\\.\\] main")), r.out());
+        assertTrue(r.out().contains("---") && r.out().contains("compute_a"), r.out());
+        CliFixtures.Run self = withHot(true, "top", "--stdio", "-g", "--no-children", "-d", "2", "-e", "cpu-clock",
+                "-F", "999", "--sort", "comm,dso,sym");
+        assertTrue(!self.out().contains("Children") && self.out().contains("---"), self.out());
+        assertTrue(self.out().lines().anyMatch(l -> l.matches(" +[0-9.]+%  hot +hot +\\[\\.\\] (compute_a|leaf_mix)")),
+                self.out());
+    }
 }

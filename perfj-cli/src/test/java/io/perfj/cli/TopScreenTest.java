@@ -54,22 +54,11 @@ class TopScreenTest {
         PipedOutputStream keys = new PipedOutputStream();
         PipedInputStream in = new PipedInputStream(keys);
         VtScreen out = new VtScreen(30, 100);
-        SessionOptions o = SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Path.of("/nonexistent-perfj-maps"), false));
-        try (Terminal t = TerminalBuilder.builder().system(false).streams(in, out).type("xterm")
-                .size(new Size(100, 30)).build();
-             Session s = Session.open(Fixtures.recording("hot-20k"), o);
+        try (Terminal t = terminal(in, out); Session s = Session.open(Fixtures.recording("hot-20k"), OPTIONS);
              LiveProfile p = new LiveProfile(s).start()) {
             TopView view = new TopView(List.of(SortKey.DSO, SortKey.SYM));
             List<Throwable> failed = new ArrayList<>();
-            Thread screen = new Thread(() -> {
-                try {
-                    new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.PAGES).run();
-                } catch (IOException | RuntimeException e) {
-                    failed.add(e);
-                }
-            });
-            screen.start();
+            Thread screen = start(new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.PAGES), failed);
             p.awaitEnd();
             LiveProfile.Snapshot end = p.snapshot(view.keys());
             waitFor(out, x -> x.contains("PerfTop: " + end.samples() + " samples"), "every sample");
@@ -105,6 +94,73 @@ class TopScreenTest {
             assertTrue(out.written().endsWith("\u001b[?1049l")
                     || out.written().contains("\u001b[?1049l"), "the screen is restored");
         }
+    }
+
+    /**
+     * top -g's view over a replayed recording with callchains: report's entries with the Children
+     * column, ordered by it, and {@code e} on the selected row shows the callchain tree report
+     * prints under that entry.
+     */
+    @Test
+    void withCallchainsTheRowsHaveChildrenAndExpandShowsTheTree() throws Exception {
+        PipedOutputStream keys = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(keys);
+        VtScreen out = new VtScreen(30, 100);
+        java.util.function.Function<List<SortKey>, io.perfj.report.ReportOptions> children =
+                k -> new io.perfj.report.ReportOptions(k, false, true, io.perfj.report.CallchainMode.GRAPH, true, 0.5, 0,
+                        127, null, null, null, null, null, null);
+        List<SortKey> k = List.of(SortKey.DSO, SortKey.SYM);
+        try (Terminal t = terminal(in, out); Session s = Session.open(Fixtures.recording("c-fp"), OPTIONS);
+             LiveProfile p = new LiveProfile(s, true).start()) {
+            TopView view = new TopView(k);
+            List<Throwable> failed = new ArrayList<>();
+            Thread screen = start(new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.PAGES, children), failed);
+            p.awaitEnd();
+            LiveProfile.Entries end = p.entries(children.apply(k), null, null, "cpu-clock");
+            waitFor(out, x -> x.contains("PerfTop: " + end.snapshot().samples() + " samples"), "every sample");
+            waitFor(out, x -> x.contains("  Children      Self  Shared Object"), "the Children column");
+            // the first row is the hottest by children: a caller of everything, with no self time
+            String first = out.text().lines().skip(TopView.HEADER_LINES).findFirst().orElseThrow();
+            assertTrue(first.matches(" +(9[0-9]|100)\\.[0-9]{2}% +0\\.00%  \\S+ +\\[\\.\\] \\S+"), out.text());
+            LiveProfile.Row selected = view.selected();
+            List<String> tree = end.callchains(end.snapshot().rows().stream()
+                    .filter(r -> r.symbol().equals(selected.symbol())).findFirst().orElseThrow());
+            assertTrue(tree.size() >= 2, tree.toString());
+            type(keys, "e");
+            waitFor(out, x -> x.contains("callchains of " + selected.symbol()), "the callchain page");
+            String page = out.text();
+            for (String line : tree.subList(0, Math.min(tree.size(), 20))) {
+                String shown = line.length() > 99 ? line.substring(0, 99) : line;
+                assertTrue(page.contains(shown.stripTrailing()), "'" + shown + "' in\n" + page);
+            }
+            type(keys, "q");
+            waitFor(out, x -> x.contains("Children      Self"), "the list again");
+            type(keys, "q");
+            screen.join(WAIT_MS);
+            assertTrue(!screen.isAlive(), "q quits");
+            assertEquals(List.of(), failed);
+        }
+    }
+
+    private static final SessionOptions OPTIONS = SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(),
+            null, Path.of("/nonexistent-perfj-maps"), false));
+
+    /** jline's terminal over streams: an xterm of 100x30 reading {@code in}, writing to {@code out}. */
+    private static Terminal terminal(PipedInputStream in, VtScreen out) throws IOException {
+        return TerminalBuilder.builder().system(false).streams(in, out).type("xterm").size(new Size(100, 30)).build();
+    }
+
+    /** Runs the screen on a thread of its own; what it throws goes to {@code failed}. */
+    private static Thread start(TopScreen screen, List<Throwable> failed) {
+        Thread t = new Thread(() -> {
+            try {
+                screen.run();
+            } catch (IOException | RuntimeException e) {
+                failed.add(e);
+            }
+        });
+        t.start();
+        return t;
     }
 
     private static void type(PipedOutputStream keys, String s) throws IOException {

@@ -5,7 +5,6 @@ import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.io.BufferedReader;
@@ -22,9 +21,9 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code perfj top --web}: the command (a JVM of its own, the tests' class path) profiling
- * {@code bin/hot} live, the page in headless Chromium showing hot's loops in the flame graph and
- * the top table, and the sample count on the page growing between two reads (the page asks
+ * {@code perfj top --web -g}: the command (a JVM of its own, the tests' class path) profiling
+ * {@code bin/hot} live, the page in headless Chromium showing hot's loops and their caller main
+ * in the flame graph and the top table, and the sample count on the page growing between two reads (the page asks
  * again every second). Skipped without Chromium and chromedriver, or where perf_event_open is
  * not permitted.
  */
@@ -36,13 +35,10 @@ class TopWebBrowserTest {
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
+    /** Whether an element matching {@code css} holds {@code text}: asked in one script, as the live page redraws every second. */
     private static boolean shows(ChromeDriver d, String css, String text) {
-        for (WebElement e : d.findElements(By.cssSelector(css))) {
-            if (e.getAttribute("textContent").contains(text)) {
-                return true;
-            }
-        }
-        return false;
+        return Boolean.TRUE.equals(d.executeScript("return Array.from(document.querySelectorAll(arguments[0]))"
+                + ".some(e => e.textContent.includes(arguments[1]));", css, text));
     }
 
     @Test
@@ -55,7 +51,7 @@ class TopWebBrowserTest {
         try {
             String jvm = ProcessHandle.current().info().command().orElse("java");
             top = new ProcessBuilder(List.of(jvm, "--enable-native-access=ALL-UNNAMED", "-cp",
-                    System.getProperty("java.class.path"), "io.perfj.cli.Main", "top", "--web", "-p",
+                    System.getProperty("java.class.path"), "io.perfj.cli.Main", "top", "--web", "-g", "-p",
                     Long.toString(hot.pid()), "-e", "cpu-clock", "-F", "999")).start();
             Process t = top;
             // threads of their own: the common pool may have one worker on a small machine
@@ -89,6 +85,8 @@ class TopWebBrowserTest {
             driver.get(url);
             Browser.settle(driver);
             Browser.until(() -> shows(driver, "#flame .fr", "compute_a") && shows(driver, "#flame .fr", "leaf_mix"));
+            // -g: the flame graph has the callers, which no sample is in (main calls both loops)
+            Browser.until(() -> shows(driver, "#flame .fr", "main"));
             long first = samples(driver);
             assertTrue(first > 0, driver.findElement(By.id("recording")).getText());
             Browser.until(() -> samples(driver) > first);

@@ -301,21 +301,6 @@ public final class Profile {
             return this;
         }
 
-        /**
-         * Adds a sum made elsewhere as one stack of a single frame (perfj top's live sums by
-         * command and symbol, which keep no callchains), as {@link #add(String, int, int, String,
-         * int, long, int, List, long, long)} adds a stack.
-         */
-        public Stacks add(String host, int pid, int tid, String comm, int event, long time, int cpu,
-                io.perfj.report.Frame frame, long samples, long weight) {
-            if (b.count == null) {
-                b.count = new long[b.time.length];
-            }
-            b.add(time, b.thread(host, pid, tid, comm), cpu, event,
-                    b.stacks.push(StackTable.EMPTY, b.frames.intern(frame)), weight, samples);
-            return this;
-        }
-
         public Profile build() {
             return new Profile(b);
         }

@@ -45,6 +45,24 @@ public final class StdioReport {
     }
 
     /**
+     * The callchain tree this report prints under entry {@code e} of one of its events (the
+     * lines {@link #print} writes after the entry's line; none without callchains).
+     */
+    public static List<String> callchainLines(Report report, HistEntry e) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        PrintWriter out = new PrintWriter(w);
+        StdioReport s = new StdioReport(report, out);
+        for (Hists h : report.hists()) {
+            if (h.entries().contains(e)) {
+                s.printChains(h, e, report.options());
+                break;
+            }
+        }
+        out.flush();
+        return w.toString().lines().toList();
+    }
+
+    /**
      * Prints the report; {@code hint}: with perf's first line pointing to --header (perf leaves
      * it out after printing the header itself). Returns false, having printed only those first
      * lines, when no sample made an entry at all (perf's "data has no samples" error, which is

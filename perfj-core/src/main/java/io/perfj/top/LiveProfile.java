@@ -8,7 +8,11 @@ import io.perfj.perfdata.record.RecordDecoder;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.report.Frame;
 import io.perfj.report.FrameTable;
+import io.perfj.report.Report;
+import io.perfj.report.ReportOptions;
+import io.perfj.report.StackTable;
 import io.perfj.report.SortKey;
+import io.perfj.session.ChainWalk;
 import io.perfj.session.Session;
 import io.perfj.symbols.Location;
 import io.perfj.symbols.Machine;
@@ -37,7 +41,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LiveProfile implements AutoCloseable {
     /** A sample as the reader saw it: the thread's name and the map, found at the sample. */
-    private record Hit(String comm, Map map, char level, long ip, long period) {
+    private record Hit(String comm, Map map, char level, long ip, long period, Chain chain) {
+    }
+
+    /**
+     * A sample's callchain as the reader walked it (innermost first, as {@link Session#resolveStack}
+     * gives it): each address with the map found for it at the sample, and its level.
+     */
+    private record Chain(Map[] maps, char[] levels, long[] ips) {
     }
 
     /** One row of a snapshot: the keys it was merged by (null for a key not asked for) and its sums. */
@@ -86,12 +97,50 @@ public final class LiveProfile implements AutoCloseable {
     private record Key(String comm, int frame) {
     }
 
+    /** With callchains: (command, frame id, stack id of {@link #chainStacks}) to {period, samples}, in first-seen order; guarded by this. */
+    private final LinkedHashMap<ChainKey, long[]> chainSums = new LinkedHashMap<>();
+    /** Interned callchains: stacks (root first) of ids of {@link #chainLocations}; guarded by this. */
+    private final StackTable chainStacks = new StackTable();
+    /** Each distinct (map, level, address) of a callchain located once: ids into {@link #chainLocations}; guarded by this. */
+    private final HashMap<ChainAddress, Integer> chainIds = new HashMap<>();
+    private final List<Location> chainLocations = new ArrayList<>();
+    /** Whether samples' callchains are walked and summed (perf top -g). */
+    private final boolean callchains;
+    private final ChainWalk walk;
+
+    private record ChainKey(String comm, int frame, int stack) {
+    }
+
+    /** A callchain address in the map the reader found for it (compared by identity). */
+    private record ChainAddress(Map map, char level, long ip) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ChainAddress a && a.map == map && a.level == level && a.ip == ip;
+        }
+
+        @Override
+        public int hashCode() {
+            return (System.identityHashCode(map) * 31 + level) * 31 + Long.hashCode(ip);
+        }
+    }
+
     /**
      * A profile over {@code session}'s records; nothing is read until {@link #start}. The session
      * is not {@linkplain Session#run run}: the profile reads its records itself.
      */
     public LiveProfile(Session session) {
+        this(session, false);
+    }
+
+    /**
+     * As {@link #LiveProfile(Session)}; with {@code callchains} (perf top -g) each sample's
+     * callchain is walked too, its addresses' maps found at the sample as its own address's is,
+     * and the profile keeps a sum per command, frame and callchain for {@link #report}.
+     */
+    public LiveProfile(Session session, boolean callchains) {
         this.session = Objects.requireNonNull(session, "session");
+        this.callchains = callchains;
+        this.walk = callchains ? ChainWalk.of(session) : null;
         this.machine = session.machine();
         this.reader = new java.lang.Thread(this::read, "perfj-top-reader");
         this.display = new java.lang.Thread(this::resolve, "perfj-top-display");
@@ -119,7 +168,8 @@ public final class LiveProfile implements AutoCloseable {
                 if (rec instanceof Sample s) {
                     io.perfj.symbols.Thread t = machine.thread(s.pid(), s.tid());
                     Map m = machine.findMap(t, s.cpumode(), s.ip());
-                    batch[n++] = new Hit(t.comm(), m, Machine.level(s.cpumode()), s.ip(), s.period());
+                    batch[n++] = new Hit(t.comm(), m, Machine.level(s.cpumode()), s.ip(), s.period(),
+                            callchains ? chain(t, s) : null);
                     if (n == BATCH) {
                         queue.put(batch);
                         batch = new Hit[BATCH];
@@ -156,6 +206,66 @@ public final class LiveProfile implements AutoCloseable {
         }
     }
 
+    /**
+     * The sample's callchain walked as {@link Session#resolveStack} walks it, each address's map
+     * found now, in the model of the sample's moment; null when the sample has none.
+     */
+    private Chain chain(io.perfj.symbols.Thread t, Sample s) {
+        if (s.callchain() == null || s.callchain().size() == 0) {
+            return null;
+        }
+        if (!walk.walk(s, null, Session.DEFAULT_MAX_STACK)) {
+            return new Chain(new Map[0], new char[0], new long[0]);
+        }
+        int n = walk.size();
+        Chain c = new Chain(new Map[n], new char[n], new long[n]);
+        for (int i = 0; i < n; i++) {
+            c.maps()[i] = machine.findMap(t, walk.mode(i), walk.ip(i));
+            c.levels()[i] = Machine.level(walk.mode(i));
+            c.ips()[i] = walk.ip(i);
+        }
+        return c;
+    }
+
+    /** The batch's callchains located (outside the lock, as the samples' own addresses are); null without. */
+    private Location[][] locateChains(Hit[] batch) {
+        if (!callchains) {
+            return null;
+        }
+        Location[][] out = new Location[batch.length][];
+        for (int i = 0; i < batch.length; i++) {
+            Chain c = batch[i] == null ? null : batch[i].chain();
+            if (c != null) {
+                out[i] = new Location[c.ips().length];
+                for (int j = 0; j < out[i].length; j++) {
+                    out[i][j] = machine.locate(c.maps()[j], c.levels()[j], c.ips()[j]);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Adds one sample to the sums by command, frame and callchain; under the lock. */
+    private void sumChain(Hit h, int frame, Location[] chain) {
+        int stack = StackTable.EMPTY;
+        if (chain != null) {
+            for (int j = chain.length - 1; j >= 0; j--) {
+                Chain c = h.chain();
+                ChainAddress a = new ChainAddress(c.maps()[j], c.levels()[j], c.ips()[j]);
+                Integer id = chainIds.get(a);
+                if (id == null) {
+                    id = chainLocations.size();
+                    chainIds.put(a, id);
+                    chainLocations.add(chain[j]);
+                }
+                stack = chainStacks.push(stack, id);
+            }
+        }
+        long[] s = chainSums.computeIfAbsent(new ChainKey(h.comm(), frame, stack), k -> new long[2]);
+        s[0] += h.period();
+        s[1]++;
+    }
+
     private void resolve() {
         try {
             while (true) {
@@ -174,6 +284,7 @@ public final class LiveProfile implements AutoCloseable {
                     Location loc = machine.locate(h.map(), h.level(), h.ip());
                     ids[i] = frames.intern(loc);
                 }
+                Location[][] chains = locateChains(batch);
                 synchronized (this) {
                     for (int i = 0; i < batch.length; i++) {
                         Hit h = batch[i];
@@ -187,6 +298,9 @@ public final class LiveProfile implements AutoCloseable {
                         period += h.period();
                         if (h.map() == null) {
                             unmapped++;
+                        }
+                        if (chains != null) {
+                            sumChain(h, ids[i], chains[i]);
                         }
                     }
                 }
@@ -247,9 +361,122 @@ public final class LiveProfile implements AutoCloseable {
         return new Snapshot(count, total, un, lost, rows);
     }
 
+    /**
+     * The sums so far as report makes them of a recording's samples ({@link Report#ofRows}): with
+     * callchains (the profile made with them) the Children/Self columns and callchain trees as
+     * {@code opts} ask, else self rows; {@code event}: the name the report gives the one event.
+     */
+    public Report report(ReportOptions opts, String event) {
+        List<Report.MergedRow> rows = new ArrayList<>();
+        long l = lost;
+        synchronized (this) {
+            if (callchains) {
+                for (java.util.Map.Entry<ChainKey, long[]> e : chainSums.entrySet()) {
+                    ChainKey k = e.getKey();
+                    rows.add(new Report.MergedRow(0, k.comm(), -1, -1, -1, location(frames.get(k.frame())),
+                            chain(k.stack()), e.getValue()[0], e.getValue()[1]));
+                }
+            } else {
+                for (java.util.Map.Entry<Key, long[]> e : sums.entrySet()) {
+                    rows.add(new Report.MergedRow(0, e.getKey().comm(), -1, -1, -1,
+                            location(frames.get(e.getKey().frame())), e.getValue()[0], e.getValue()[1]));
+                }
+            }
+        }
+        return Report.ofRows(opts, List.of(event), rows, l, null);
+    }
+
+    /**
+     * The summed callchains as profile stacks: each (command, callchain) with its sums, the
+     * sampled frame first as {@link Session#resolveStack} gives a chain (the sampled frame alone
+     * for a sample without one, or for a profile made without callchains).
+     */
+    public synchronized void forEachStack(StackSink sink) {
+        if (callchains) {
+            for (java.util.Map.Entry<ChainKey, long[]> e : chainSums.entrySet()) {
+                ChainKey k = e.getKey();
+                List<Location> c = chain(k.stack());
+                sink.stack(k.comm(), c.isEmpty() ? List.of(location(frames.get(k.frame()))) : c,
+                        e.getValue()[1], e.getValue()[0]);
+            }
+        } else {
+            for (java.util.Map.Entry<Key, long[]> e : sums.entrySet()) {
+                sink.stack(e.getKey().comm(), List.of(location(frames.get(e.getKey().frame()))),
+                        e.getValue()[1], e.getValue()[0]);
+            }
+        }
+    }
+
+    /** Receives {@link #forEachStack}'s stacks. */
+    public interface StackSink {
+        void stack(String comm, List<Location> leafFirst, long samples, long period);
+    }
+
+    /**
+     * {@link #report}'s entries as a snapshot's rows (each with its own period and samples; its
+     * comm when {@code opts} sort by it), only those of command {@code comm} and object
+     * {@code dso} when given (top's zooms), with the entry each row is: its accumulated period
+     * (--children) and callchain tree. The snapshot's totals are those of every sample.
+     */
+    public Entries entries(ReportOptions opts, String comm, String dso, String event) {
+        Snapshot all = snapshot(List.of());
+        Report r = report(opts, event);
+        java.util.IdentityHashMap<Row, io.perfj.report.HistEntry> entries = new java.util.IdentityHashMap<>();
+        List<Row> rows = new ArrayList<>();
+        boolean byComm = opts.has(SortKey.COMM);
+        for (io.perfj.report.Hists h : r.hists()) {
+            for (io.perfj.report.HistEntry e : h.entries()) {
+                Frame f = r.frames().get(e.frame());
+                if (comm != null && !comm.equals(e.comm()) || dso != null && !dso.equals(f.dsoName())) {
+                    continue;
+                }
+                Row row = new Row(byComm ? e.comm() : null, f, e.selfPeriod(), e.selfSamples());
+                rows.add(row);
+                entries.put(row, e);
+            }
+        }
+        return new Entries(new Snapshot(all.samples(), all.period(), all.unmapped(), all.lost(), rows), r, entries);
+    }
+
+    /** {@link #entries}' answer: the rows, the report they are entries of, and each row's entry. */
+    public record Entries(Snapshot snapshot, Report report, java.util.Map<Row, io.perfj.report.HistEntry> entries) {
+        /** The row's accumulated period (its Children column). */
+        public long children(Row row) {
+            return entries.get(row).accPeriod();
+        }
+
+        /** The row's callchain tree as report prints it under the row. */
+        public List<String> callchains(Row row) {
+            io.perfj.report.HistEntry e = entries.get(row);
+            return e == null ? List.of() : io.perfj.report.StdioReport.callchainLines(report, e);
+        }
+    }
+
+    /** Whether the profile keeps callchains (made with them). */
+    public boolean callchains() {
+        return callchains;
+    }
+
+    /** A stack of {@link #chainStacks} as locations, innermost first; under the lock. */
+    private List<Location> chain(int stack) {
+        int[] ids = chainStacks.frames(stack);
+        Location[] out = new Location[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            // pushed root first: the first pushed is the outermost caller
+            out[ids.length - 1 - i] = chainLocations.get(ids[i]);
+        }
+        return Arrays.asList(out);
+    }
+
+    /** A summed frame as a location that interns to the same frame (its symbol, or its address in its object). */
+    private static Location location(Frame f) {
+        return new Location(null, f.dso(), f.sym(), f.addr(), f.addr(), f.level());
+    }
+
     /** Forgets the sums so far (top's {@code z}): the next snapshot counts only what comes after. */
     public synchronized void reset() {
         sums.clear();
+        chainSums.clear();
         samples = 0;
         period = 0;
         unmapped = 0;

@@ -65,6 +65,8 @@ public final class TopView {
     private String zoomDso;
     private LiveProfile.Snapshot snap = new LiveProfile.Snapshot(0, 0, 0, 0, List.of());
     private List<LiveProfile.Row> rows = List.of();
+    /** Each row's accumulated period (--children: a Children column, the order's overhead), or null. */
+    private java.util.function.ToLongFunction<LiveProfile.Row> children;
     private int cursor;
     private int first;
     private int height = 20;
@@ -129,10 +131,19 @@ public final class TopView {
 
     /** The rows of a new snapshot, ordered as chosen; the selection stays on the same row when it is still there. */
     public void update(LiveProfile.Snapshot s) {
+        update(s, null);
+    }
+
+    /**
+     * As {@link #update(LiveProfile.Snapshot)}, the rows with their accumulated periods
+     * ({@code children}, null for none: perf top's Children column, which orders the rows).
+     */
+    public void update(LiveProfile.Snapshot s, java.util.function.ToLongFunction<LiveProfile.Row> children) {
         LiveProfile.Row was = selected();
         snap = s;
+        this.children = children;
         List<LiveProfile.Row> r = new ArrayList<>(s.rows());
-        r.sort(comparator(order));
+        r.sort(comparator(order, children));
         rows = List.copyOf(r);
         if (was != null) {
             for (int i = 0; i < rows.size(); i++) {
@@ -152,7 +163,13 @@ public final class TopView {
 
     /** The rows' order for {@code o}: its column ascending (overhead descending), then the hottest first. */
     static Comparator<LiveProfile.Row> comparator(Order o) {
-        Comparator<LiveProfile.Row> hottest = Comparator.comparingLong(LiveProfile.Row::period).reversed();
+        return comparator(o, null);
+    }
+
+    /** As {@link #comparator(Order)}, the hottest by {@code children} when given (--children). */
+    static Comparator<LiveProfile.Row> comparator(Order o, java.util.function.ToLongFunction<LiveProfile.Row> children) {
+        Comparator<LiveProfile.Row> hottest = (children != null ? Comparator.comparingLong(children)
+                : Comparator.comparingLong(LiveProfile.Row::period)).reversed();
         Comparator<LiveProfile.Row> byName = switch (o) {
             case OVERHEAD -> (a, b) -> 0;
             case DSO -> Comparator.comparing(r -> Objects.toString(r.dso(), ""));
@@ -320,7 +337,7 @@ public final class TopView {
         }
         out.add(cut(z.isEmpty() ? "-".repeat(width) : z.toString(), width));
         out.add("");
-        List<String> body = rowLines(snap, rows, keys, true);
+        List<String> body = rowLines(snap, rows, keys, true, children);
         out.add(cut(body.getFirst(), width));
         for (int i = first; i < Math.min(rows.size(), first + height); i++) {
             out.add(cut(body.get(i + 1), width));
@@ -339,6 +356,12 @@ public final class TopView {
      */
     public static List<String> rowLines(LiveProfile.Snapshot snap, List<LiveProfile.Row> rows, List<SortKey> keys,
                                         boolean titles) {
+        return rowLines(snap, rows, keys, titles, null);
+    }
+
+    /** As {@link #rowLines(LiveProfile.Snapshot, List, List, boolean)}; with {@code children}, report's Children and Self columns. */
+    public static List<String> rowLines(LiveProfile.Snapshot snap, List<LiveProfile.Row> rows, List<SortKey> keys,
+                                        boolean titles, java.util.function.ToLongFunction<LiveProfile.Row> children) {
         int comm = titles ? "Command".length() : 0;
         int dso = titles ? "Shared Object".length() : 0;
         for (LiveProfile.Row row : rows) {
@@ -347,7 +370,7 @@ public final class TopView {
         }
         List<String> out = new ArrayList<>();
         if (titles) {
-            StringBuilder b = new StringBuilder("  Overhead");
+            StringBuilder b = new StringBuilder(children != null ? "  Children      Self" : "  Overhead");
             for (SortKey k : keys) {
                 b.append("  ");
                 switch (k) {
@@ -359,7 +382,12 @@ public final class TopView {
             out.add(b.toString().stripTrailing());
         }
         for (LiveProfile.Row row : rows) {
-            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%9.2f%%", snap.percent(row)));
+            StringBuilder b = new StringBuilder();
+            if (children != null) {
+                long acc = children.applyAsLong(row);
+                b.append(String.format(Locale.ROOT, "%9.2f%%", snap.period() == 0 ? 0 : 100.0 * acc / snap.period()));
+            }
+            b.append(String.format(Locale.ROOT, "%9.2f%%", snap.percent(row)));
             for (SortKey k : keys) {
                 b.append("  ");
                 switch (k) {

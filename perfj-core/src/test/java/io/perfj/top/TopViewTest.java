@@ -171,6 +171,32 @@ class TopViewTest {
         assertEquals(4, v.selectedLine());
     }
 
+    /** --children: the rows are ordered by their accumulated period, shown before their own as report's columns. */
+    @Property(tries = 200)
+    void withChildrenTheRowsAreOrderedByTheirAccumulatedPeriod(
+            @ForAll @Size(min = 1, max = 40) List<@IntRange(min = 1, max = 1000) Integer> periods,
+            @ForAll @Size(min = 40, max = 40) List<@IntRange(min = 0, max = 5000) Integer> extra) {
+        LiveProfile.Snapshot snap = snapshot(periods, "hot");
+        java.util.IdentityHashMap<LiveProfile.Row, Long> acc = new java.util.IdentityHashMap<>();
+        long total = snap.period();
+        for (int i = 0; i < snap.rows().size(); i++) {
+            LiveProfile.Row r = snap.rows().get(i);
+            // a row's children are its own period and some of the others'
+            acc.put(r, Math.min(total, r.period() + extra.get(i)));
+        }
+        TopView v = new TopView(KEYS);
+        v.height(100);
+        v.update(snap, acc::get);
+        for (int i = 1; i < v.rows().size(); i++) {
+            assertTrue(acc.get(v.rows().get(i - 1)) >= acc.get(v.rows().get(i)), v.rows().toString());
+        }
+        List<String> lines = v.lines("cpu-clock", 200);
+        assertTrue(lines.get(3).matches("  Children      Self  Shared Object +Symbol"), lines.get(3));
+        LiveProfile.Row top = v.rows().getFirst();
+        assertTrue(lines.get(4).startsWith(String.format(java.util.Locale.ROOT, "%9.2f%%%9.2f%%  ",
+                100.0 * acc.get(top) / total, snap.percent(top))), lines.get(4));
+    }
+
     @Test
     void terminalSequencesDecodeToKeys() {
         assertEquals(TopView.Key.UP, TopView.decode("\u001b[A"));
