@@ -170,7 +170,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         try (org.jline.terminal.Terminal t = org.jline.terminal.TerminalBuilder.builder().system(true)
                 .name("perfj top").build()) {
             new TopScreen(t, p, new io.perfj.top.TopView(keys), () -> String.join(",", s.eventNames()), refreshMillis,
-                    PAGES).run();
+                    pages(p)).run();
         }
     }
 
@@ -215,20 +215,24 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         return api;
     }
 
-    /** The pages top has no data for yet: a live profile keeps no addresses within a symbol, nor callchains. */
-    static final TopScreen.Pages PAGES = new TopScreen.Pages() {
-        @Override
-        public List<String> annotate(LiveProfile.Row row) {
-            return List.of("A live profile keeps each symbol's sum, not its samples' addresses: no annotation yet.",
-                    "Record the same work (perfj record -a -o FILE) and run perfj annotate -i FILE " + row.symbol());
-        }
+    /**
+     * The row pages: its annotation from the live per-address sums ({@link io.perfj.top.LiveAnnotate}:
+     * perfj annotate --stdio's lines for its symbol); callchains are not kept yet.
+     */
+    static TopScreen.Pages pages(LiveProfile p) {
+        return new TopScreen.Pages() {
+            @Override
+            public List<String> annotate(LiveProfile.Row row) {
+                return io.perfj.top.LiveAnnotate.page(p, row);
+            }
 
-        @Override
-        public List<String> callchains(LiveProfile.Row row) {
-            return List.of("A live profile does not keep callchains yet (top -g records them; they are not summed).",
-                    "Record with perfj record -g -o FILE and run perfj report -i FILE --children.");
-        }
-    };
+            @Override
+            public List<String> callchains(LiveProfile.Row row) {
+                return List.of("A live profile does not keep callchains yet (top -g records them; they are not summed).",
+                        "Record with perfj record -g -o FILE and run perfj report -i FILE --children.");
+            }
+        };
+    }
 
     /** perf top --stdio's layout: a summary line, a rule, then {@code  OVERHEAD  [COMMAND]  SHARED-OBJECT  [.] SYMBOL}. */
     static void print(PrintWriter w, LiveProfile.Snapshot snap, List<SortKey> keys, Recorder.Summary summary) {

@@ -64,7 +64,7 @@ class TopScreenTest {
             List<Throwable> failed = new ArrayList<>();
             Thread screen = new Thread(() -> {
                 try {
-                    new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.PAGES).run();
+                    new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.pages(p)).run();
                 } catch (IOException | RuntimeException e) {
                     failed.add(e);
                 }
@@ -96,6 +96,27 @@ class TopScreenTest {
             waitFor(out, x -> x.contains("Command"), "the command column");
             type(keys, "t");
             waitFor(out, x -> x.contains("command: hot"), "zoom into the command");
+            // back to the overhead order, the hottest row selected
+            type(keys, "sss\u001b[H");
+            waitFor(out, x -> x.contains("ordered by overhead"), "the overhead order");
+            // a (perf top's annotate key): the selected row's annotation, perfj annotate --stdio's lines
+            type(keys, "a");
+            waitFor(out, x -> x.contains("annotate [.] compute_a"), "the annotate page");
+            List<String> page = TopView.expandTabs(io.perfj.top.LiveAnnotate.page(p, view.selected()));
+            assertTrue(page.getFirst().contains("Source code & Disassembly of hot for cpu-clock"), page.toString());
+            waitFor(out, x -> x.contains(cut(page.get(0)) + "\n" + cut(page.get(1)) + "\n"), "the annotation's lines");
+            waitFor(out, x -> x.contains("(q, ESC: back; 1-" + Math.min(26, page.size()) + " of " + page.size() + ")"),
+                    "the page's extent");
+            assertTrue(out.text().contains(cut(page.get(Math.min(26, page.size()) - 1)) + "\n"), out.text());
+            type(keys, "q");
+            waitFor(out, x -> x.contains("Overhead"), "the list again");
+            type(keys, "\r");
+            waitFor(out, x -> x.contains("annotate [.] compute_a"), "Enter annotates");
+            // the page follows the live sums: after a reset, no samples in it
+            p.reset();
+            waitFor(out, x -> x.contains("no samples in compute_a yet"), "the refreshed page");
+            type(keys, "\u001b");
+            waitFor(out, x -> x.contains("Overhead"), "ESC: the list again");
             type(keys, "z");
             waitFor(out, x -> x.contains("PerfTop: 0 samples"), "counts reset");
             type(keys, "q");
@@ -105,6 +126,11 @@ class TopScreenTest {
             assertTrue(out.written().endsWith("\u001b[?1049l")
                     || out.written().contains("\u001b[?1049l"), "the screen is restored");
         }
+    }
+
+    /** A page line as the 100-column screen shows it (the last column left free). */
+    private static String cut(String line) {
+        return (line.length() > 99 ? line.substring(0, 99) : line).stripTrailing();
     }
 
     private static void type(PipedOutputStream keys, String s) throws IOException {

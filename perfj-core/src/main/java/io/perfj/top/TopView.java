@@ -164,9 +164,42 @@ public final class TopView {
 
     /** Shows {@code lines} as a page over the list until q or ESC. */
     public void showText(String title, List<String> lines) {
-        text = List.copyOf(lines);
+        text = expandTabs(lines);
         textTitle = title;
         textFirst = 0;
+    }
+
+    /**
+     * New lines for the page shown (an annotation refreshed with the live sums), kept at the
+     * same scroll position; nothing when no page is shown.
+     */
+    public void replaceText(List<String> lines) {
+        if (text != null) {
+            text = expandTabs(lines);
+            textFirst = Math.clamp(textFirst, 0, Math.max(0, text.size() - height));
+        }
+    }
+
+    /** Tabs as the spaces to the next multiple of 8 columns (a page's lines are cut by columns). */
+    public static List<String> expandTabs(List<String> lines) {
+        List<String> out = new ArrayList<>(lines.size());
+        for (String l : lines) {
+            if (l.indexOf('\t') < 0) {
+                out.add(l);
+                continue;
+            }
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < l.length(); i++) {
+                char c = l.charAt(i);
+                if (c == '\t') {
+                    b.append(" ".repeat(8 - b.length() % 8));
+                } else {
+                    b.append(c);
+                }
+            }
+            out.add(b.toString());
+        }
+        return List.copyOf(out);
     }
 
     /** A status line shown under the header until the next key. */

@@ -171,6 +171,39 @@ class TopViewTest {
         assertEquals(4, v.selectedLine());
     }
 
+    /** An annotate page refreshed with new lines keeps its scroll position (within the new lines), tabs expanded. */
+    @Property(tries = 200)
+    void aRefreshedPageKeepsItsPlace(@ForAll @IntRange(min = 0, max = 80) int before,
+                                     @ForAll @IntRange(min = 0, max = 80) int after,
+                                     @ForAll @IntRange(min = 0, max = 10) int downs) {
+        TopView v = new TopView(KEYS);
+        v.height(10);
+        List<String> a = new ArrayList<>();
+        for (int i = 0; i < before; i++) {
+            a.add("a\t" + i);
+        }
+        v.showText("annotate", a);
+        for (int i = 0; i < downs; i++) {
+            v.press(TopView.Key.DOWN);
+        }
+        int shownFirst = Math.min(downs, Math.max(0, before - 10));
+        List<String> b = new ArrayList<>();
+        for (int i = 0; i < after; i++) {
+            b.add("b\t" + i);
+        }
+        v.replaceText(b);
+        List<String> lines = v.lines("e", 100);
+        int first = Math.min(shownFirst, Math.max(0, after - 10));
+        assertEquals(Math.min(10, after), lines.size() - TopView.HEADER_LINES, lines.toString());
+        if (after > 0) {
+            assertEquals("b       " + first, lines.get(TopView.HEADER_LINES));
+        }
+        assertEquals(TopView.Effect.DRAW, v.press(TopView.Key.BACK));
+        assertTrue(!v.showingText());
+        v.replaceText(b);
+        assertTrue(!v.showingText(), "no page comes back");
+    }
+
     @Test
     void terminalSequencesDecodeToKeys() {
         assertEquals(TopView.Key.UP, TopView.decode("\u001b[A"));
