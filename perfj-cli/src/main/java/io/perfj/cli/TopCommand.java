@@ -181,7 +181,8 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
      * the JVM is stopped (Ctrl-C).
      */
     private void web(Session s, LiveProfile p, PrintWriter out, PrintWriter err, long refreshMillis) throws Exception {
-        AtomicReference<io.perfj.serve.Api> current = new AtomicReference<>(webApi(s, p));
+        java.util.Map<io.perfj.report.Frame, Integer> seen = new java.util.HashMap<>();
+        AtomicReference<io.perfj.serve.Api> current = new AtomicReference<>(webApi(s, p, seen));
         io.perfj.serve.UiServer server = io.perfj.serve.UiServer.start(current::get, "127.0.0.1", port);
         out.println(server.url());
         out.flush();
@@ -193,24 +194,34 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             stopped.countDown();
         }, "perfj-top-web-stop"));
         while (!stopped.await(refreshMillis, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-            current.set(webApi(s, p));
+            current.set(webApi(s, p, seen));
         }
     }
 
-    /** The live profile's snapshot as the browser UI's one recording (its rows as sums by command and frame). */
-    static io.perfj.serve.Api webApi(Session s, LiveProfile p) {
+    /**
+     * The live profile's snapshot as the browser UI's one recording (its rows as sums by command
+     * and frame), its functions annotated from the live per-address sums. The frames go in the
+     * order they were first {@code seen} over the snapshots (kept by the caller), so a function's
+     * id stays the same from one snapshot to the next (the page's selection, its annotate call).
+     */
+    static io.perfj.serve.Api webApi(Session s, LiveProfile p, java.util.Map<io.perfj.report.Frame, Integer> seen) {
         LiveProfile.Snapshot snap = p.snapshot(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM));
+        List<LiveProfile.Row> rows = new ArrayList<>(snap.rows());
+        for (LiveProfile.Row r : rows) {
+            seen.putIfAbsent(r.frame(), seen.size());
+        }
+        rows.sort(java.util.Comparator.comparingInt(r -> seen.get(r.frame())));
         // a pipe's events are known once samples came
         List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
         io.perfj.profile.Profile.Stacks sums = new io.perfj.profile.Profile.Stacks(
                 List.of(names.isEmpty() ? "samples" : String.join(",", names)), new boolean[] {true});
-        for (LiveProfile.Row r : snap.rows()) {
+        for (LiveProfile.Row r : rows) {
             // a thread named only by its command, at time 0 on no CPU
             sums.add(null, -1, -1, r.comm(), 0, 0, -1, r.frame(), 1, r.period());
         }
         io.perfj.profile.Profile prof = sums.build();
         io.perfj.serve.Api api = new io.perfj.serve.Api(new io.perfj.serve.Recording("perfj top", null, prof,
-                SessionOptions.defaults()).live(snap.samples()));
+                SessionOptions.defaults()).live(snap.samples(), (f, o, w, out) -> io.perfj.top.LiveAnnotate.print(p, f, o, w, out)));
         api.warm();
         return api;
     }
