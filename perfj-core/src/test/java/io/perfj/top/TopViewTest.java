@@ -204,6 +204,39 @@ class TopViewTest {
         assertTrue(!v.showingText(), "no page comes back");
     }
 
+    /** As perf's annotate browser: the page opens at the hottest instruction; TAB, shift-TAB and H move among the hot ones. */
+    @Test
+    void anAnnotationOpensAtItsHottestInstruction() {
+        TopView v = new TopView(KEYS);
+        v.height(5);
+        List<String> page = new ArrayList<>(List.of(" Percent |\tSource code & Disassembly of hot", "---------", "         : 3    ./src/hot.c:18"));
+        double[] percents = {0, 10, 0, 0, 0, 0, 0, 60, 0, 0, 0, 0, 30, 0};
+        for (int i = 0; i < percents.length; i++) {
+            page.add(String.format(java.util.Locale.ROOT, "%8.2f :   %x:   nop", percents[i], 0x1180 + i));
+        }
+        v.showText("annotate [.] f", page);
+        // line 3 + 7 = 10, centred in a page of 5: lines 8..12
+        assertEquals(TopView.HEADER_LINES + 2, v.selectedLine());
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   60.00 :"), v.lines("e", 80).toString());
+        v.press(TopView.Key.NEXT_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   30.00 :"));
+        v.press(TopView.Key.NEXT_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   10.00 :"));
+        v.press(TopView.Key.NEXT_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   60.00 :"), "round again");
+        v.press(TopView.Key.PREV_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   10.00 :"));
+        v.press(TopView.Key.HOTTEST);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   60.00 :"));
+        // scrolled away: no highlight shown; the help page has no hot lines
+        v.press(TopView.Key.HOME);
+        assertEquals(-1, v.selectedLine());
+        v.press(TopView.Key.BACK);
+        v.press(TopView.Key.HELP);
+        assertEquals(-1, v.selectedLine());
+        assertEquals(TopView.Effect.DRAW, v.press(TopView.Key.NEXT_HOT));
+    }
+
     @Test
     void terminalSequencesDecodeToKeys() {
         assertEquals(TopView.Key.UP, TopView.decode("\u001b[A"));
@@ -218,7 +251,10 @@ class TopViewTest {
         assertEquals(TopView.Key.ANNOTATE, TopView.decode("\r"));
         assertEquals(TopView.Key.EXPAND, TopView.decode("+"));
         assertEquals(TopView.Key.QUIT, TopView.decode("\u0003"));
-        assertEquals(TopView.Key.NONE, TopView.decode("\u001b[Z"));
+        assertEquals(TopView.Key.PREV_HOT, TopView.decode("\u001b[Z"));
+        assertEquals(TopView.Key.NEXT_HOT, TopView.decode("\t"));
+        assertEquals(TopView.Key.HOTTEST, TopView.decode("H"));
+        assertEquals(TopView.Key.NONE, TopView.decode("\u001b[Y"));
         assertTrue(TopView.sequenceDone("\u001b[A"));
         assertTrue(!TopView.sequenceDone("\u001b[5"));
         assertTrue(TopView.sequenceDone("\u001b[5~"));
