@@ -179,6 +179,14 @@ class TopScreenTest {
             tmux(socket, "send-keys", "-t", "top", "d");
             pane = pane(socket, "object: hot");
             assertTrue(pane.contains("object: hot"), pane);
+            // the hottest row of hot annotated from the live sums, its code read from the binary
+            tmux(socket, "send-keys", "-t", "top", "a");
+            pane = pane(socket, "Source code & Disassembly of hot");
+            assertTrue(pane.contains("Source code & Disassembly of hot for cpu-clock") && pane.contains("annotate [.] "),
+                    pane);
+            tmux(socket, "send-keys", "-t", "top", "q");
+            pane = pane(socket, "Overhead");
+            assertTrue(pane.contains("Overhead"), pane);
             tmux(socket, "send-keys", "-t", "top", "q");
             pane = pane(socket, "perfj-exit=");
             assertTrue(pane.contains("perfj-exit=0"), pane);
