@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The cost of top's per-address sums (annotation) on the display thread: fixtures/hot-20k.data
-# replayed through LiveProfile in-process (bench/TopReplayBench.java), A = LiveProfile as on
-# main (no per-address sums, compiled from git's main over this build's other classes), B = this
+# replayed through LiveProfile in-process (bench/TopReplayBench.java), A = LiveProfile as at
+# BASE (default: where this branch left main; no per-address sums), compiled over this build's
+# other classes, B = this
 # build; alternating A/B JVMs, RUNS each, each the median of 20 replays after 5 warm-up ones.
 # Usage: bench/top-annotate-cost.sh [RUNS]   (after a build, and a test run that unpacked the
 # build-id cache into perfj-core/target/buildid-cache)
@@ -15,7 +16,8 @@ for j in "$M2"/com/github/luben/zstd-jni/*/zstd-jni-*.jar "$M2"/org/tukaani/xz/*
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/src" "$tmp/a"
-git -C "$ROOT" show main:perfj-core/src/main/java/io/perfj/top/LiveProfile.java > "$tmp/src/LiveProfile.java"
+BASE="${BASE:-$(git -C "$ROOT" merge-base main HEAD)}"
+git -C "$ROOT" show "$BASE":perfj-core/src/main/java/io/perfj/top/LiveProfile.java > "$tmp/src/LiveProfile.java"
 "$JAVA_HOME/bin/javac" -nowarn -cp "$CP" -d "$tmp/a" "$tmp/src/LiveProfile.java"
 BID="$ROOT/perfj-core/target/buildid-cache"
 echo "$(nproc) cores, $(date -u '+%F %T') UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
