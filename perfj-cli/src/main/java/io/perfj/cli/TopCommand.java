@@ -181,7 +181,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         try (org.jline.terminal.Terminal t = org.jline.terminal.TerminalBuilder.builder().system(true)
                 .name("perfj top").build()) {
             new TopScreen(t, p, new io.perfj.top.TopView(keys), () -> String.join(",", s.eventNames()), refreshMillis,
-                    PAGES, callchains).run();
+                    pages(p), callchains).run();
         }
     }
 
@@ -192,7 +192,8 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
      * the JVM is stopped (Ctrl-C).
      */
     private void web(Session s, LiveProfile p, PrintWriter out, PrintWriter err, long refreshMillis) throws Exception {
-        AtomicReference<io.perfj.serve.Api> current = new AtomicReference<>(webApi(s, p));
+        java.util.Map<List<Object>, Integer> seen = new java.util.HashMap<>();
+        AtomicReference<io.perfj.serve.Api> current = new AtomicReference<>(webApi(s, p, seen));
         io.perfj.serve.UiServer server = io.perfj.serve.UiServer.start(current::get, "127.0.0.1", port);
         out.println(server.url());
         out.flush();
@@ -204,43 +205,61 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
             stopped.countDown();
         }, "perfj-top-web-stop"));
         while (!stopped.await(refreshMillis, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-            current.set(webApi(s, p));
+            current.set(webApi(s, p, seen));
         }
     }
 
     /**
      * The live profile as the browser UI's one recording: each summed stack (with -g its
      * callchain, the sampled frame first; without, the sampled frame alone) one stack of the
-     * profile, weighing its period.
+     * profile, weighing its period; its functions annotated from the live per-address sums. The
+     * stacks go in the order they were first {@code seen} over the snapshots (kept by the
+     * caller), so a frame's first stack comes before later ones and its function id stays the
+     * same from one snapshot to the next (the page's selection, its annotate call).
      */
-    static io.perfj.serve.Api webApi(Session s, LiveProfile p) {
-        LiveProfile.Snapshot snap = p.snapshot(List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM));
+    static io.perfj.serve.Api webApi(Session s, LiveProfile p, java.util.Map<List<Object>, Integer> seen) {
+        LiveProfile.Snapshot snap = p.snapshot(List.of());
         // a pipe's events are known once samples came
         List<String> names = snap.samples() > 0 ? s.eventNames() : List.of();
         io.perfj.profile.Profile.Stacks sums = new io.perfj.profile.Profile.Stacks(
                 List.of(names.isEmpty() ? "samples" : String.join(",", names)), new boolean[] {true});
-        // a thread named only by its command, at time 0 on no CPU
-        p.forEachStack((comm, stack, samples, period) -> sums.add(null, -1, -1, comm, 0, 0, -1, stack, samples, period));
+        record Summed(String comm, List<io.perfj.symbols.Location> stack, long samples, long period, int order) {
+        }
+        List<Summed> stacks = new ArrayList<>();
+        p.forEachStack((comm, stack, samples, period) -> {
+            Integer order = seen.computeIfAbsent(java.util.Arrays.asList(comm, stack), k -> seen.size());
+            stacks.add(new Summed(comm, stack, samples, period, order));
+        });
+        stacks.sort(java.util.Comparator.comparingInt(Summed::order));
+        for (Summed st : stacks) {
+            // a thread named only by its command, at time 0 on no CPU
+            sums.add(null, -1, -1, st.comm(), 0, 0, -1, st.stack(), st.samples(), st.period());
+        }
         io.perfj.profile.Profile prof = sums.build();
         io.perfj.serve.Api api = new io.perfj.serve.Api(new io.perfj.serve.Recording("perfj top", null, prof,
-                SessionOptions.defaults()).live(snap.samples()));
+                SessionOptions.defaults()).live(snap.samples(), (f, o, w, out) -> io.perfj.top.LiveAnnotate.print(p, f, o, w, out)));
         api.warm();
         return api;
     }
 
-    /** The pages top has no data for: a live profile keeps no addresses within a symbol, nor callchains without -g. */
-    static final TopScreen.Pages PAGES = new TopScreen.Pages() {
-        @Override
-        public List<String> annotate(LiveProfile.Row row) {
-            return List.of("A live profile keeps each symbol's sum, not its samples' addresses: no annotation yet.",
-                    "Record the same work (perfj record -a -o FILE) and run perfj annotate -i FILE " + row.symbol());
-        }
+    /**
+     * The row pages: its annotation from the live per-address sums ({@link io.perfj.top.LiveAnnotate}:
+     * perfj annotate --stdio's lines for its symbol); its callchains are the -g view's entries'
+     * (TopScreen shows those itself), so this page is for a profile made without -g.
+     */
+    static TopScreen.Pages pages(LiveProfile p) {
+        return new TopScreen.Pages() {
+            @Override
+            public List<String> annotate(LiveProfile.Row row) {
+                return io.perfj.top.LiveAnnotate.page(p, row);
+            }
 
-        @Override
-        public List<String> callchains(LiveProfile.Row row) {
-            return List.of("This live profile keeps no callchains: run perfj top -g (the rows then have their callchain trees).");
-        }
-    };
+            @Override
+            public List<String> callchains(LiveProfile.Row row) {
+                return List.of("This live profile keeps no callchains: run perfj top -g (the rows then have their callchain trees).");
+            }
+        };
+    }
 
     /**
      * What report would show of the same samples with {@code -g} and these keys: the callchain

@@ -35,6 +35,8 @@ final class TopScreen {
     private final java.util.function.Function<List<io.perfj.report.SortKey>, io.perfj.report.ReportOptions> callchains;
     /** With -g: the entries the rows shown are. */
     private LiveProfile.Entries entries;
+    /** The row whose annotation is shown (refreshed with the live sums), or null. */
+    private LiveProfile.Row annotated;
     private volatile boolean resized;
     /** Ctrl-C: quit as q does, so the terminal is restored. */
     private volatile boolean interrupted;
@@ -99,6 +101,9 @@ final class TopScreen {
                 }
                 if (c == NonBlockingReader.READ_EXPIRED) {
                     refresh();
+                    if (annotated != null && view.showingText()) {
+                        view.replaceText(pages.annotate(annotated));
+                    }
                     draw(display, size);
                     next = System.nanoTime() + refreshMillis * 1_000_000;
                     continue;
@@ -120,6 +125,9 @@ final class TopScreen {
                     }
                 }
                 TopView.Effect e = view.press(TopView.decode(seq.toString()));
+                if (!view.showingText()) {
+                    annotated = null;
+                }
                 switch (e) {
                     case QUIT -> {
                         return;
@@ -129,7 +137,10 @@ final class TopScreen {
                         refresh();
                     }
                     case REFRESH -> refresh();
-                    case ANNOTATE -> view.showText("annotate " + view.selected().symbol(), pages.annotate(view.selected()));
+                    case ANNOTATE -> {
+                        annotated = view.selected();
+                        view.showText("annotate " + annotated.symbol(), pages.annotate(annotated));
+                    }
                     case EXPAND -> view.showText("callchains of " + view.selected().symbol(),
                             entries != null ? entries.callchains(view.selected()) : pages.callchains(view.selected()));
                     default -> {

@@ -23,7 +23,8 @@ import java.util.Set;
  * A function's annotation as {@code perfj annotate --json} makes it (the same code: ELF
  * functions through objdump with DWARF source lines, BPF programs from their JIT image with BTF
  * line info, or as eBPF bytecode with {@code --bpf-view xlated}), for the whole recording: the
- * recording named at start is read again, for that one symbol. The answer also says whether the
+ * recording named at start is read again, for that one symbol (a live profile's symbol is
+ * annotated from its per-address sums instead, see {@link Recording#live(long, Recording.LiveAnnotations)}). The answer also says whether the
  * function is a BPF program and whether its bytecode can be shown (recorded, or given at start).
  */
 final class AnnotateView {
@@ -40,8 +41,12 @@ final class AnnotateView {
                 : KernelSymbols.empty(), true);
         StringBuilder json = new StringBuilder();
         List<String> warnings = new ArrayList<>();
-        try (PerfData data = PerfData.open(r.path()); Session session = Session.of(data, r.options())) {
-            new Annotate(session, opts, warnings::add).run(json::append);
+        if (r.liveAnnotations() != null) {
+            r.liveAnnotations().annotate(frame, opts, warnings::add, json::append);
+        } else {
+            try (PerfData data = PerfData.open(r.path()); Session session = Session.of(data, r.options())) {
+                new Annotate(session, opts, warnings::add).run(json::append);
+            }
         }
         out.object();
         out.field("symbol", symbol);

@@ -103,10 +103,8 @@ public final class Api {
             throw new BadRequest(view + ": not available for a fleet (its samples come from many recordings; "
                     + "serve one of them for this view)");
         }
-        if (r.path() == null && view.equals("annotate")) {
-            // perfj top --web: the live profile keeps one sum per symbol, no addresses within it
-            throw new BadRequest("a live profile keeps no addresses within a symbol: record the work"
-                    + " (perfj record -o FILE) and serve or annotate the file");
+        if (r.path() == null && r.liveAnnotations() == null && view.equals("annotate")) {
+            throw new BadRequest("annotate: this profile has no file to read the samples' addresses from");
         }
     }
 

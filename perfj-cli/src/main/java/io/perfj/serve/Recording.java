@@ -58,6 +58,29 @@ public final class Recording {
         return this;
     }
 
+    /**
+     * A live profile's annotator ({@code perfj top --web}): a frame's symbol annotated from the
+     * profile's per-address sums, as {@code perfj annotate} prints it with these options.
+     */
+    public interface LiveAnnotations {
+        /** Prints {@code frame}'s annotation to {@code out} (nothing, with a warning, when there is none). */
+        void annotate(Frame frame, io.perfj.annotate.Annotate.Options options, java.util.function.Consumer<String> warn,
+                      io.perfj.annotate.Annotate.StringBuilderSink out);
+    }
+
+    private LiveAnnotations liveAnnotations;
+
+    /** As {@link #live(long)}, its functions annotated by {@code annotations} (api/annotate). */
+    public Recording live(long samples, LiveAnnotations annotations) {
+        liveAnnotations = annotations;
+        return live(samples);
+    }
+
+    /** The live profile's annotator, or null (a recording's annotations are read from its file). */
+    LiveAnnotations liveAnnotations() {
+        return liveAnnotations;
+    }
+
     /** Whether this is a live profile's snapshot, which the page refreshes. */
     public boolean live() {
         return liveSamples >= 0;

@@ -468,7 +468,9 @@
     }
     views.dataset.fn = String(fn);
     if (r.annotations.length === 0) {
-      body.appendChild(el('div', 'Nothing to annotate for ' + r.symbol + ' (no symbol, or no code found for it).', 'note'));
+      // the annotator's reason when it gave one (a live profile: no samples in it since a reset, no code on disk)
+      const why = r.warnings && r.warnings.length ? ': ' + r.warnings.join('; ') : ' (no symbol, or no code found for it).';
+      body.appendChild(el('div', 'Nothing to annotate for ' + r.symbol + why, 'note'));
     }
     for (const a of r.annotations) {
       body.appendChild(el('h4', a.symbol + '  ' + a.dso + '  ' + a.event + ': ' + a.samples + ' samples'));

@@ -43,15 +43,7 @@ class AnnotateGoldenTest {
     }
 
     static void assumeObjdump() {
-        try {
-            Process p = new ProcessBuilder("objdump", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            Assumptions.assumeTrue(p.waitFor() == 0, "objdump does not run");
-        } catch (IOException e) {
-            Assumptions.abort("objdump is not installed");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        io.perfj.testing.Objdump.assume();
     }
 
     static CliFixtures.Run annotate(String name, String... extra) {

@@ -58,7 +58,7 @@ class TopScreenTest {
              LiveProfile p = new LiveProfile(s).start()) {
             TopView view = new TopView(List.of(SortKey.DSO, SortKey.SYM));
             List<Throwable> failed = new ArrayList<>();
-            Thread screen = start(new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.PAGES), failed);
+            Thread screen = start(new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.pages(p)), failed);
             p.awaitEnd();
             LiveProfile.Snapshot end = p.snapshot(view.keys());
             waitFor(out, x -> x.contains("PerfTop: " + end.samples() + " samples"), "every sample");
@@ -85,6 +85,27 @@ class TopScreenTest {
             waitFor(out, x -> x.contains("Command"), "the command column");
             type(keys, "t");
             waitFor(out, x -> x.contains("command: hot"), "zoom into the command");
+            // back to the overhead order, the hottest row selected
+            type(keys, "sss\u001b[H");
+            waitFor(out, x -> x.contains("ordered by overhead"), "the overhead order");
+            // a (perf top's annotate key): the selected row's annotation, perfj annotate --stdio's lines
+            type(keys, "a");
+            waitFor(out, x -> x.contains("annotate [.] compute_a"), "the annotate page");
+            List<String> page = TopView.expandTabs(io.perfj.top.LiveAnnotate.page(p, view.selected()));
+            assertTrue(page.getFirst().contains("Source code & Disassembly of hot for cpu-clock"), page.toString());
+            waitFor(out, x -> x.contains(cut(page.get(0)) + "\n" + cut(page.get(1)) + "\n"), "the annotation's lines");
+            waitFor(out, x -> x.contains("(q, ESC: back; 1-" + Math.min(26, page.size()) + " of " + page.size() + ")"),
+                    "the page's extent");
+            assertTrue(out.text().contains(cut(page.get(Math.min(26, page.size()) - 1)) + "\n"), out.text());
+            type(keys, "q");
+            waitFor(out, x -> x.contains("Overhead"), "the list again");
+            type(keys, "\r");
+            waitFor(out, x -> x.contains("annotate [.] compute_a"), "Enter annotates");
+            // the page follows the live sums: after a reset, no samples in it
+            p.reset();
+            waitFor(out, x -> x.contains("no samples in compute_a yet"), "the refreshed page");
+            type(keys, "\u001b");
+            waitFor(out, x -> x.contains("Overhead"), "ESC: the list again");
             type(keys, "z");
             waitFor(out, x -> x.contains("PerfTop: 0 samples"), "counts reset");
             type(keys, "q");
@@ -114,7 +135,7 @@ class TopScreenTest {
              LiveProfile p = new LiveProfile(s, true).start()) {
             TopView view = new TopView(k);
             List<Throwable> failed = new ArrayList<>();
-            Thread screen = start(new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.PAGES, children), failed);
+            Thread screen = start(new TopScreen(t, p, view, () -> "cpu-clock", 100, TopCommand.pages(p), children), failed);
             p.awaitEnd();
             LiveProfile.Entries end = p.entries(children.apply(k), null, null, "cpu-clock");
             waitFor(out, x -> x.contains("PerfTop: " + end.snapshot().samples() + " samples"), "every sample");
@@ -163,6 +184,11 @@ class TopScreenTest {
         return t;
     }
 
+    /** A page line as the 100-column screen shows it (the last column left free). */
+    private static String cut(String line) {
+        return (line.length() > 99 ? line.substring(0, 99) : line).stripTrailing();
+    }
+
     private static void type(PipedOutputStream keys, String s) throws IOException {
         keys.write(s.getBytes(StandardCharsets.UTF_8));
         keys.flush();
@@ -209,6 +235,14 @@ class TopScreenTest {
             tmux(socket, "send-keys", "-t", "top", "d");
             pane = pane(socket, "object: hot");
             assertTrue(pane.contains("object: hot"), pane);
+            // the hottest row of hot annotated from the live sums, its code read from the binary
+            tmux(socket, "send-keys", "-t", "top", "a");
+            pane = pane(socket, "Source code & Disassembly of hot");
+            assertTrue(pane.contains("Source code & Disassembly of hot for cpu-clock") && pane.contains("annotate [.] "),
+                    pane);
+            tmux(socket, "send-keys", "-t", "top", "q");
+            pane = pane(socket, "Overhead");
+            assertTrue(pane.contains("Overhead"), pane);
             tmux(socket, "send-keys", "-t", "top", "q");
             pane = pane(socket, "perfj-exit=");
             assertTrue(pane.contains("perfj-exit=0"), pane);

@@ -37,7 +37,7 @@ class TopWebApiTest {
         try (Session s = Session.open(Fixtures.recording(name), options());
              LiveProfile p = new LiveProfile(s, callchains).start()) {
             p.awaitEnd();
-            return JSON.readTree(TopCommand.webApi(s, p).answer(call, Map.of()));
+            return JSON.readTree(TopCommand.webApi(s, p, new java.util.HashMap<>()).answer(call, Map.of()));
         }
     }
 

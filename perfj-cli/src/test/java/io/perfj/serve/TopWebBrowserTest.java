@@ -5,6 +5,7 @@ import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.io.BufferedReader;
@@ -94,6 +95,22 @@ class TopWebBrowserTest {
             Browser.until(() -> shows(driver, "#view-top", "compute_a") && shows(driver, "#view-top", "leaf_mix"));
             long before = samples(driver);
             Browser.until(() -> samples(driver) > before);
+            // annotate compute_a from the live sums: its instructions with their shares, hot.c's lines
+            WebElement row = null;
+            for (WebElement tr : driver.findElements(By.cssSelector("#top tbody tr"))) {
+                if (tr.getText().contains("compute_a")) {
+                    row = tr;
+                }
+            }
+            assertTrue(row != null, "compute_a in the top table");
+            row.click();
+            Browser.until(() -> driver.findElement(By.id("sel-name")).getText().equals("compute_a"));
+            assertTrue(driver.findElement(By.id("annotate-open")).isEnabled(), "Annotate is enabled for a live profile");
+            driver.findElement(By.id("annotate-open")).click();
+            Browser.until(() -> driver.findElement(By.id("annotate-body")).getText().contains("hot.c"));
+            String annotation = driver.findElement(By.id("annotate-body")).getText();
+            assertTrue(annotation.contains("compute_a") && annotation.contains("%"), annotation);
+            Browser.screenshot(driver, "top-web-annotate");
             Browser.screenshot(driver, "top-web");
         } finally {
             if (top != null) {

@@ -221,6 +221,34 @@ public final class Annotate {
         return printed;
     }
 
+    /**
+     * Prints one symbol's annotation from sums counted elsewhere ({@code perfj top}'s live
+     * profile) instead of the session's records: {@code offsets} into {@code sym} (which starts
+     * at {@code absStart} in the sampled address space) with their samples and period. The
+     * totals are the symbol's own, as when {@link #run} is asked for that symbol by name; the
+     * event is the session's (its events joined when there are several). Whether it was printed:
+     * when not, a warning said why.
+     */
+    public boolean printSums(Dso dso, Symbol sym, long absStart, long[] offsets, long[] samples, long[] periods,
+                             StringBuilderSink out) {
+        Entry e = new Entry(0, dso, sym, absStart);
+        for (int i = 0; i < offsets.length; i++) {
+            e.hist.put(offsets[i], new long[] {samples[i], periods[i]});
+            e.samples += samples[i];
+            e.period += periods[i];
+        }
+        Annotation a = annotate(e, e.samples, e.period);
+        if (a == null) {
+            return false;
+        }
+        List<String> names = EventNames.names(data);
+        print(a, e, data.evlist().evsels().get(0), String.join(",", names), new long[] {e.samples, e.period}, out);
+        if (opts.json()) {
+            out.accept(new StringBuilder("\n]\n"));
+        }
+        return true;
+    }
+
     private static boolean kernelMode(int misc) {
         int cpumode = misc & io.perfj.perfdata.record.KernelRecord.MISC_CPUMODE_MASK;
         return cpumode == Machine.CPUMODE_KERNEL || cpumode == Machine.CPUMODE_GUEST_KERNEL;
@@ -384,36 +412,10 @@ public final class Annotate {
         }
     }
 
-    /** Hits and period per address, in first-hit order. */
-    private static final class AddrCounts {
+    /** Hits and period per address of one object. */
+    private static final class AddrCounts extends AddressCounts {
         /** The probe ruled this object out: its samples are not counted (checked when met again). */
         boolean skip;
-        private final io.perfj.util.LongIntMap index = new io.perfj.util.LongIntMap(64);
-        long[] addrs = new long[16];
-        long[] samples = new long[16];
-        long[] periods = new long[16];
-        int size;
-        private int minValueSlot = -1;
-
-        void add(long addr, long period) {
-            int i = addr == Long.MIN_VALUE ? minValueSlot : index.get(addr);
-            if (i < 0) {
-                if (size == addrs.length) {
-                    addrs = java.util.Arrays.copyOf(addrs, size * 2);
-                    samples = java.util.Arrays.copyOf(samples, size * 2);
-                    periods = java.util.Arrays.copyOf(periods, size * 2);
-                }
-                i = size++;
-                addrs[i] = addr;
-                if (addr == Long.MIN_VALUE) {
-                    minValueSlot = i;
-                } else {
-                    index.put(addr, i);
-                }
-            }
-            samples[i]++;
-            periods[i] += period;
-        }
     }
 
     private int jsonCount;

@@ -84,6 +84,8 @@ public final class LiveProfile implements AutoCloseable {
     private final FrameTable frames = new FrameTable();
     /** (command, frame id) to {period, samples}: guarded by this. */
     private final HashMap<Key, long[]> sums = new HashMap<>();
+    /** The sums per sampled address within each symbol (annotation): guarded by this. */
+    private final SymbolAddresses addresses = new SymbolAddresses();
     private long samples;
     private long period;
     private long unmapped;
@@ -275,6 +277,7 @@ public final class LiveProfile implements AutoCloseable {
                 }
                 // symbols are looked up outside the lock: a snapshot never waits for a symbol table
                 int[] ids = new int[batch.length];
+                Location[] locs = new Location[batch.length];
                 for (int i = 0; i < batch.length; i++) {
                     Hit h = batch[i];
                     if (h == null) {
@@ -283,6 +286,7 @@ public final class LiveProfile implements AutoCloseable {
                     }
                     Location loc = machine.locate(h.map(), h.level(), h.ip());
                     ids[i] = frames.intern(loc);
+                    locs[i] = loc;
                 }
                 Location[][] chains = locateChains(batch);
                 synchronized (this) {
@@ -294,6 +298,7 @@ public final class LiveProfile implements AutoCloseable {
                         long[] s = sums.computeIfAbsent(new Key(h.comm(), ids[i]), k -> new long[2]);
                         s[0] += h.period();
                         s[1]++;
+                        addresses.add(locs[i], h.period());
                         samples++;
                         period += h.period();
                         if (h.map() == null) {
@@ -473,10 +478,25 @@ public final class LiveProfile implements AutoCloseable {
         return new Location(null, f.dso(), f.sym(), f.addr(), f.addr(), f.level());
     }
 
+    /**
+     * The sums per sampled address within {@code sym} of {@code dso} so far (offsets into the
+     * symbol), or null when none of its samples came: what an annotation of the symbol counts.
+     */
+    synchronized SymbolAddresses.Copy addresses(io.perfj.symbols.Dso dso, io.perfj.symbols.Symbol sym) {
+        SymbolAddresses.Sums s = addresses.of(dso, sym);
+        return s == null ? null : s.copy();
+    }
+
+    /** The session whose records the profile reads. */
+    Session session() {
+        return session;
+    }
+
     /** Forgets the sums so far (top's {@code z}): the next snapshot counts only what comes after. */
     public synchronized void reset() {
         sums.clear();
         chainSums.clear();
+        addresses.clear();
         samples = 0;
         period = 0;
         unmapped = 0;

@@ -28,6 +28,8 @@ public final class TopView {
     /** The keys the view understands (decoded from the terminal's bytes by {@link #decode}). */
     public enum Key {
         UP, DOWN, PAGE_UP, PAGE_DOWN, HOME, END, SORT, ZOOM_DSO, ZOOM_THREAD, ANNOTATE, EXPAND, RESET, HELP,
+        /** On an annotate page: to the hottest instruction, the next hottest, the previous (perf's H, TAB, shift-TAB). */
+        HOTTEST, NEXT_HOT, PREV_HOT,
         BACK, QUIT, NONE
     }
 
@@ -57,6 +59,7 @@ public final class TopView {
             "  +, e                        the selected symbol's callchains (with -g)",
             "  z                           reset the counts",
             "  h, ?                        this help",
+            "  H, TAB, shift-TAB           on an annotation: the hottest instruction, the next, the previous",
             "  q, ESC                      back from a page; q in the list quits");
 
     private List<SortKey> keys;
@@ -75,6 +78,10 @@ public final class TopView {
     private List<String> text;
     private String textTitle;
     private int textFirst;
+    /** The page's lines with a percentage above zero, hottest first (an annotation's instructions). */
+    private int[] hot = new int[0];
+    /** The index in {@link #hot} of the highlighted line, or -1. */
+    private int hotAt = -1;
 
     /** A view over rows merged by {@code keys} (of comm, dso, sym), hottest first. */
     public TopView(List<SortKey> keys) {
@@ -181,9 +188,89 @@ public final class TopView {
 
     /** Shows {@code lines} as a page over the list until q or ESC. */
     public void showText(String title, List<String> lines) {
-        text = List.copyOf(lines);
+        text = expandTabs(lines);
         textTitle = title;
         textFirst = 0;
+        hot = hotLines(text);
+        // as perf's annotate browser: open at the hottest instruction
+        hotAt = -1;
+        if (hot.length > 0) {
+            goToHot(0);
+        }
+    }
+
+    /** The lines of an annotation ({@code perfj annotate --stdio}'s: {@code "  12.34 :   addr: insn"}) by percent, hottest first. */
+    static int[] hotLines(List<String> lines) {
+        List<double[]> found = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            int colon = l.indexOf(" : ");
+            if (colon <= 0 || colon > 12) {
+                continue;
+            }
+            try {
+                double p = Double.parseDouble(l.substring(0, colon).strip());
+                if (p > 0) {
+                    found.add(new double[] {p, i});
+                }
+            } catch (NumberFormatException e) {
+                // a source or text line
+            }
+        }
+        found.sort(Comparator.comparingDouble((double[] d) -> -d[0]).thenComparingDouble(d -> d[1]));
+        int[] out = new int[found.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (int) found.get(i)[1];
+        }
+        return out;
+    }
+
+    /** Highlights hot line {@code at} (of {@link #hot}) and scrolls it to the middle of the page, as perf does. */
+    private void goToHot(int at) {
+        hotAt = Math.floorMod(at, hot.length);
+        textFirst = Math.clamp(hot[hotAt] - height / 2, 0, Math.max(0, text.size() - height));
+    }
+
+    /**
+     * New lines for the page shown (an annotation refreshed with the live sums), kept at the
+     * same scroll position; nothing when no page is shown.
+     */
+    public void replaceText(List<String> lines) {
+        if (text != null) {
+            text = expandTabs(lines);
+            textFirst = Math.clamp(textFirst, 0, Math.max(0, text.size() - height));
+            // the highlighted line stays where it was when it is still hot, else none is
+            int line = hotAt >= 0 ? hot[hotAt] : -1;
+            hot = hotLines(text);
+            hotAt = -1;
+            for (int i = 0; i < hot.length; i++) {
+                if (hot[i] == line) {
+                    hotAt = i;
+                }
+            }
+        }
+    }
+
+    /** Tabs as the spaces to the next multiple of 8 columns (a page's lines are cut by columns). */
+    public static List<String> expandTabs(List<String> lines) {
+        List<String> out = new ArrayList<>(lines.size());
+        for (String l : lines) {
+            if (l.indexOf('\t') < 0) {
+                out.add(l);
+                continue;
+            }
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < l.length(); i++) {
+                char c = l.charAt(i);
+                if (c == '\t') {
+                    b.append(" ".repeat(8 - b.length() % 8));
+                } else {
+                    b.append(c);
+                }
+            }
+            out.add(b.toString());
+        }
+        return List.copyOf(out);
     }
 
     /** A status line shown under the header until the next key. */
@@ -281,6 +368,12 @@ public final class TopView {
             case PAGE_DOWN -> textFirst += height;
             case HOME -> textFirst = 0;
             case END -> textFirst = last;
+            case HOTTEST, NEXT_HOT, PREV_HOT -> {
+                if (hot.length > 0) {
+                    goToHot(k == Key.HOTTEST || hotAt < 0 ? 0 : hotAt + (k == Key.NEXT_HOT ? 1 : -1));
+                }
+                return Effect.DRAW;
+            }
             case QUIT, BACK -> {
                 text = null;
                 return Effect.DRAW;
@@ -345,9 +438,17 @@ public final class TopView {
         return out;
     }
 
-    /** The index in {@link #lines} of the selected row, or -1 on a text page or without rows. */
+    /**
+     * The index in {@link #lines} of the selected row (on an annotate page: of the highlighted
+     * instruction), or -1 without one.
+     */
     public int selectedLine() {
-        return text != null || rows.isEmpty() ? -1 : HEADER_LINES + cursor - first;
+        if (text != null) {
+            // an annotation's highlighted instruction, when it is on the page
+            int line = hotAt >= 0 ? hot[hotAt] : -1;
+            return line >= textFirst && line < textFirst + height ? HEADER_LINES + line - textFirst : -1;
+        }
+        return rows.isEmpty() ? -1 : HEADER_LINES + cursor - first;
     }
 
     /**
@@ -426,6 +527,8 @@ public final class TopView {
                 case '+', 'e', 'E' -> Key.EXPAND;
                 case 'z' -> Key.RESET;
                 case 'h', '?' -> Key.HELP;
+                case 'H' -> Key.HOTTEST;
+                case '\t' -> Key.NEXT_HOT;
                 case 'k' -> Key.UP;
                 case 'j' -> Key.DOWN;
                 case ' ' -> Key.PAGE_DOWN;
@@ -442,6 +545,7 @@ public final class TopView {
             case "F", "4~", "8~" -> Key.END;
             case "5~" -> Key.PAGE_UP;
             case "6~" -> Key.PAGE_DOWN;
+            case "Z" -> Key.PREV_HOT;
             default -> Key.NONE;
         };
     }

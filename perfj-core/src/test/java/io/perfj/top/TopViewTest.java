@@ -197,6 +197,72 @@ class TopViewTest {
                 100.0 * acc.get(top) / total, snap.percent(top))), lines.get(4));
     }
 
+    /** An annotate page refreshed with new lines keeps its scroll position (within the new lines), tabs expanded. */
+    @Property(tries = 200)
+    void aRefreshedPageKeepsItsPlace(@ForAll @IntRange(min = 0, max = 80) int before,
+                                     @ForAll @IntRange(min = 0, max = 80) int after,
+                                     @ForAll @IntRange(min = 0, max = 10) int downs) {
+        TopView v = new TopView(KEYS);
+        v.height(10);
+        List<String> a = new ArrayList<>();
+        for (int i = 0; i < before; i++) {
+            a.add("a\t" + i);
+        }
+        v.showText("annotate", a);
+        for (int i = 0; i < downs; i++) {
+            v.press(TopView.Key.DOWN);
+        }
+        int shownFirst = Math.min(downs, Math.max(0, before - 10));
+        List<String> b = new ArrayList<>();
+        for (int i = 0; i < after; i++) {
+            b.add("b\t" + i);
+        }
+        v.replaceText(b);
+        List<String> lines = v.lines("e", 100);
+        int first = Math.min(shownFirst, Math.max(0, after - 10));
+        assertEquals(Math.min(10, after), lines.size() - TopView.HEADER_LINES, lines.toString());
+        if (after > 0) {
+            assertEquals("b       " + first, lines.get(TopView.HEADER_LINES));
+        }
+        assertEquals(TopView.Effect.DRAW, v.press(TopView.Key.BACK));
+        assertTrue(!v.showingText());
+        v.replaceText(b);
+        assertTrue(!v.showingText(), "no page comes back");
+    }
+
+    /** As perf's annotate browser: the page opens at the hottest instruction; TAB, shift-TAB and H move among the hot ones. */
+    @Test
+    void anAnnotationOpensAtItsHottestInstruction() {
+        TopView v = new TopView(KEYS);
+        v.height(5);
+        List<String> page = new ArrayList<>(List.of(" Percent |\tSource code & Disassembly of hot", "---------", "         : 3    ./src/hot.c:18"));
+        double[] percents = {0, 10, 0, 0, 0, 0, 0, 60, 0, 0, 0, 0, 30, 0};
+        for (int i = 0; i < percents.length; i++) {
+            page.add(String.format(java.util.Locale.ROOT, "%8.2f :   %x:   nop", percents[i], 0x1180 + i));
+        }
+        v.showText("annotate [.] f", page);
+        // line 3 + 7 = 10, centred in a page of 5: lines 8..12
+        assertEquals(TopView.HEADER_LINES + 2, v.selectedLine());
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   60.00 :"), v.lines("e", 80).toString());
+        v.press(TopView.Key.NEXT_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   30.00 :"));
+        v.press(TopView.Key.NEXT_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   10.00 :"));
+        v.press(TopView.Key.NEXT_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   60.00 :"), "round again");
+        v.press(TopView.Key.PREV_HOT);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   10.00 :"));
+        v.press(TopView.Key.HOTTEST);
+        assertTrue(v.lines("e", 80).get(v.selectedLine()).startsWith("   60.00 :"));
+        // scrolled away: no highlight shown; the help page has no hot lines
+        v.press(TopView.Key.HOME);
+        assertEquals(-1, v.selectedLine());
+        v.press(TopView.Key.BACK);
+        v.press(TopView.Key.HELP);
+        assertEquals(-1, v.selectedLine());
+        assertEquals(TopView.Effect.DRAW, v.press(TopView.Key.NEXT_HOT));
+    }
+
     @Test
     void terminalSequencesDecodeToKeys() {
         assertEquals(TopView.Key.UP, TopView.decode("\u001b[A"));
@@ -211,7 +277,10 @@ class TopViewTest {
         assertEquals(TopView.Key.ANNOTATE, TopView.decode("\r"));
         assertEquals(TopView.Key.EXPAND, TopView.decode("+"));
         assertEquals(TopView.Key.QUIT, TopView.decode("\u0003"));
-        assertEquals(TopView.Key.NONE, TopView.decode("\u001b[Z"));
+        assertEquals(TopView.Key.PREV_HOT, TopView.decode("\u001b[Z"));
+        assertEquals(TopView.Key.NEXT_HOT, TopView.decode("\t"));
+        assertEquals(TopView.Key.HOTTEST, TopView.decode("H"));
+        assertEquals(TopView.Key.NONE, TopView.decode("\u001b[Y"));
         assertTrue(TopView.sequenceDone("\u001b[A"));
         assertTrue(!TopView.sequenceDone("\u001b[5"));
         assertTrue(TopView.sequenceDone("\u001b[5~"));
