@@ -353,8 +353,10 @@ public final class StdioReport {
                 return (n / 100) + (frac < 10 ? ".0" : ".") + frac;
             }
         }
-        double t = d * 1000;
-        if (t == Math.rint(t) && !Double.isInfinite(t)) {
+        // near a half hundredth: C rounds d's exact binary value, ties to even (32.065 is
+        // 32.06499999999999772626324556767940521240234375, printed 32.06; Java's %.2f rounds the
+        // shortest decimal, 32.065, up)
+        if (d >= 0 && Double.isFinite(d)) {
             return new java.math.BigDecimal(d).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();
         }
         return String.format(Locale.ROOT, "%.2f", d);

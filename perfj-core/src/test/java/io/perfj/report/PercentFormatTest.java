@@ -21,6 +21,7 @@ class PercentFormatTest {
         assertEquals("100.00", StdioReport.fixed2(100.0));
         assertEquals("0.00", StdioReport.fixed2(0.0));
         assertEquals("57.09", StdioReport.fixed2(157 * 100.0 / 275));
+        assertEquals("32.06", StdioReport.fixed2(32065 * 100.0 / 100000)); // just below the tie in binary
     }
 
     @Property(tries = 500)
