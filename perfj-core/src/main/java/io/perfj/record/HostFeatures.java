@@ -322,7 +322,7 @@ final class HostFeatures {
                 }
                 Feature.Cache.Level l = new Feature.Cache.Level(level, line, sets, ways, type.strip(), size.strip(),
                         map.strip());
-                if (!levels.contains(l)) {
+                if (!contains(levels, l)) {
                     levels.add(l);
                 }
             }
@@ -333,6 +333,21 @@ final class HostFeatures {
         List<Feature.Cache.Level> sorted = new ArrayList<>(levels);
         sorted.sort(java.util.Comparator.comparingLong(Feature.Cache.Level::level));
         return new Feature.Cache(1, List.copyOf(sorted));
+    }
+
+    /**
+     * Whether {@code levels} holds a cache equal to {@code l}, compared field by field: a record's
+     * own equals is bound at its first call (an invokedynamic bootstrap, ~4 ms of a recording's
+     * CPU time), and this is the recorder's only use of it.
+     */
+    private static boolean contains(List<Feature.Cache.Level> levels, Feature.Cache.Level l) {
+        for (Feature.Cache.Level o : levels) {
+            if (o.level() == l.level() && o.lineSize() == l.lineSize() && o.sets() == l.sets() && o.ways() == l.ways()
+                    && o.type().equals(l.type()) && o.size().equals(l.size()) && o.map().equals(l.map())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -97,6 +97,9 @@ public final class Recorder {
 
     private boolean timing;
     private long phaseCpu;
+    private long phaseThreadCpu;
+    /** Whether the recording is a stream (no read-back pass: the rings count what they copy). */
+    private boolean streaming;
 
     private void phase(String name) {
         if (!timing) {
@@ -104,17 +107,29 @@ public final class Recorder {
         }
         long now = System.nanoTime();
         long cpu = Sys.clockGettime(CLOCK_PROCESS_CPUTIME_ID);
-        phases.add(String.format(java.util.Locale.ROOT, "%-10s %8.1f ms wall, %8.1f ms CPU (process)",
-                name, (now - phaseStart) / 1e6, (cpu - phaseCpu) / 1e6));
+        long mine = Sys.clockGettime(CLOCK_THREAD_CPUTIME_ID);
+        phases.add(String.format(java.util.Locale.ROOT, "%-10s %8.1f ms wall, %8.1f ms CPU (process), %8.1f ms (recorder's thread)",
+                name, (now - phaseStart) / 1e6, (cpu - phaseCpu) / 1e6, (mine - phaseThreadCpu) / 1e6));
         phaseStart = now;
         phaseCpu = cpu;
+        phaseThreadCpu = mine;
     }
 
     private static final int CLOCK_PROCESS_CPUTIME_ID = 2;
+    private static final int CLOCK_THREAD_CPUTIME_ID = 3;
 
     /** Asks a running {@link #record} to stop (from another thread, e.g. on SIGINT). */
     public void requestStop() {
         stop = true;
+        synchronized (wakeLock) {
+            if (wakeFd >= 0) {
+                try {
+                    Sys.signal(wakeFd, 1);
+                } catch (Sys.SysException e) {
+                    // the counter cannot overflow at one per request; the flag is set either way
+                }
+            }
+        }
     }
 
     /** Whether recording can be attempted here (Linux on x86-64 or aarch64). */
@@ -201,16 +216,19 @@ public final class Recorder {
      * pass and features ({@code pipe} null), or a stream's end.
      */
     private Summary capture(java.io.OutputStream pipe) {
+        streaming = pipe != null;
         // the first line: from the JVM's start to the recorder's (JVM, command line, class loading)
         phaseStart = timing ? java.lang.System.nanoTime() - (java.lang.System.currentTimeMillis()
                 - ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L)) * 1_000_000 : 0;
         phase("start");
         HostFeatures host = HostFeatures.live();
         List<Integer> cpus = host.onlineCpus();
+        phase("host");
         if (cpus.isEmpty()) {
             throw new RecordException("no online CPU is listed in /sys/devices/system/cpu");
         }
         Workload work = o.command().isEmpty() ? null : Workload.start(o.command(), pipe != null);
+        phase("command");
         boolean onExec = work != null && !o.systemWide() && o.pid() < 0;
         PerfDataWriter writer = null;
         boolean started = false;
@@ -230,7 +248,7 @@ public final class Recorder {
                 sink = stream = new PipeWriter(pipe, events, f);
             }
             sideBand(sink, events, work);
-            phase("side-band");
+            phase("processes");
             if (stream != null) {
                 // the reader sees the side-band at once
                 stream.write(Synthesizer.finishedRound());
@@ -259,11 +277,14 @@ public final class Recorder {
             if (writer != null) {
                 writer.finishData();
                 SampledObjects sampled = SampledObjects.scan(o.output());
+                // a file's counts are the read-back pass's, which sees every record anyway
+                sum = new Summary(sampled.samples(), sampled.lost(), sum.bytes(), wakeups, status);
                 phase("read-back");
                 List<Feature> f = features(host, events, sampled);
+                phase("features");
                 f.addAll(clock);
                 writer.finish(f);
-                phase("features");
+                phase("write");
             } else {
                 stream.flush();
             }
@@ -328,6 +349,7 @@ public final class Recorder {
         int trailer = SampleFormat.idTrailerSize(events.getFirst().attr().sampleType());
         Synthesizer synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
         synth.kernel();
+        phase("kallsyms");
         Map<Long, String> bpfNames = synth.bpfSymbols();
         for (long id : BpfPrograms.loadedIds()) {
             BpfPrograms.Prog p = bpf.add(id);
@@ -337,6 +359,7 @@ public final class Recorder {
                 }
             }
         }
+        phase("bpf");
         if (o.systemWide()) {
             synth.allProcesses();
         } else if (o.pid() >= 0) {
@@ -442,7 +465,7 @@ public final class Recorder {
 
     private RingBuffer mapRing(int fd, int cpu, long pageSize) {
         try {
-            return new RingBuffer(fd, cpu, o.pages(), pageSize);
+            return new RingBuffer(fd, cpu, o.pages(), pageSize, streaming);
         } catch (Sys.SysException e) {
             throw new RecordException("cannot map the ring buffer of CPU " + cpu + " (" + o.pages()
                     + " pages): " + Sys.describe(e.errno)
@@ -479,39 +502,106 @@ public final class Recorder {
         }
     }
 
-    /** Polls and drains until the command or the process ends or stop is asked; the wakeups. */
+    /**
+     * Polls and drains until the command or the process ends or stop is asked; the wakeups. The
+     * poll waits without a timeout, as perf's does: besides the rings (readable at their
+     * watermark, hung up when every task they follow is gone) it watches a pidfd of the command
+     * or -p's process (readable when it ends) and {@link #requestStop}'s eventfd, so an idle
+     * recording costs no CPU. Where a kernel has no pidfd (before 5.3) the poll times out every
+     * {@value #POLL_MS} ms to look at the process instead.
+     */
     private long loop(RecordSink w, Workload work) {
         long wakeups = 0;
+        int wake = openWake();
+        int pidfd = -1;
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment pfd = a.allocate(8L * rings.size(), 8);
-            for (int i = 0; i < rings.size(); i++) {
-                pfd.set(ValueLayout.JAVA_INT, 8L * i, rings.get(i).fd);
-                pfd.set(ValueLayout.JAVA_SHORT, 8L * i + 4, Sys.POLLIN);
+            int target = work != null ? work.pid() : o.pid();
+            if (target >= 0) {
+                try {
+                    pidfd = Sys.pidfdOpen(target);
+                } catch (Sys.SysException e) {
+                    // ENOSYS before Linux 5.3, ESRCH if it is gone already: the process is looked at instead
+                }
             }
+            int n = rings.size() + (pidfd >= 0 ? 1 : 0) + (wake >= 0 ? 1 : 0);
+            MemorySegment pfd = a.allocate(8L * n, 8);
+            int at = 0;
+            for (RingBuffer r : rings) {
+                watch(pfd, at++, r.fd);
+            }
+            int pidAt = pidfd >= 0 ? at++ : -1;
+            if (pidAt >= 0) {
+                watch(pfd, pidAt, pidfd);
+            }
+            if (wake >= 0) {
+                watch(pfd, at, wake);
+            }
+            boolean forever = wake >= 0 && (target < 0 || pidfd >= 0);
             Path pidDir = o.pid() >= 0 ? Path.of("/proc", Integer.toString(o.pid())) : null;
             while (!stop) {
-                if (work != null && !work.alive()) {
+                if (pidfd < 0 && work != null && !work.alive()) {
                     break;
                 }
-                if (work == null && pidDir != null && !Files.isDirectory(pidDir)) {
+                if (pidfd < 0 && work == null && pidDir != null && !Files.isDirectory(pidDir)) {
                     break;
                 }
                 boolean allHungUp = false;
-                if (Sys.poll(pfd, rings.size(), POLL_MS) > 0) {
+                boolean ended = false;
+                if (Sys.poll(pfd, n, forever ? -1 : POLL_MS) > 0) {
                     wakeups++;
                     allHungUp = true;
                     for (int i = 0; i < rings.size(); i++) {
-                        allHungUp &= (pfd.get(ValueLayout.JAVA_SHORT, 8L * i + 6) & (Sys.POLLHUP | Sys.POLLERR)) != 0;
+                        allHungUp &= (revents(pfd, i) & (Sys.POLLHUP | Sys.POLLERR)) != 0;
                     }
+                    ended = pidAt >= 0 && revents(pfd, pidAt) != 0;
                 }
                 drainAll(w);
-                if (allHungUp) {
-                    // every task the events follow has exited (a -p target may linger as a zombie)
+                if (allHungUp || ended) {
+                    // every task the events follow has exited (a -p target may linger as a zombie),
+                    // or the process recorded has
                     break;
                 }
             }
+        } finally {
+            if (pidfd >= 0) {
+                Sys.close(pidfd);
+            }
+            closeWake();
         }
         return wakeups;
+    }
+
+    private static void watch(MemorySegment pfd, int i, int fd) {
+        pfd.set(ValueLayout.JAVA_INT, 8L * i, fd);
+        pfd.set(ValueLayout.JAVA_SHORT, 8L * i + 4, Sys.POLLIN);
+    }
+
+    private static int revents(MemorySegment pfd, int i) {
+        return pfd.get(ValueLayout.JAVA_SHORT, 8L * i + 6);
+    }
+
+    /** {@link #requestStop}'s eventfd while the loop runs, -1 otherwise; guarded by {@link #wakeLock}. */
+    private int wakeFd = -1;
+    private final Object wakeLock = new Object();
+
+    private int openWake() {
+        synchronized (wakeLock) {
+            try {
+                wakeFd = Sys.eventfd();
+            } catch (Sys.SysException e) {
+                wakeFd = -1;
+            }
+            return wakeFd;
+        }
+    }
+
+    private void closeWake() {
+        synchronized (wakeLock) {
+            if (wakeFd >= 0) {
+                Sys.close(wakeFd);
+                wakeFd = -1;
+            }
+        }
     }
 
     private void drainAll(RecordSink w) {

@@ -31,11 +31,18 @@ final class RingBuffer {
     private long lost;
     private long bytes;
 
+    private final boolean counting;
+
     /**
      * Maps {@code pages} data pages (a power of two) and the metadata page of {@code fd}.
+     *
+     * @param counting whether {@link #drain} counts the samples and lost events it copies (a
+     *                 stream's only count; a file's read-back pass counts them after the
+     *                 recording, so the copying loop does not walk every record header)
      */
-    RingBuffer(int fd, int cpu, int pages, long pageSize) {
+    RingBuffer(int fd, int cpu, int pages, long pageSize, boolean counting) {
         this.fd = fd;
+        this.counting = counting;
         this.cpu = cpu;
         this.map = Sys.mmap(fd, (pages + 1) * pageSize);
         long off = map.get(ValueLayout.JAVA_LONG, DATA_OFFSET);
@@ -70,7 +77,9 @@ final class RingBuffer {
             throw new IllegalStateException("ring buffer of CPU " + cpu + ": head " + head + " is "
                     + len + " bytes past tail " + tail + " in a " + dataSize + "-byte buffer");
         }
-        count(tail, head);
+        if (counting) {
+            count(tail, head);
+        }
         long mask = dataSize - 1;
         long start = tail & mask;
         long first = Math.min(len, dataSize - start);

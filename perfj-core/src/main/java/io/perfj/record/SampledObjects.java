@@ -32,6 +32,7 @@ final class SampledObjects {
     private long first = Long.MAX_VALUE;
     private long last = Long.MIN_VALUE;
     private long samples;
+    private long lost;
     private final List<Long> loadedBpf = new ArrayList<>();
 
     static SampledObjects scan(Path file) {
@@ -53,6 +54,15 @@ final class SampledObjects {
                     if (map != null) {
                         Dso d = map.dso();
                         s.hit.putIfAbsent(d.longName(), d.kind());
+                    }
+                }
+
+                @Override
+                public void beforeModel(io.perfj.perfdata.record.PerfRecord r) {
+                    if (r instanceof io.perfj.perfdata.record.KernelRecord.Lost l) {
+                        s.lost += l.lost();
+                    } else if (r instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
+                        s.lost += l.lost();
                     }
                 }
 
@@ -82,6 +92,11 @@ final class SampledObjects {
 
     long samples() {
         return samples;
+    }
+
+    /** Events the kernel reported lost (PERF_RECORD_LOST's counts and LOST_SAMPLES records). */
+    long lost() {
+        return lost;
     }
 
     /** SAMPLE_TIME, or null without timed samples. */

@@ -48,48 +48,64 @@ final class Synthesizer {
     /**
      * The kernel text map and the module maps; false when kallsyms hides the addresses. The one
      * read of kallsyms also keeps its BPF symbols' names ({@link #bpfSymbols}): the kernel formats
-     * the whole file at every read, which costs more than anything else the start does.
+     * the whole file at every read, which costs more than anything else the start does. Only the
+     * two ends are parsed: {@code _text} is among the first lines, and kallsyms lists the core
+     * kernel's symbols by address before the modules', BPF programs' and trampolines' (those with
+     * a {@code [module]} column), so a walk back from the end meets every {@code [bpf]} symbol and
+     * then {@code _etext}, past the text's symbols that make up most of the file.
      */
     boolean kernel() {
         byte[] data;
-        try {
-            // proc files report size 0; readAllBytes reads to the end whatever the size says
-            data = Files.readAllBytes(proc.resolve("kallsyms"));
+        int n;
+        try (java.io.InputStream in = Files.newInputStream(proc.resolve("kallsyms"))) {
+            // proc files report size 0: read to the end in large reads (each read is a system call)
+            data = new byte[1 << 23];
+            n = 0;
+            for (int r; (r = in.read(data, n, data.length - n)) > 0; ) {
+                n += r;
+                if (n == data.length) {
+                    data = java.util.Arrays.copyOf(data, data.length * 2);
+                }
+            }
         } catch (IOException | RuntimeException e) {
             return false;
         }
         // kernel addresses are negative as signed longs: 0 means not found
         long text = 0;
+        for (int at = 0, eol; at < n && text == 0; at = eol + 1) {
+            eol = lineEnd(data, at, n);
+            text = symbol(data, at, eol, "_text");
+        }
         long etext = 0;
-        for (int at = 0, eol; at < data.length; at = eol + 1) {
-            eol = at;
-            while (eol < data.length && data[eol] != '\n') {
-                eol++;
+        for (int eol = n, at; eol > 0 && etext == 0; eol = at - 1) {
+            if (data[eol - 1] == '\n') {
+                eol--;
             }
-            // ADDR TYPE NAME[\t[MODULE]]
-            int sp = at;
-            while (sp < eol && data[sp] != ' ') {
-                sp++;
+            at = eol;
+            while (at > 0 && data[at - 1] != '\n') {
+                at--;
             }
-            int name = sp + 3;
-            if (name >= eol) {
-                continue;
+            int tab = at;
+            while (tab < eol && data[tab] != '\t') {
+                tab++;
             }
-            int end = name;
-            while (end < eol && data[end] != '\t' && data[end] != ' ') {
-                end++;
-            }
-            if (end < eol) {
+            if (tab < eol) {
+                // ADDR TYPE NAME\t[MODULE]
                 if (endsWith(data, eol, "[bpf]")) {
+                    int sp = at;
+                    while (sp < tab && data[sp] != ' ') {
+                        sp++;
+                    }
                     long addr = hex(data, at, sp);
-                    if (addr != 0) {
-                        bpfSymbols.put(addr, new String(data, name, end - name, StandardCharsets.ISO_8859_1));
+                    if (addr != 0 && sp + 3 < tab) {
+                        bpfSymbols.put(addr, new String(data, sp + 3, tab - sp - 3, StandardCharsets.ISO_8859_1));
                     }
                 }
-            } else if (text == 0 && is(data, name, end, "_text")) {
-                text = hex(data, at, sp);
-            } else if (etext == 0 && is(data, name, end, "_etext")) {
-                etext = hex(data, at, sp);
+            } else {
+                etext = symbol(data, at, eol, "_etext");
+            }
+            if (at == 0) {
+                break;
             }
         }
         if (text == 0 || Long.compareUnsigned(etext, text) <= 0) {
@@ -155,7 +171,7 @@ final class Synthesizer {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
                 String n = p.getFileName().toString();
-                if (!n.isEmpty() && n.chars().allMatch(Character::isDigit) && n.length() < 10) {
+                if (!n.isEmpty() && n.length() < 10 && digits(n)) {
                     out.add(Integer.parseInt(n));
                 }
             }
@@ -164,6 +180,15 @@ final class Synthesizer {
         }
         out.sort(null);
         return out;
+    }
+
+    private static boolean digits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String read(Path p) {
@@ -181,24 +206,44 @@ final class Synthesizer {
      */
     byte[] mapsLine(int pid, String line) {
         try {
-            String[] f = line.split("\\s+", 6);
-            if (f.length < 5 || f[1].length() < 4 || f[1].charAt(2) != 'x') {
+            // five fields separated by blanks, then the path (parsed by hand: a regular
+            // expression per line of every process's maps was a tenth of a recording's start)
+            int n = line.length();
+            int e0 = word(line, 0);
+            int p = blank(line, e0);
+            int e1 = word(line, p);
+            if (e1 - p < 4 || line.charAt(p + 2) != 'x') {
                 return null;
             }
-            int dash = f[0].indexOf('-');
-            long start = Long.parseUnsignedLong(f[0].substring(0, dash), 16);
-            long end = Long.parseUnsignedLong(f[0].substring(dash + 1), 16);
-            long pgoff = Long.parseUnsignedLong(f[2], 16);
-            int colon = f[3].indexOf(':');
-            int maj = Integer.parseInt(f[3].substring(0, colon), 16);
-            int min = Integer.parseInt(f[3].substring(colon + 1), 16);
-            long ino = Long.parseUnsignedLong(f[4]);
-            String name = f.length > 5 ? f[5].strip() : "";
+            int o = blank(line, e1);
+            int e2 = word(line, o);
+            int d = blank(line, e2);
+            int e3 = word(line, d);
+            int i = blank(line, e3);
+            int e4 = word(line, i);
+            if (i >= n) {
+                return null;
+            }
+            int dash = line.indexOf('-');
+            int colon = line.indexOf(':', d);
+            if (dash < 0 || dash >= e0 || colon < 0 || colon >= e3) {
+                return null;
+            }
+            long start = Long.parseUnsignedLong(line, 0, dash, 16);
+            long end = Long.parseUnsignedLong(line, dash + 1, e0, 16);
+            long pgoff = Long.parseUnsignedLong(line, o, e2, 16);
+            int maj = Integer.parseInt(line, d, colon, 16);
+            int min = Integer.parseInt(line, colon + 1, e3, 16);
+            long ino = Long.parseUnsignedLong(line, i, e4, 10);
+            String name = line.substring(blank(line, e4)).strip();
             if (name.isEmpty()) {
                 name = "//anon";
             }
-            int prot = (f[1].charAt(0) == 'r' ? 1 : 0) | (f[1].charAt(1) == 'w' ? 2 : 0) | PROT_EXEC;
-            int flags = f[1].charAt(3) == 's' ? MAP_SHARED : MAP_PRIVATE;
+            char r = line.charAt(p);
+            char w = line.charAt(p + 1);
+            char shared = line.charAt(p + 3);
+            int prot = (r == 'r' ? 1 : 0) | (w == 'w' ? 2 : 0) | PROT_EXEC;
+            int flags = shared == 's' ? MAP_SHARED : MAP_PRIVATE;
             byte[] fn = name.getBytes(StandardCharsets.UTF_8);
             ByteBuffer b = start(RecordType.MMAP2, MISC_USER, 4 + 4 + 8 * 3 + 4 + 4 + 8 + 8 + 4 + 4 + padded(fn));
             b.putInt(pid).putInt(pid).putLong(start).putLong(end - start).putLong(pgoff);
@@ -208,6 +253,22 @@ final class Synthesizer {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** The end of the word at {@code i} (the next blank or the end). */
+    private static int word(String s, int i) {
+        while (i < s.length() && s.charAt(i) > ' ') {
+            i++;
+        }
+        return i;
+    }
+
+    /** The first non-blank at or after {@code i} (or the end). */
+    private static int blank(String s, int i) {
+        while (i < s.length() && s.charAt(i) <= ' ') {
+            i++;
+        }
+        return i;
     }
 
     byte[] comm(int pid, int tid, String name) {
@@ -265,6 +326,23 @@ final class Synthesizer {
             }
         }
         return true;
+    }
+
+    private static int lineEnd(byte[] d, int at, int n) {
+        int eol = at;
+        while (eol < n && d[eol] != '\n') {
+            eol++;
+        }
+        return eol;
+    }
+
+    /** The address of kallsyms line {@code [at, eol)} (ADDR TYPE NAME) if it is core symbol {@code name}, else 0. */
+    private static long symbol(byte[] d, int at, int eol, String name) {
+        int sp = at;
+        while (sp < eol && d[sp] != ' ') {
+            sp++;
+        }
+        return sp + 3 < eol && is(d, sp + 3, eol, name) ? hex(d, at, sp) : 0;
     }
 
     private static boolean endsWith(byte[] d, int to, String word) {

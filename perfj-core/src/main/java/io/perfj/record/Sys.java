@@ -15,7 +15,8 @@ import java.lang.invoke.VarHandle;
  * The system calls a recorder makes, by number through the C library's {@code syscall} and the
  * foreign function API (one downcall handle for all): {@code perf_event_open(2)}, {@code bpf},
  * {@code ioctl}, {@code mmap}, {@code munmap}, {@code ppoll}, {@code close}, {@code mknodat} (a
- * FIFO), {@code geteuid}, {@code clock_gettime} and {@code clock_getres}. Each failure is a
+ * FIFO), {@code geteuid}, {@code clock_gettime}, {@code clock_getres}, {@code eventfd2},
+ * {@code pidfd_open} and {@code write}. Each failure is a
  * {@link SysException} carrying errno. Linux on x86-64 and aarch64 only. Public for the other
  * callers of bpf(2) (the BTF encoder's kernel check): one place calls C.
  */
@@ -28,6 +29,7 @@ public final class Sys {
     static final int EACCES = 13;
     static final int EMFILE = 24;
     static final int ESRCH = 3;
+    static final int EEXIST = 17;
     static final int EOPNOTSUPP = 95;
 
     static final int PROT_READ = 1;
@@ -75,15 +77,24 @@ public final class Sys {
     private static final long AT_FDCWD = -100;
     private static final long S_IFIFO = 0010000;
 
+    private static final long SYS_EVENTFD2 = nr(290, 19);
+    private static final long SYS_PIDFD_OPEN = nr(434, 434);
+    private static final long SYS_WRITE = nr(1, 64);
+    private static final long EFD_CLOEXEC = 02000000;
+    private static final long EFD_NONBLOCK = 04000;
+
     /**
      * The C library's {@code syscall(nr, a1..a6)} with errno captured: every call goes through
      * this one handle, since each distinct C signature costs the JVM a downcall stub of its own
      * to generate at start (tens of milliseconds each, more than the rest of the set-up). An
-     * unused argument is 0; a pointer is its address.
+     * unused argument is 0; a pointer is its address. {@code syscall} is variadic in C, but on
+     * both architectures here variadic integer arguments travel exactly as fixed ones (x86-64's
+     * %al only bounds vector registers, which the C library's {@code syscall} never reads), and
+     * a fixed signature spares the linker's variadic path (~12 ms of the start).
      */
     private static final MethodHandle SYSCALL = handle("syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(1));
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
 
     private Sys() {
     }
@@ -124,6 +135,7 @@ public final class Sys {
             case ENODEV -> "ENODEV (No such device)";
             case EINVAL -> "EINVAL (Invalid argument)";
             case EMFILE -> "EMFILE (Too many open files)";
+            case EEXIST -> "EEXIST (File exists)";
             case EOPNOTSUPP -> "EOPNOTSUPP (Operation not supported)";
             default -> "errno " + errno;
         };
@@ -214,10 +226,20 @@ public final class Sys {
 
     /**
      * poll(2) on {@code fds} ({@code struct pollfd}: int fd, short events, short revents, 8
-     * bytes each) for {@code timeoutMs} (as ppoll, which both architectures have); the number of
-     * descriptors with events, 0 on EINTR.
+     * bytes each) for {@code timeoutMs}, without end if negative (as ppoll, which both
+     * architectures have); the number of descriptors with events, 0 on EINTR.
      */
     static int poll(MemorySegment fds, int n, int timeoutMs) {
+        if (timeoutMs < 0) {
+            try {
+                return (int) call("poll", SYS_PPOLL, fds.address(), n, 0, 0, 8);
+            } catch (SysException e) {
+                if (e.errno == EINTR) {
+                    return 0;
+                }
+                throw e;
+            }
+        }
         try (Arena a = Arena.ofConfined()) {
             MemorySegment ts = a.allocate(16, 8);
             ts.set(ValueLayout.JAVA_LONG, 0, timeoutMs / 1000);
@@ -228,6 +250,25 @@ public final class Sys {
                 return 0;
             }
             throw e;
+        }
+    }
+
+    /** A non-blocking eventfd (Linux 2.6.27): a descriptor another thread can make readable. */
+    static int eventfd() {
+        return (int) call("eventfd2", SYS_EVENTFD2, 0, EFD_CLOEXEC | EFD_NONBLOCK, 0, 0, 0);
+    }
+
+    /** A descriptor that becomes readable when process {@code pid} ends (Linux 5.3). */
+    static int pidfdOpen(int pid) {
+        return (int) call("pidfd_open", SYS_PIDFD_OPEN, pid, 0, 0, 0, 0);
+    }
+
+    /** Adds {@code n} to an eventfd's counter (write(2) of 8 bytes). */
+    static void signal(int eventFd, long n) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(ValueLayout.JAVA_LONG);
+            v.set(ValueLayout.JAVA_LONG, 0, n);
+            call("write", SYS_WRITE, eventFd, v.address(), 8, 0, 0);
         }
     }
 

@@ -22,13 +22,11 @@ final class Workload implements AutoCloseable {
     /** {@link #GATE} with the command's standard output sent to standard error, as perf's pipe mode does. */
     static final String GATE_TO_STDERR = GATE + " >&2";
 
-    private final Path dir;
     private final Path fifo;
     private final Process process;
     private RandomAccessFile gate;
 
-    private Workload(Path dir, Path fifo, Process process) {
-        this.dir = dir;
+    private Workload(Path fifo, Process process) {
         this.fifo = fifo;
         this.process = process;
     }
@@ -42,21 +40,14 @@ final class Workload implements AutoCloseable {
      *                       recorder's own standard output is the recording ({@code -o -})
      */
     static Workload start(List<String> command, boolean stdoutToStderr) {
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("perfj-record");
-        } catch (IOException e) {
-            throw new RecordException("cannot make a directory for the command's start gate: " + e.getMessage(), e);
-        }
-        Path fifo = dir.resolve("gate");
-        Sys.mkfifo(fifo.toString());
+        Path fifo = makeFifo();
         List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", stdoutToStderr ? GATE_TO_STDERR : GATE, fifo.toString()));
         argv.addAll(command);
         try {
             Process p = new ProcessBuilder(argv).inheritIO().start();
-            return new Workload(dir, fifo, p);
+            return new Workload(fifo, p);
         } catch (IOException e) {
-            cleanUp(dir, fifo);
+            cleanUp(fifo);
             throw new RecordException("cannot start " + command.getFirst() + ": " + e.getMessage(), e);
         }
     }
@@ -103,15 +94,39 @@ final class Workload implements AutoCloseable {
         } catch (IOException e) {
             // nothing is left to say through a pipe that is going away
         }
-        cleanUp(dir, fifo);
+        cleanUp(fifo);
     }
 
-    private static void cleanUp(Path dir, Path fifo) {
+    private static void cleanUp(Path fifo) {
         try {
             Files.deleteIfExists(fifo);
-            Files.deleteIfExists(dir);
         } catch (IOException e) {
-            // a temporary directory left behind is not worth failing the recording for
+            // a FIFO left behind in the temporary directory is not worth failing the recording for
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger FIFOS = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * A new FIFO in the temporary directory, readable and writable by this user only. mknod
+     * makes it or fails with EEXIST, never following a link, so a name someone else took only
+     * means trying the next. (Files.createTempDirectory would seed a SecureRandom first: ~10 ms
+     * of every recording's start.)
+     */
+    private static Path makeFifo() {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir", "/tmp"));
+        String stem = "perfj-record-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime()) + "-";
+        for (int i = 0; ; i++) {
+            Path fifo = tmp.resolve(stem + FIFOS.incrementAndGet());
+            try {
+                Sys.mkfifo(fifo.toString());
+                return fifo;
+            } catch (Sys.SysException e) {
+                if (e.errno() != Sys.EEXIST || i >= 100) {
+                    throw new RecordException("cannot make the command's start gate " + fifo + ": "
+                            + Sys.describe(e.errno()), e);
+                }
+            }
         }
     }
 }
