@@ -513,14 +513,14 @@ public final class HeaderPrinter {
                 }
             }
             if (n == 1) {
-                sb.append("# bpf_prog_info ").append(info.id()).append(": ").append(progName(p, btf, 0))
+                sb.append("# bpf_prog_info ").append(info.id()).append(": ").append(p.perfName(btf, 0))
                         .append(" addr 0x").append(Long.toHexString(p.jitedKsyms()[0]))
                         .append(" size ").append(p.jitedFuncLens()[0]).append('\n');
                 continue;
             }
             sb.append("# bpf_prog_info ").append(info.id()).append(":\n");
             for (int i = 0; i < n; i++) {
-                sb.append("# \tsub_prog ").append(i).append(": ").append(progName(p, btf, i))
+                sb.append("# \tsub_prog ").append(i).append(": ").append(p.perfName(btf, i))
                         .append(" addr 0x").append(Long.toHexString(p.jitedKsyms()[i]))
                         .append(" size ").append(p.jitedFuncLens()[i]).append('\n');
             }
@@ -544,28 +544,6 @@ public final class HeaderPrinter {
             // no BTF: names fall back as in perf
         }
         return out;
-    }
-
-    /**
-     * perf's {@code synthesize_bpf_prog_name}: "bpf_prog_" + tag, then "_" + the function's BTF
-     * name, or the program name for a single-function program without BTF, or "F".
-     */
-    static String progName(BpfProg p, BtfNames btf, int sub) {
-        StringBuilder sb = new StringBuilder("bpf_prog_").append(p.tagHex(sub));
-        String shortName = null;
-        if (btf != null && sub < p.funcInfo().size()) {
-            shortName = btf.typeName(p.funcInfo().get(sub).typeId());
-        } else if (btf == null && sub == 0 && p.info().nrJitedKsyms() == 1) {
-            if (!p.info().name().isEmpty()) {
-                shortName = p.info().name();
-            }
-        } else if (btf == null) {
-            shortName = "F";
-        }
-        if (shortName != null) {
-            sb.append('_').append(shortName);
-        }
-        return sb.toString();
     }
 
     /** perf's {@code timestamp__scnprintf_usec}: seconds.microseconds. */

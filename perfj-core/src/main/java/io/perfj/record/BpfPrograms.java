@@ -261,14 +261,23 @@ final class BpfPrograms {
 
     /**
      * The KSYMBOL and BPF_EVENT records perf synthesizes for a program loaded before recording
-     * ({@code perf_event__synthesize_one_bpf_prog}): one KSYMBOL per sub-program, named as the
-     * kernel names it in kallsyms ({@code bpf_prog_TAG_NAME}), then the program's PROG_LOAD.
+     * ({@code perf_event__synthesize_one_bpf_prog}): one KSYMBOL per sub-program, named as perf
+     * names it from the program's info and BTF ({@link BpfProg#perfName}: for programs with BTF
+     * the name kallsyms shows too), then the program's PROG_LOAD.
      */
-    static List<byte[]> sideBand(Prog p, Map<Long, String> kallsymsNames, int trailer) {
+    List<byte[]> sideBand(Prog p, int trailer) {
         List<byte[]> out = new ArrayList<>();
+        BpfProg info = null;
+        try {
+            info = BpfProg.decode(p.entry(), ByteOrder.nativeOrder());
+        } catch (RuntimeException e) {
+            // an entry this recorder wrote always decodes; the names then fall back to the tag
+        }
+        byte[] rawBtf = p.btfId() != 0 ? btfs.get(p.btfId()) : null;
+        io.perfj.perfdata.feature.BtfNames btf = rawBtf == null ? null : io.perfj.perfdata.feature.BtfNames.parse(rawBtf);
         for (int i = 0; i < p.ksyms().length && i < p.funcLens().length; i++) {
-            String name = kallsymsNames.getOrDefault(p.ksyms()[i],
-                    "bpf_prog_" + java.util.HexFormat.of().formatHex(p.tag()));
+            String name = info != null && i < info.progTags().size() ? info.perfName(btf, i)
+                    : "bpf_prog_" + java.util.HexFormat.of().formatHex(p.tag());
             byte[] n = name.getBytes(StandardCharsets.UTF_8);
             int padded = (n.length + 1 + 7) & ~7;
             int size = 8 + 8 + 4 + 2 + 2 + padded + trailer;

@@ -350,11 +350,10 @@ public final class Recorder {
         Synthesizer synth = new Synthesizer(Path.of("/proc"), trailer, w::write);
         synth.kernel();
         phase("kallsyms");
-        Map<Long, String> bpfNames = synth.bpfSymbols();
         for (long id : BpfPrograms.loadedIds()) {
             BpfPrograms.Prog p = bpf.add(id);
             if (p != null) {
-                for (byte[] r : BpfPrograms.sideBand(p, bpfNames, trailer)) {
+                for (byte[] r : bpf.sideBand(p, trailer)) {
                     w.write(r);
                 }
             }

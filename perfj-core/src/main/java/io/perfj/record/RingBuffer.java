@@ -19,7 +19,6 @@ final class RingBuffer {
     private static final long DATA_TAIL = 1032;
     private static final long DATA_OFFSET = 1040;
     private static final long DATA_SIZE = 1048;
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     final int fd;
     final int cpu;
@@ -50,7 +49,8 @@ final class RingBuffer {
         // kernels before 4.1 leave data_offset/data_size 0: the data follows the first page
         this.dataOffset = off == 0 ? pageSize : off;
         this.dataSize = size == 0 ? pages * pageSize : size;
-        this.tail = (long) LONG.getAcquire(map, DATA_TAIL);
+        this.tail = map.get(ValueLayout.JAVA_LONG, DATA_TAIL);
+        VarHandle.acquireFence();
     }
 
     long samples() {
@@ -68,7 +68,10 @@ final class RingBuffer {
 
     /** Copies the records the kernel has published into {@code out}; the bytes copied. */
     long drain(RecordSink out) {
-        long head = (long) LONG.getAcquire(map, DATA_HEAD);
+        // a load with acquire semantics as a plain aligned load and a fence: a layout's VarHandle
+        // would first initialise the layout-path machinery (milliseconds of every start)
+        long head = map.get(ValueLayout.JAVA_LONG, DATA_HEAD);
+        VarHandle.acquireFence();
         long len = head - tail;
         if (len <= 0) {
             return 0;
@@ -88,7 +91,8 @@ final class RingBuffer {
             out.write(map, dataOffset, len - first);
         }
         tail = head;
-        LONG.setRelease(map, DATA_TAIL, head);
+        VarHandle.releaseFence();
+        map.set(ValueLayout.JAVA_LONG, DATA_TAIL, head);
         bytes += len;
         return len;
     }

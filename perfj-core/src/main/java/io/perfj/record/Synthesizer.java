@@ -11,9 +11,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -33,7 +31,6 @@ final class Synthesizer {
     private final Path proc;
     private final int trailer;
     private final Consumer<byte[]> out;
-    private final Map<Long, String> bpfSymbols = new HashMap<>();
 
     /**
      * @param proc    the proc file system ({@code /proc} on a live machine)
@@ -46,67 +43,54 @@ final class Synthesizer {
     }
 
     /**
-     * The kernel text map and the module maps; false when kallsyms hides the addresses. The one
-     * read of kallsyms also keeps its BPF symbols' names ({@link #bpfSymbols}): the kernel formats
-     * the whole file at every read, which costs more than anything else the start does. Only the
-     * two ends are parsed: {@code _text} is among the first lines, and kallsyms lists the core
-     * kernel's symbols by address before the modules', BPF programs' and trampolines' (those with
-     * a {@code [module]} column), so a walk back from the end meets every {@code [bpf]} symbol and
-     * then {@code _etext}, past the text's symbols that make up most of the file.
+     * The kernel text map and the module maps; false when kallsyms hides the addresses. The map
+     * runs from {@code _text} to {@code _etext}, as perf's. The kernel formats all of kallsyms at
+     * every read (~30 ms of system time for 120k symbols, more than the rest of the start), so
+     * only its head is read: {@code _text} is the first text symbol, after at most the per-CPU
+     * symbols at address 0. On x86-64, {@code /proc/iomem}'s "Kernel code" is
+     * {@code [_text, _etext)} in physical addresses, which gives the length; elsewhere (arm64's
+     * "Kernel code" ends at {@code __init_begin}) the rest of kallsyms is read, and a walk back
+     * from its end, past the modules' and BPF symbols (those with a {@code [module]} column),
+     * meets {@code _etext} before most of the core kernel's text symbols.
      */
     boolean kernel() {
-        byte[] data;
-        int n;
+        long text = 0;
+        long etext = 0;
         try (java.io.InputStream in = Files.newInputStream(proc.resolve("kallsyms"))) {
-            // proc files report size 0: read to the end in large reads (each read is a system call)
-            data = new byte[1 << 23];
-            n = 0;
-            for (int r; (r = in.read(data, n, data.length - n)) > 0; ) {
-                n += r;
+            byte[] data = new byte[1 << 16];
+            int n = 0;
+            int parsed = 0;
+            boolean end = false;
+            while (text == 0 && !end) {
                 if (n == data.length) {
                     data = java.util.Arrays.copyOf(data, data.length * 2);
                 }
+                int r = in.read(data, n, data.length - n);
+                end = r <= 0;
+                n += Math.max(r, 0);
+                for (int eol; parsed < n && text == 0 && ((eol = lineEnd(data, parsed, n)) < n || end); parsed = eol + 1) {
+                    text = symbol(data, parsed, eol, "_text");
+                }
+            }
+            if (text == 0) {
+                return false;
+            }
+            long code = X86_64 ? kernelCodeLength() : 0;
+            if (code > 0) {
+                etext = text + code;
+            } else {
+                while (!end) {
+                    if (n == data.length) {
+                        data = java.util.Arrays.copyOf(data, data.length * 2);
+                    }
+                    int r = in.read(data, n, data.length - n);
+                    end = r <= 0;
+                    n += Math.max(r, 0);
+                }
+                etext = etextFromTheEnd(data, n);
             }
         } catch (IOException | RuntimeException e) {
             return false;
-        }
-        // kernel addresses are negative as signed longs: 0 means not found
-        long text = 0;
-        for (int at = 0, eol; at < n && text == 0; at = eol + 1) {
-            eol = lineEnd(data, at, n);
-            text = symbol(data, at, eol, "_text");
-        }
-        long etext = 0;
-        for (int eol = n, at; eol > 0 && etext == 0; eol = at - 1) {
-            if (data[eol - 1] == '\n') {
-                eol--;
-            }
-            at = eol;
-            while (at > 0 && data[at - 1] != '\n') {
-                at--;
-            }
-            int tab = at;
-            while (tab < eol && data[tab] != '\t') {
-                tab++;
-            }
-            if (tab < eol) {
-                // ADDR TYPE NAME\t[MODULE]
-                if (endsWith(data, eol, "[bpf]")) {
-                    int sp = at;
-                    while (sp < tab && data[sp] != ' ') {
-                        sp++;
-                    }
-                    long addr = hex(data, at, sp);
-                    if (addr != 0 && sp + 3 < tab) {
-                        bpfSymbols.put(addr, new String(data, sp + 3, tab - sp - 3, StandardCharsets.ISO_8859_1));
-                    }
-                }
-            } else {
-                etext = symbol(data, at, eol, "_etext");
-            }
-            if (at == 0) {
-                break;
-            }
         }
         if (text == 0 || Long.compareUnsigned(etext, text) <= 0) {
             return false;
@@ -115,14 +99,19 @@ final class Synthesizer {
         try {
             for (String l : Files.readAllLines(proc.resolve("modules"))) {
                 // name size refcount deps state address [taint]
-                String[] f = l.trim().split("\\s+");
-                if (f.length < 6 || !f[5].startsWith("0x")) {
+                int[] f = new int[12];
+                int nf = 0;
+                for (int at = blank(l, 0); at < l.length() && nf < 12; at = blank(l, f[nf - 1])) {
+                    f[nf++] = at;
+                    f[nf++] = word(l, at);
+                }
+                if (nf < 12 || !l.startsWith("0x", f[10])) {
                     continue;
                 }
-                long addr = Long.parseUnsignedLong(f[5].substring(2), 16);
-                long size = Long.parseLong(f[1]);
+                long addr = Long.parseUnsignedLong(l, f[10] + 2, f[11], 16);
+                long size = Long.parseLong(l, f[2], f[3], 10);
                 if (addr != 0 && size > 0) {
-                    out.accept(mmap(-1, 0, addr, size, 0, "[" + f[0] + "]"));
+                    out.accept(mmap(-1, 0, addr, size, 0, "[" + l.substring(f[0], f[1]) + "]"));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -311,11 +300,6 @@ final class Synthesizer {
         return b.array();
     }
 
-    /** kallsyms' BPF symbols ({@code [bpf]}) by address, as {@link #kernel} found them. */
-    Map<Long, String> bpfSymbols() {
-        return bpfSymbols;
-    }
-
     private static boolean is(byte[] d, int from, int to, String word) {
         if (to - from != word.length()) {
             return false;
@@ -326,6 +310,63 @@ final class Synthesizer {
             }
         }
         return true;
+    }
+
+    private static final boolean X86_64 = switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> true;
+        default -> false;
+    };
+
+    /** {@code _etext} by a walk back from the end of kallsyms' {@code [0, n)}; 0 if it is not there. */
+    private static long etextFromTheEnd(byte[] data, int n) {
+        for (int eol = n, at; eol > 0; eol = at - 1) {
+            if (data[eol - 1] == '\n') {
+                eol--;
+            }
+            at = eol;
+            while (at > 0 && data[at - 1] != '\n') {
+                at--;
+            }
+            int tab = at;
+            while (tab < eol && data[tab] != '\t') {
+                tab++;
+            }
+            long etext = tab < eol ? 0 : symbol(data, at, eol, "_etext");
+            if (etext != 0 || at == 0) {
+                return etext;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The length of {@code /proc/iomem}'s "Kernel code" range ({@code start-end : Kernel code},
+     * end inclusive), 0 when there is none or its addresses are hidden (zeros for non-root).
+     */
+    private long kernelCodeLength() {
+        String iomem = read(proc.resolve("iomem"));
+        if (iomem == null) {
+            return 0;
+        }
+        for (int at = 0, eol; at < iomem.length(); at = eol + 1) {
+            eol = iomem.indexOf('\n', at);
+            if (eol < 0) {
+                eol = iomem.length();
+            }
+            String l = iomem.substring(at, eol).strip();
+            int dash = l.indexOf('-');
+            int colon = l.indexOf(" : ");
+            if (dash > 0 && colon > dash && l.substring(colon + 3).equals("Kernel code")) {
+                try {
+                    long start = Long.parseUnsignedLong(l, 0, dash, 16);
+                    long last = Long.parseUnsignedLong(l, dash + 1, colon, 16);
+                    return last > start ? last - start + 1 : 0;
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+        }
+        return 0;
     }
 
     private static int lineEnd(byte[] d, int at, int n) {
@@ -343,10 +384,6 @@ final class Synthesizer {
             sp++;
         }
         return sp + 3 < eol && is(d, sp + 3, eol, name) ? hex(d, at, sp) : 0;
-    }
-
-    private static boolean endsWith(byte[] d, int to, String word) {
-        return to - word.length() >= 0 && is(d, to - word.length(), to, word);
     }
 
     /** A hexadecimal number of {@code [from, to)}; 0 where it is not one. */

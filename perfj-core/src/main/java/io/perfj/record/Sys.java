@@ -9,7 +9,6 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 
 /**
  * The system calls a recorder makes, by number through the C library's {@code syscall} and the
@@ -52,7 +51,22 @@ public final class Sys {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    /**
+     * errno's offset in the captured state, found by walking the struct's members: a layout's
+     * varHandle or byteOffset would first initialise the layout-path machinery (~6 ms of start).
+     */
+    private static final long ERRNO = errnoOffset();
+
+    private static long errnoOffset() {
+        long at = 0;
+        for (MemoryLayout m : CAPTURE.memberLayouts()) {
+            if ("errno".equals(m.name().orElse(null))) {
+                return at;
+            }
+            at += m.byteSize();
+        }
+        throw new IllegalStateException("the linker's captured state has no errno");
+    }
     private static final boolean X86_64 = switch (System.getProperty("os.arch")) {
         case "amd64", "x86_64" -> true;
         default -> false;
@@ -142,7 +156,7 @@ public final class Sys {
     }
 
     private static int errno(MemorySegment state) {
-        return (int) ERRNO.get(state, 0L);
+        return state.get(ValueLayout.JAVA_INT, ERRNO);
     }
 
     private static RuntimeException rethrow(Throwable t) {

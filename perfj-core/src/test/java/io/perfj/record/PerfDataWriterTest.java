@@ -264,19 +264,43 @@ class PerfDataWriterTest {
     }
 
     @Test
-    void oneReadOfKallsymsGivesTheKernelMapAndBpfNames(@TempDir Path dir) throws Exception {
+    void theKernelMapRunsFromTextToEtextWithoutIomem(@TempDir Path dir) throws Exception {
         Path proc = fakeProc(dir);
-        Files.writeString(proc.resolve("kallsyms"), "ffffffff81000000 T _text\nffffffff81000100 T start_kernel\n"
-                + "ffffffff82000000 T _etext\nffffffffc0a00000 t veth_open\t[veth]\n"
-                + "ffffffffc0b01000 t bpf_prog_0123456789abcdef_hello\t[bpf]\nffffffffc0b02000 T _text\t[bpf]\n");
+        Files.writeString(proc.resolve("kallsyms"), "0000000000000000 A fixed_percpu_data\n"
+                + "ffffffff81000000 T _text\nffffffff81000100 T start_kernel\n"
+                + "ffffffff82000000 T _etext\nffffffff82100000 D some_data\nffffffffc0a00000 t veth_open\t[veth]\n"
+                + "ffffffffc0b01000 t bpf_prog_0123456789abcdef_hello\t[bpf]\nffffffffc0b02000 T _etext\t[bpf]\n");
         List<byte[]> out = new ArrayList<>();
         Synthesizer s = new Synthesizer(proc, 16, out::add);
         assertTrue(s.kernel());
-        assertEquals(Map.of(0xffffffffc0b01000L, "bpf_prog_0123456789abcdef_hello", 0xffffffffc0b02000L, "_text"),
-                s.bpfSymbols());
         ByteBuffer text = ByteBuffer.wrap(out.getFirst()).order(ByteOrder.nativeOrder());
         assertEquals(0xffffffff81000000L, text.getLong(16), "the kernel's _text, not a module's");
-        assertEquals(0x1000000L, text.getLong(24));
+        assertEquals(0x1000000L, text.getLong(24), "up to the core kernel's _etext, not a [module] symbol's");
+    }
+
+    /**
+     * On x86-64 the map's length is iomem's "Kernel code" ([_text, _etext) in physical
+     * addresses) and kallsyms is read only up to _text: here the rest has no _etext at all.
+     */
+    @Test
+    void onX86TheKernelCodeRangeOfIomemEndsTheMap(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(List.of("amd64", "x86_64").contains(System.getProperty("os.arch")),
+                "iomem's Kernel code is [_text, _etext) only on x86-64");
+        Path proc = fakeProc(dir);
+        StringBuilder rest = new StringBuilder("ffffffff81000000 T _text\n");
+        for (int i = 0; i < 20_000; i++) {
+            rest.append(String.format("ffffffff81%06x t f%d%n", i * 16, i));
+        }
+        Files.writeString(proc.resolve("kallsyms"), rest);
+        Files.writeString(proc.resolve("iomem"), "00000000-00000fff : Reserved\n00100000-bfffffff : System RAM\n"
+                + "  01000000-02276987 : Kernel code\n  02400000-02e0afff : Kernel rodata\n");
+        List<byte[]> out = new ArrayList<>();
+        assertTrue(new Synthesizer(proc, 16, out::add).kernel());
+        ByteBuffer text = ByteBuffer.wrap(out.getFirst()).order(ByteOrder.nativeOrder());
+        assertEquals(0xffffffff81000000L, text.getLong(16));
+        assertEquals(0x1276988L, text.getLong(24), "02276987 - 01000000 + 1");
+        Files.writeString(proc.resolve("iomem"), "00000000-00000000 : Kernel code\n");
+        assertFalse(new Synthesizer(proc, 16, r -> { }).kernel(), "hidden iomem: the rest of kallsyms, which has no _etext");
     }
 
     /** The vdso's build-id from a process's own mapping of it, as perf takes it for [vdso] in BUILD_ID. */

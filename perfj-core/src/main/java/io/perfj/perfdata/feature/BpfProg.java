@@ -48,6 +48,36 @@ public record BpfProg(long infoLen, long dataLen, long arrays, Info info, byte[]
         return HexFormat.of().formatHex(progTags.get(i));
     }
 
+    /**
+     * Sub-program {@code sub}'s symbol as perf names it ({@code synthesize_bpf_prog_name}, which
+     * perf record writes in its KSYMBOL records and perf report prints in the header):
+     * "bpf_prog_" + its tag, then "_" + its function's BTF name, or the program name for a
+     * single-function program without BTF, or "F". {@code btf} is the program's BTF, null
+     * without.
+     */
+    public String perfName(BtfNames btf, int sub) {
+        StringBuilder sb = new StringBuilder("bpf_prog_").append(tagHex(sub));
+        String shortName = null;
+        if (btf != null && sub < funcInfo.size()) {
+            shortName = btf.typeName(funcInfo.get(sub).typeId());
+        } else if (btf == null && sub == 0 && info.nrJitedKsyms() == 1) {
+            if (!info.name().isEmpty()) {
+                shortName = info.name();
+            }
+        } else if (btf == null) {
+            shortName = "F";
+        }
+        if (shortName != null) {
+            sb.append('_').append(shortName);
+        }
+        return sb.toString();
+    }
+
+    /** One {@code struct perf_bpil} entry (info_len, data_len, arrays, info, array data) in {@code order}. */
+    public static BpfProg decode(byte[] entry, java.nio.ByteOrder order) {
+        return BpfProgDecoder.decode(io.perfj.io.Bytes.of(entry, order, "bpf_prog_info", "perf_bpil").cursor());
+    }
+
     /** {@code struct bpf_func_info}: first instruction of a function and its BTF FUNC type id. */
     public record FuncInfo(long insnOff, long typeId) {
     }
