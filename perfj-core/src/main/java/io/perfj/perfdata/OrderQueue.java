@@ -49,15 +49,24 @@ final class OrderQueue {
     /** A record delivered at once, after everything released before it. */
     void pass(long handle) {
         if (readyTail == ready.length) {
-            if (readyHead > 0) {
-                System.arraycopy(ready, readyHead, ready, 0, readyTail - readyHead);
-                readyTail -= readyHead;
-                readyHead = 0;
-            } else {
-                ready = Arrays.copyOf(ready, ready.length * 2);
-            }
+            reserve(1);
         }
         ready[readyTail++] = handle;
+    }
+
+    /** Room for n more ready handles. */
+    private void reserve(int n) {
+        if (readyTail + n <= ready.length) {
+            return;
+        }
+        if (readyHead > 0) {
+            System.arraycopy(ready, readyHead, ready, 0, readyTail - readyHead);
+            readyTail -= readyHead;
+            readyHead = 0;
+        }
+        if (readyTail + n > ready.length) {
+            ready = Arrays.copyOf(ready, Math.max(ready.length * 2, readyTail + n));
+        }
     }
 
     void enqueue(long handle, long t) {
@@ -132,33 +141,36 @@ final class OrderQueue {
             return;
         }
         int[] idx = sortedByTime(times, queued);
-        int kept = 0;
-        int[] keep = null;
-        for (int i : idx) {
-            if (all || Long.compareUnsigned(times[i], limit) <= 0) {
-                pass(handles[i]);
-                lastFlushed = times[i];
-            } else {
-                if (keep == null) {
-                    keep = new int[queued];
-                }
-                keep[kept++] = i;
+        // sorted by time, the records released are a prefix of idx
+        int released = 0;
+        if (all) {
+            released = queued;
+        } else {
+            while (released < queued && Long.compareUnsigned(times[idx[released]], limit) <= 0) {
+                released++;
             }
         }
-        if (kept == 0) {
+        reserve(released);
+        for (int k = 0; k < released; k++) {
+            ready[readyTail++] = handles[idx[k]];
+        }
+        if (released > 0) {
+            lastFlushed = times[idx[released - 1]];
+        }
+        if (released == queued) {
             queued = 0;
             return;
         }
-        // what stays keeps its arrival order (ties then still go in arrival order)
-        Arrays.sort(keep, 0, kept);
-        long[] nh = new long[Math.max(1024, kept * 2)];
-        long[] nt = new long[nh.length];
-        for (int k = 0; k < kept; k++) {
-            nh[k] = handles[keep[k]];
-            nt[k] = times[keep[k]];
+        // what stays keeps its arrival order (ties then still go in arrival order): compacted in
+        // index order, in place
+        int kept = 0;
+        for (int i = 0; i < queued; i++) {
+            if (Long.compareUnsigned(times[i], limit) > 0) {
+                handles[kept] = handles[i];
+                times[kept] = times[i];
+                kept++;
+            }
         }
-        handles = nh;
-        times = nt;
         queued = kept;
     }
 

@@ -43,9 +43,10 @@ final class SampledObjects {
                 @Override
                 public void sample(SampleRef r) {
                     s.samples++;
-                    if (r.time() >= 0) {
-                        s.first = Math.min(s.first, r.time());
-                        s.last = Math.max(s.last, r.time());
+                    long t = r.time();
+                    if (t >= 0) {
+                        s.first = Math.min(s.first, t);
+                        s.last = Math.max(s.last, t);
                     }
                     // kernel addresses by the recorded maps alone: Machine.findMap would load
                     // kallsyms to fix the kernel map's extent, most of this pass's cost
