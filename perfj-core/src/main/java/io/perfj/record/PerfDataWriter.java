@@ -28,7 +28,14 @@ public final class PerfDataWriter implements AutoCloseable, RecordSink {
     public record Event(EventAttr attr, long[] ids, String name) {
     }
 
-    private static final int BUFFER = 4 << 20;
+    /**
+     * Small records (the side-band, FINISHED_ROUND) are gathered here; a ring's run of records
+     * at least {@link #DIRECT} long goes from the ring straight to the file. Copying it through
+     * a buffer too would touch as many pages of the buffer as of the ring, and in a process that
+     * sleeps between wakeups every page touched costs again.
+     */
+    private static final int BUFFER = 256 << 10;
+    private static final long DIRECT = 32 << 10;
 
     private final Path path;
     private final FileChannel ch;
@@ -98,6 +105,18 @@ public final class PerfDataWriter implements AutoCloseable, RecordSink {
 
     /** Appends whole records (or a piece of a run of them) held in native memory. */
     public void write(MemorySegment src, long offset, long len) {
+        if (len >= DIRECT && src.isNative()) {
+            flush();
+            ByteBuffer b = src.asSlice(offset, len).asByteBuffer();
+            try {
+                while (b.hasRemaining()) {
+                    dataSize += ch.write(b);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
+            }
+            return;
+        }
         long done = 0;
         while (done < len) {
             if (!buf.hasRemaining()) {

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param period     events per sample ({@code -c}), or 0
  * @param callGraph  how call chains are recorded
  * @param stackSize  bytes of user stack copied per sample for {@link CallGraph#DWARF}
- * @param pages      data pages of each ring buffer (a power of two)
+ * @param pages      data pages of each ring buffer (a power of two), or {@link #AUTO_PAGES}
  * @param output     the file written
  * @param command    the command to run and record (may be empty with -a or -p)
  * @param cmdline    the recorder's own command line, for the CMDLINE feature
@@ -28,6 +28,12 @@ public record RecordOptions(List<EventSpec> events, boolean systemWide, int pid,
     public static final long DEFAULT_FREQUENCY = 4000;
     /** perf's default ring buffer: 512 KiB of data per CPU. */
     public static final int DEFAULT_PAGES = 128;
+    /**
+     * Ring buffers as large as {@link #autoPages} where the kernel maps them (locked memory
+     * beyond {@code kernel.perf_event_mlock_kb} needs CAP_IPC_LOCK or RLIMIT_MEMLOCK room),
+     * else {@link #DEFAULT_PAGES}.
+     */
+    public static final int AUTO_PAGES = 0;
     /** perf's default stack copy for --call-graph dwarf. */
     public static final int DEFAULT_STACK = 8192;
 
@@ -71,13 +77,25 @@ public record RecordOptions(List<EventSpec> events, boolean systemWide, int pid,
         };
     }
 
+    /**
+     * The ring size {@link #AUTO_PAGES} tries first for {@code cpus} rings: 4 MiB of 4 KiB pages
+     * per CPU, halved down to perf's 512 KiB so that all rings stay within 64 MiB. The kernel
+     * wakes the reader when a ring is half full: at 4 kHz with call chains (~370 KB/s per busy
+     * CPU) about every 5 s instead of every 0.7 s, and each wakeup of a mostly idle process
+     * costs CPU of its own (its code and data are cold again), far more than the bytes it copies.
+     */
+    public static int autoPages(int cpus) {
+        int pages = Integer.highestOneBit(Math.max(1, 16384 / Math.max(1, cpus)));
+        return Math.clamp(pages, DEFAULT_PAGES, 1024);
+    }
+
     public RecordOptions {
         events = List.copyOf(events);
         command = List.copyOf(command);
         cmdline = List.copyOf(cmdline);
         Objects.requireNonNull(callGraph, "callGraph");
         Objects.requireNonNull(output, "output");
-        if (Integer.bitCount(pages) != 1) {
+        if (pages != AUTO_PAGES && Integer.bitCount(pages) != 1) {
             throw new IllegalArgumentException("ring buffer pages must be a power of two, not " + pages);
         }
         if ((frequency > 0) == (period > 0)) {

@@ -449,7 +449,7 @@ public final class Recorder {
                     }
                     fds.add(fd);
                     if (ringFd[ci] < 0) {
-                        rings.add(mapRing(fd, cpus.get(ci), pageSize));
+                        rings.add(mapRing(fd, cpus.get(ci), pageSize, cpus.size()));
                         ringFd[ci] = fd;
                     } else {
                         Sys.ioctl(fd, Sys.PERF_EVENT_IOC_SET_OUTPUT, ringFd[ci]);
@@ -462,15 +462,27 @@ public final class Recorder {
         return out;
     }
 
-    private RingBuffer mapRing(int fd, int cpu, long pageSize) {
+    private RingBuffer mapRing(int fd, int cpu, long pageSize, int cpuCount) {
+        if (ringPages == 0) {
+            ringPages = o.pages() == RecordOptions.AUTO_PAGES ? RecordOptions.autoPages(cpuCount) : o.pages();
+        }
         try {
-            return new RingBuffer(fd, cpu, o.pages(), pageSize, streaming);
+            return new RingBuffer(fd, cpu, ringPages, pageSize, streaming);
         } catch (Sys.SysException e) {
-            throw new RecordException("cannot map the ring buffer of CPU " + cpu + " (" + o.pages()
+            if (o.pages() == RecordOptions.AUTO_PAGES && ringPages > RecordOptions.DEFAULT_PAGES
+                    && (e.errno == Sys.EPERM || e.errno == Sys.ENOMEM)) {
+                // more locked memory than this user may have: perf's size for this ring and the rest
+                ringPages = RecordOptions.DEFAULT_PAGES;
+                return mapRing(fd, cpu, pageSize, cpuCount);
+            }
+            throw new RecordException("cannot map the ring buffer of CPU " + cpu + " (" + ringPages
                     + " pages): " + Sys.describe(e.errno)
                     + (e.errno == Sys.EPERM ? "; kernel.perf_event_mlock_kb limits it for unprivileged users" : ""));
         }
     }
+
+    /** Data pages of each ring: the asked size, or the automatic one once the first ring is mapped. */
+    private int ringPages;
 
     private static boolean unsupported(int errno) {
         return errno == Sys.ENOENT || errno == Sys.EOPNOTSUPP || errno == Sys.ENODEV;

@@ -23,6 +23,7 @@ public final class Sys {
     static final int EPERM = 1;
     static final int ENOENT = 2;
     static final int EINTR = 4;
+    static final int ENOMEM = 12;
     static final int ENODEV = 19;
     static final int EINVAL = 22;
     static final int EACCES = 13;

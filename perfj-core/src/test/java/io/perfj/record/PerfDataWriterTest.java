@@ -143,6 +143,63 @@ class PerfDataWriterTest {
     }
 
     @Test
+    void runsOfRecordsInNativeMemoryKeepTheirPlaceAmongBufferedOnes(@TempDir Path dir) throws Exception {
+        RecordOptions o = options(false, RecordOptions.CallGraph.NONE);
+        EventAttr clock = Recorder.attr(EventSpec.parse("cpu-clock"), o, true, true, true);
+        Path file = dir.resolve("out.data");
+        List<Long> ips = new ArrayList<>();
+        long next = 0x1000;
+        try (PerfDataWriter w = new PerfDataWriter(file, List.of(new PerfDataWriter.Event(clock, new long[] {7}, "cpu-clock")));
+             java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            // a run long enough to go straight to the file, one short enough to be buffered, and
+            // single records between and after them
+            for (int run : new int[] {1, 3000, 1, 10, 1, 2500}) {
+                java.lang.foreign.MemorySegment m = a.allocate(48L * run, 8);
+                for (int i = 0; i < run; i++) {
+                    java.lang.foreign.MemorySegment.copy(sample(7, next, 42, 42, next, 1), 0, m,
+                            java.lang.foreign.ValueLayout.JAVA_BYTE, 48L * i, 48);
+                    ips.add(next++);
+                }
+                if (run == 1) {
+                    w.write(m.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                } else {
+                    // offset into a larger mapping, as a ring's run is
+                    java.lang.foreign.MemorySegment ring = a.allocate(48L * run + 64, 8);
+                    java.lang.foreign.MemorySegment.copy(m, 0, ring, 64, 48L * run);
+                    w.write(ring, 64, 48L * run);
+                }
+            }
+            assertEquals(48L * ips.size(), w.dataSize());
+            w.finishData();
+        }
+        try (PerfData d = PerfData.open(file)) {
+            List<Long> read = new ArrayList<>();
+            for (PerfRecord r : records(d)) {
+                read.add(assertInstanceOf(Sample.class, r).ip());
+            }
+            assertEquals(ips.size(), read.size());
+            for (int i = 0; i < ips.size(); i++) {
+                assertEquals(ips.get(i), read.get(i), "record " + i + " out of place");
+            }
+        }
+    }
+
+    @Test
+    void automaticRingsAreFourMebibytesUpTo64MebibytesInAll() {
+        assertEquals(1024, RecordOptions.autoPages(1));
+        assertEquals(1024, RecordOptions.autoPages(2));
+        assertEquals(1024, RecordOptions.autoPages(16));
+        assertEquals(512, RecordOptions.autoPages(17));
+        assertEquals(128, RecordOptions.autoPages(128));
+        assertEquals(RecordOptions.DEFAULT_PAGES, RecordOptions.autoPages(4096), "never below perf's default");
+        for (int cpus = 1; cpus <= 4096; cpus++) {
+            int p = RecordOptions.autoPages(cpus);
+            assertEquals(1, Integer.bitCount(p));
+            assertTrue(p == RecordOptions.DEFAULT_PAGES || (long) p * cpus <= 16384, cpus + " CPUs: " + p);
+        }
+    }
+
+    @Test
     void attrsFollowPerfRecordsChoices() {
         EventAttr a = Recorder.attr(EventSpec.parse("cpu-clock"), options(true, RecordOptions.CallGraph.FP), true, false, false);
         assertEquals(SampleFormat.IP | SampleFormat.TID | SampleFormat.TIME | SampleFormat.PERIOD | SampleFormat.CPU
