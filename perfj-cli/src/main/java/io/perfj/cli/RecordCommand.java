@@ -51,8 +51,8 @@ public final class RecordCommand implements Callable<Integer> {
         m.option("--call-graph").label("fp|dwarf[,SIZE]")
                 .describe("Record call chains by frame pointers or as register and stack copies (SIZE bytes, default 8192).")
                 .value(String.class, v -> callGraph = v);
-        m.option("-m", "--mmap-pages").label("PAGES").describe("Data pages of each CPU's ring buffer (a power of two; by default 4 MiB per CPU where"
-                        + " the kernel permits the locked memory, fewer on many CPUs, else perf's 128).")
+        m.option("-m", "--mmap-pages").label("PAGES").describe("Data pages of each CPU's ring buffer (a power of two; by default 8 MiB per CPU for root where"
+                        + " the kernel permits the locked memory, less on many CPUs, else perf's 128).")
                 .value(Integer.class, v -> pages = v);
         m.option("-k", "--clockid").label("CLOCK")
                 .describe("Time samples by this clock (monotonic, monotonic_raw, realtime, boottime, tai or a number),"

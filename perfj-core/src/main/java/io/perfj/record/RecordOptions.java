@@ -29,9 +29,9 @@ public record RecordOptions(List<EventSpec> events, boolean systemWide, int pid,
     /** perf's default ring buffer: 512 KiB of data per CPU. */
     public static final int DEFAULT_PAGES = 128;
     /**
-     * Ring buffers as large as {@link #autoPages} where the kernel maps them (locked memory
-     * beyond {@code kernel.perf_event_mlock_kb} needs CAP_IPC_LOCK or RLIMIT_MEMLOCK room),
-     * else {@link #DEFAULT_PAGES}.
+     * Ring buffers as large as {@link #autoPages} for root where the kernel maps them (locked
+     * memory beyond {@code kernel.perf_event_mlock_kb} needs CAP_IPC_LOCK), else
+     * {@link #DEFAULT_PAGES}.
      */
     public static final int AUTO_PAGES = 0;
     /** perf's default stack copy for --call-graph dwarf. */
@@ -78,15 +78,15 @@ public record RecordOptions(List<EventSpec> events, boolean systemWide, int pid,
     }
 
     /**
-     * The ring size {@link #AUTO_PAGES} tries first for {@code cpus} rings: 4 MiB of 4 KiB pages
+     * The ring size {@link #AUTO_PAGES} tries first for {@code cpus} rings: 8 MiB of 4 KiB pages
      * per CPU, halved down to perf's 512 KiB so that all rings stay within 64 MiB. The kernel
      * wakes the reader when a ring is half full: at 4 kHz with call chains (~370 KB/s per busy
-     * CPU) about every 5 s instead of every 0.7 s, and each wakeup of a mostly idle process
-     * costs CPU of its own (its code and data are cold again), far more than the bytes it copies.
+     * CPU) about every 11 s instead of every 0.7 s, and each wakeup of a mostly idle JVM costs
+     * CPU of its own (its code and data are cold again), far more than the bytes it copies.
      */
     public static int autoPages(int cpus) {
         int pages = Integer.highestOneBit(Math.max(1, 16384 / Math.max(1, cpus)));
-        return Math.clamp(pages, DEFAULT_PAGES, 1024);
+        return Math.clamp(pages, DEFAULT_PAGES, 2048);
     }
 
     public RecordOptions {

@@ -115,6 +115,25 @@ public final class Recorder {
         phaseThreadCpu = mine;
     }
 
+    /**
+     * Nanoseconds since this process started: CLOCK_BOOTTIME now less /proc/self/stat's start
+     * time (clock ticks since boot, 100 a second on Linux's x86-64 and arm64 ABIs), so within 10
+     * ms; ProcessHandle's start instant adds the boot time, which /proc/stat gives in whole
+     * seconds. 0 where /proc cannot be read.
+     */
+    private static long sinceProcessStart() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            // the fields after the command name, which is in parentheses and may hold spaces
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long startTicks = Long.parseLong(f[19]);
+            return Math.max(0, Sys.clockGettime(CLOCK_BOOTTIME) - startTicks * 10_000_000L);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static final int CLOCK_BOOTTIME = 7;
     private static final int CLOCK_PROCESS_CPUTIME_ID = 2;
     private static final int CLOCK_THREAD_CPUTIME_ID = 3;
 
@@ -218,8 +237,7 @@ public final class Recorder {
     private Summary capture(java.io.OutputStream pipe) {
         streaming = pipe != null;
         // the first line: from the JVM's start to the recorder's (JVM, command line, class loading)
-        phaseStart = timing ? java.lang.System.nanoTime() - (java.lang.System.currentTimeMillis()
-                - ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L)) * 1_000_000 : 0;
+        phaseStart = timing ? java.lang.System.nanoTime() - sinceProcessStart() : 0;
         phase("start");
         HostFeatures host = HostFeatures.live();
         List<Integer> cpus = host.onlineCpus();
@@ -464,7 +482,10 @@ public final class Recorder {
 
     private RingBuffer mapRing(int fd, int cpu, long pageSize, int cpuCount) {
         if (ringPages == 0) {
-            ringPages = o.pages() == RecordOptions.AUTO_PAGES ? RecordOptions.autoPages(cpuCount) : o.pages();
+            // larger rings for root only: an unprivileged user's locked-memory budget could take
+            // the first rings at that size and leave too little for perf's size for the rest
+            ringPages = o.pages() != RecordOptions.AUTO_PAGES ? o.pages()
+                    : Sys.geteuid() == 0 ? RecordOptions.autoPages(cpuCount) : RecordOptions.DEFAULT_PAGES;
         }
         try {
             return new RingBuffer(fd, cpu, ringPages, pageSize, streaming);

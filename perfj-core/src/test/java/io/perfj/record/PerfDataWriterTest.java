@@ -185,10 +185,11 @@ class PerfDataWriterTest {
     }
 
     @Test
-    void automaticRingsAreFourMebibytesUpTo64MebibytesInAll() {
-        assertEquals(1024, RecordOptions.autoPages(1));
-        assertEquals(1024, RecordOptions.autoPages(2));
-        assertEquals(1024, RecordOptions.autoPages(16));
+    void automaticRingsAreEightMebibytesUpTo64MebibytesInAll() {
+        assertEquals(2048, RecordOptions.autoPages(1));
+        assertEquals(2048, RecordOptions.autoPages(2));
+        assertEquals(2048, RecordOptions.autoPages(8));
+        assertEquals(1024, RecordOptions.autoPages(9));
         assertEquals(512, RecordOptions.autoPages(17));
         assertEquals(128, RecordOptions.autoPages(128));
         assertEquals(RecordOptions.DEFAULT_PAGES, RecordOptions.autoPages(4096), "never below perf's default");
