@@ -173,6 +173,35 @@ class RecordLiveTest {
         }
     }
 
+    /**
+     * Root's default rings are 8 MiB per CPU; root without CAP_IPC_LOCK and no RLIMIT_MEMLOCK
+     * room (a container's root, say) may not lock that much: the recording falls back to perf's
+     * 512 KiB rings, while the same size asked with -m is refused with the reason.
+     */
+    @Test
+    void rootWithoutIpcLockFallsBackToPerfsRingSize() throws Exception {
+        Assumptions.assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
+                .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "not root");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv (util-linux) is not installed");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String cp = System.getProperty("java.class.path");
+        Path out = dir.resolve("nolock.data");
+        // sh -c SCRIPT JAVA CLASSPATH FILE [OPTIONS...]: $0 $1 $2, then the options
+        String record = "ulimit -l 0; j=$0; c=$1; o=$2; shift 2; exec \"$j\" --enable-native-access=ALL-UNNAMED -cp \"$c\""
+                + " io.perfj.cli.Main record -a -e cpu-clock -F 999 -o \"$o\" \"$@\" -- sleep 0.3";
+        List<String> auto = run("/usr/bin/setpriv", "--inh-caps=-ipc_lock", "--bounding-set=-ipc_lock",
+                "sh", "-c", record, java, cp, out.toString());
+        Assumptions.assumeFalse(auto.get(1).contains("perf_event_paranoid"), auto.get(1));
+        assertTrue(auto.get(1).contains("samples) ]"), auto.get(1));
+        try (PerfData d = PerfData.open(out)) {
+            assertTrue(d.records().next() != null, "records");
+        }
+        List<String> asked = run("/usr/bin/setpriv", "--inh-caps=-ipc_lock", "--bounding-set=-ipc_lock",
+                "sh", "-c", record, java, cp, out.toString(), "-m", "2048");
+        assertTrue(asked.get(1).contains("cannot map the ring buffer of CPU") && asked.get(1).contains("2048 pages"),
+                asked.get(1));
+    }
+
     /** perf's standard output and error, or null without perf. */
     static List<String> perf(String... args) throws Exception {
         String[] cmd = new String[args.length + 1];
