@@ -5,6 +5,7 @@ import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -32,8 +33,32 @@ class TopWebBrowserTest {
     private static final Pattern SAMPLES = Pattern.compile("\\((\\d+) samples\\)");
 
     private static long samples(ChromeDriver d) {
-        Matcher m = SAMPLES.matcher(d.findElement(By.id("recording")).getText());
+        Matcher m = SAMPLES.matcher(text(d, "recording"));
         return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    /** The text of the element with this id, asked in one script (an element found first may be redrawn before it is read). */
+    private static String text(ChromeDriver d, String id) {
+        Object t = d.executeScript("const e = document.getElementById(arguments[0]); return e ? e.textContent.trim() : '';", id);
+        return t == null ? "" : t.toString();
+    }
+
+    /**
+     * Clicks the top table's row of {@code symbol}: found by a script and clicked as a user
+     * would; when the second's redraw replaces the row between the two, found again.
+     */
+    private static boolean clickRow(ChromeDriver d, String symbol) {
+        try {
+            Object row = d.executeScript("return Array.from(document.querySelectorAll('#top tbody tr'))"
+                    + ".find(tr => tr.textContent.includes(arguments[0])) || null;", symbol);
+            if (!(row instanceof WebElement tr)) {
+                return false;
+            }
+            tr.click();
+            return true;
+        } catch (StaleElementReferenceException e) {
+            return false;
+        }
     }
 
     /** Whether an element matching {@code css} holds {@code text}: asked in one script, as the live page redraws every second. */
@@ -89,26 +114,19 @@ class TopWebBrowserTest {
             // -g: the flame graph has the callers, which no sample is in (main calls both loops)
             Browser.until(() -> shows(driver, "#flame .fr", "main"));
             long first = samples(driver);
-            assertTrue(first > 0, driver.findElement(By.id("recording")).getText());
+            assertTrue(first > 0, text(driver, "recording"));
             Browser.until(() -> samples(driver) > first);
             driver.findElement(By.cssSelector("#tabs button[data-view=top]")).click();
             Browser.until(() -> shows(driver, "#view-top", "compute_a") && shows(driver, "#view-top", "leaf_mix"));
             long before = samples(driver);
             Browser.until(() -> samples(driver) > before);
             // annotate compute_a from the live sums: its instructions with their shares, hot.c's lines
-            WebElement row = null;
-            for (WebElement tr : driver.findElements(By.cssSelector("#top tbody tr"))) {
-                if (tr.getText().contains("compute_a")) {
-                    row = tr;
-                }
-            }
-            assertTrue(row != null, "compute_a in the top table");
-            row.click();
-            Browser.until(() -> driver.findElement(By.id("sel-name")).getText().equals("compute_a"));
+            Browser.until(() -> clickRow(driver, "compute_a"));
+            Browser.until(() -> text(driver, "sel-name").equals("compute_a"));
             assertTrue(driver.findElement(By.id("annotate-open")).isEnabled(), "Annotate is enabled for a live profile");
             driver.findElement(By.id("annotate-open")).click();
-            Browser.until(() -> driver.findElement(By.id("annotate-body")).getText().contains("hot.c"));
-            String annotation = driver.findElement(By.id("annotate-body")).getText();
+            Browser.until(() -> text(driver, "annotate-body").contains("hot.c"));
+            String annotation = text(driver, "annotate-body");
             assertTrue(annotation.contains("compute_a") && annotation.contains("%"), annotation);
             Browser.screenshot(driver, "top-web-annotate");
             Browser.screenshot(driver, "top-web");
