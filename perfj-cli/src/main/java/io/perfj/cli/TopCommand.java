@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * one snapshot at the end (with -g report's Children/Self rows and callchain trees).
  */
 public final class TopCommand implements java.util.concurrent.Callable<Integer> {
+    /** The rings are drained at least this often (perf top polls every 100 ms), so a refresh shows what came. */
+    static final int LIVE_DRAIN_MS = 100;
     boolean stdio;
     boolean web;
     int port;
@@ -121,7 +123,7 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         AtomicReference<Recorder.Summary> summary = new AtomicReference<>();
         Thread recording = new Thread(() -> {
             try {
-                summary.set(r.stream(out));
+                summary.set(r.stream(out, LIVE_DRAIN_MS));
             } catch (RuntimeException e) {
                 recordFailure.set(e);
             }

@@ -202,6 +202,60 @@ class RecordLiveTest {
                 asked.get(1));
     }
 
+    /**
+     * perf_event_open refused: a user (nobody) recording another user's process (init) gets one
+     * line naming kernel.perf_event_paranoid with its value and what each setting permits, a
+     * non-zero exit and no stack trace. The forked JVM runs as nobody, so its class path is
+     * copied where nobody may read it.
+     */
+    @Test
+    void aRefusedOpenNamesPerfEventParanoid() throws Exception {
+        Assumptions.assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
+                .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "not root");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv (util-linux) is not installed");
+        Path open = Files.createTempDirectory(Path.of("/tmp"), "perfj-nobody");
+        try {
+            Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            StringBuilder cp = new StringBuilder();
+            int n = 0;
+            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                Path from = Path.of(entry);
+                if (!Files.exists(from)) {
+                    continue;
+                }
+                Path to = open.resolve(n++ + "-" + from.getFileName());
+                try (var walk = Files.walk(from)) {
+                    for (Path f : (Iterable<Path>) walk::iterator) {
+                        Path t = to.resolve(from.relativize(f).toString());
+                        Files.copy(f, t);
+                        Files.setPosixFilePermissions(t, java.nio.file.attribute.PosixFilePermissions
+                                .fromString(Files.isDirectory(t) ? "rwxr-xr-x" : "rw-r--r--"));
+                    }
+                }
+                cp.append(cp.isEmpty() ? "" : java.io.File.pathSeparator).append(to);
+            }
+            String java = ProcessHandle.current().info().command().orElseThrow();
+            Process p = new ProcessBuilder("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                    java, "-XX:-UsePerfData", "--enable-native-access=ALL-UNNAMED", "-cp", cp.toString(),
+                    "io.perfj.cli.Main", "record", "-e", "cpu-clock", "-p", "1", "-o", open.resolve("init.data").toString())
+                    .directory(open.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "record finished");
+            assertEquals(1, p.exitValue(), err);
+            String paranoid = Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
+            assertTrue(err.contains("perf_event_open of cpu-clock") && err.contains("for task 1 failed")
+                    && err.contains("kernel.perf_event_paranoid is " + paranoid + " (-a needs root"), err);
+            assertEquals(1, err.strip().lines().count(), err);
+            assertTrue(!err.contains("Exception") && !err.contains("\tat "), err);
+        } finally {
+            try (var walk = Files.walk(open)) {
+                for (Path f : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                    Files.delete(f);
+                }
+            }
+        }
+    }
+
     /** perf's standard output and error, or null without perf. */
     static List<String> perf(String... args) throws Exception {
         String[] cmd = new String[args.length + 1];

@@ -227,9 +227,12 @@ class TopScreenTest {
                     Long.toString(hot.pid()), "-e", "cpu-clock", "-F", "999", "-d", "0.5"));
             tmux(socket, "new-session", "-d", "-s", "top", "-x", "110", "-y", "30",
                     "sh -c '" + cmd.replace("'", "'\\''") + "; echo perfj-exit=$?; sleep 60'");
-            String pane = pane(socket, "leaf_mix", "perfj-exit=");
+            String pane = pane(socket, WAIT_MS, "PerfTop: ", "perfj-exit=");
             Assumptions.assumeFalse(pane.contains("perf_event_paranoid"),
                     "perf_event_open is not permitted here: " + pane.strip());
+            // samples show within seconds of the first frame: the rings are drained every 100 ms,
+            // not only at their watermark (half of 512 KiB: over 10 s of one process at 999 Hz)
+            pane = pane(socket, 7_000, "leaf_mix", "perfj-exit=");
             assertTrue(pane.contains("PerfTop: ") && pane.contains("[.] compute_a") && pane.contains("[.] leaf_mix"), pane);
             assertTrue(pane.contains("event: cpu-clock"), pane);
             tmux(socket, "send-keys", "-t", "top", "d");
@@ -255,7 +258,12 @@ class TopScreenTest {
 
     /** The pane once it shows one of {@code texts}, or after the wait. */
     private static String pane(String socket, String... texts) throws Exception {
-        long until = System.currentTimeMillis() + WAIT_MS;
+        return pane(socket, WAIT_MS, texts);
+    }
+
+    /** The pane once it shows one of {@code texts}, or after {@code waitMs}. */
+    private static String pane(String socket, long waitMs, String... texts) throws Exception {
+        long until = System.currentTimeMillis() + waitMs;
         String pane;
         do {
             pane = tmux(socket, "capture-pane", "-p", "-t", "top");

@@ -56,6 +56,8 @@ public final class Recorder {
     /** Records sysctl kernel.perf_event_max_stack allows by default. */
     private static final int MAX_STACK = 127;
     private static final int POLL_MS = 100;
+    /** The live reader's drain interval in ms, or -1: drained at the rings' watermark only. */
+    private int drainMs = -1;
 
     /** What a recording did. */
     public record Summary(long samples, long lost, long bytes, long wakeups, int exitStatus) {
@@ -227,6 +229,20 @@ public final class Recorder {
      * {@code perfj record -o -} writes.
      */
     public Summary stream(java.io.OutputStream out) {
+        return stream(out, -1);
+    }
+
+    /**
+     * {@link #stream(java.io.OutputStream)} for a reader that shows the records as they come
+     * ({@code perfj top}): the rings are also drained every {@code drainMs} milliseconds, as
+     * perf top polls them every 100 ms, not only when one reaches its watermark (half a ring,
+     * which one process sampled at 1 kHz takes over 10 s to fill); -1 drains only at the watermark.
+     */
+    public Summary stream(java.io.OutputStream out, int drainMs) {
+        if (drainMs == 0 || drainMs < -1) {
+            throw new IllegalArgumentException("drain interval " + drainMs + " ms");
+        }
+        this.drainMs = drainMs;
         return capture(java.util.Objects.requireNonNull(out, "out"));
     }
 
@@ -579,7 +595,8 @@ public final class Recorder {
                 }
                 boolean allHungUp = false;
                 boolean ended = false;
-                if (Sys.poll(pfd, n, forever ? -1 : POLL_MS) > 0) {
+                int timeout = forever ? drainMs : drainMs > 0 ? Math.min(drainMs, POLL_MS) : POLL_MS;
+                if (Sys.poll(pfd, n, timeout) > 0) {
                     wakeups++;
                     allHungUp = true;
                     for (int i = 0; i < rings.size(); i++) {
