@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * one snapshot at the end (with -g report's Children/Self rows and callchain trees).
  */
 public final class TopCommand implements java.util.concurrent.Callable<Integer> {
-    /** The rings are drained at least this often (perf top polls every 100 ms), so a refresh shows what came. */
+    /** The views' rings are drained at most this often (perf top polls every 100 ms). */
     static final int LIVE_DRAIN_MS = 100;
     boolean stdio;
     boolean web;
@@ -121,9 +121,13 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         PipedOutputStream out = new PipedOutputStream(in);
         AtomicReference<RuntimeException> recordFailure = new AtomicReference<>();
         AtomicReference<Recorder.Summary> summary = new AtomicReference<>();
+        // the views show what came at each refresh: the rings drained four times a refresh period,
+        // at most every 100 ms as perf top's (each wakeup of an idle JVM costs ~5 ms of CPU here);
+        // --stdio's one snapshot is taken after the last drain
+        int drainMs = screen || web ? (int) Math.max(LIVE_DRAIN_MS, Math.min(60_000, d * 1000 / 4)) : -1;
         Thread recording = new Thread(() -> {
             try {
-                summary.set(r.stream(out, LIVE_DRAIN_MS));
+                summary.set(r.stream(out, drainMs));
             } catch (RuntimeException e) {
                 recordFailure.set(e);
             }

@@ -430,10 +430,10 @@ public final class TopView {
         }
         out.add(cut(z.isEmpty() ? "-".repeat(width) : z.toString(), width));
         out.add("");
-        List<String> body = rowLines(snap, rows, keys, true, children);
-        out.add(cut(body.getFirst(), width));
-        for (int i = first; i < Math.min(rows.size(), first + height); i++) {
-            out.add(cut(body.get(i + 1), width));
+        // the columns as wide as every row needs; only the rows on the page formatted
+        int last = Math.min(rows.size(), first + height);
+        for (String line : rowLines(snap, rows, keys, true, children, Math.min(first, last), last)) {
+            out.add(cut(line, width));
         }
         return out;
     }
@@ -463,6 +463,17 @@ public final class TopView {
     /** As {@link #rowLines(LiveProfile.Snapshot, List, List, boolean)}; with {@code children}, report's Children and Self columns. */
     public static List<String> rowLines(LiveProfile.Snapshot snap, List<LiveProfile.Row> rows, List<SortKey> keys,
                                         boolean titles, java.util.function.ToLongFunction<LiveProfile.Row> children) {
+        return rowLines(snap, rows, keys, titles, children, 0, rows.size());
+    }
+
+    /**
+     * As {@link #rowLines(LiveProfile.Snapshot, List, List, boolean, java.util.function.ToLongFunction)}
+     * for the rows {@code from} to {@code to} (exclusive) alone, the columns as wide as all of
+     * {@code rows} need (a page of the full-screen view).
+     */
+    static List<String> rowLines(LiveProfile.Snapshot snap, List<LiveProfile.Row> rows, List<SortKey> keys,
+                                 boolean titles, java.util.function.ToLongFunction<LiveProfile.Row> children,
+                                 int from, int to) {
         int comm = titles ? "Command".length() : 0;
         int dso = titles ? "Shared Object".length() : 0;
         for (LiveProfile.Row row : rows) {
@@ -482,7 +493,7 @@ public final class TopView {
             }
             out.add(b.toString().stripTrailing());
         }
-        for (LiveProfile.Row row : rows) {
+        for (LiveProfile.Row row : rows.subList(from, to)) {
             StringBuilder b = new StringBuilder();
             if (children != null) {
                 long acc = children.applyAsLong(row);
