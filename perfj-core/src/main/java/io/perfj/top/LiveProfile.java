@@ -327,11 +327,6 @@ public final class LiveProfile implements AutoCloseable {
         return snapshot(keys, null, null);
     }
 
-    /**
-     * Like {@link #snapshot(List)}, of only the samples of command {@code comm} and object
-     * {@code dso} (by {@link Frame#dsoName()}; null: every one): top's zooms. The totals stay
-     * those of every sample, so a zoomed row's share is its share of the whole, as in perf top.
-     */
     /** A row with the names it is ordered by. */
     private record Ordered(Row row, String comm, String dso, String symbol) {
     }
@@ -352,6 +347,11 @@ public final class LiveProfile implements AutoCloseable {
         return c != 0 ? c : a.symbol().compareTo(b.symbol());
     };
 
+    /**
+     * Like {@link #snapshot(List)}, of only the samples of command {@code comm} and object
+     * {@code dso} (by {@link Frame#dsoName()}; null: every one): top's zooms. The totals stay
+     * those of every sample, so a zoomed row's share is its share of the whole, as in perf top.
+     */
     public Snapshot snapshot(List<SortKey> keys, String comm, String dso) {
         boolean byComm = keys.contains(SortKey.COMM);
         boolean byDso = keys.contains(SortKey.DSO);
@@ -385,11 +385,7 @@ public final class LiveProfile implements AutoCloseable {
                     Objects.toString(r.symbol(), "")));
         }
         ordered.sort(ROW_ORDER);
-        List<Row> rows = new ArrayList<>(ordered.size());
-        for (Ordered o : ordered) {
-            rows.add(o.row());
-        }
-        return new Snapshot(count, total, un, lost, rows);
+        return new Snapshot(count, total, un, lost, ordered.stream().map(Ordered::row).toList());
     }
 
     /**
