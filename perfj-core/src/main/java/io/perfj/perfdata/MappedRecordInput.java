@@ -27,7 +27,17 @@ final class MappedRecordInput implements RecordInput {
     /** Where the pages handed to {@link ReadAhead} end. */
     private long aheadUpTo;
     private final List<String> warnings = new ArrayList<>();
-    private volatile long pos;
+    private long pos;
+    /**
+     * {@link #pos} as other threads see it (a prefetcher pacing itself by the walk), published
+     * every {@link #PUBLISH_STEP} bytes: a volatile store per record cost the walk a fence each.
+     */
+    private volatile long published;
+    private long nextPublish = PUBLISH_STEP;
+    private static final long PUBLISH_STEP = 1L << 20;
+    /** The type and size of the record {@link #advance} returned last. */
+    private int type;
+    private int size;
     private Bytes trailing;
     private boolean done;
 
@@ -110,6 +120,12 @@ final class MappedRecordInput implements RecordInput {
         pos += size;
         trailing = null;
         int type = data.s32(at);
+        this.type = type;
+        this.size = size;
+        if (pos >= nextPublish) {
+            published = pos;
+            nextPublish = pos + PUBLISH_STEP;
+        }
         if (type == RecordType.AUXTRACE && !skipAuxtracePayload(at, size)) {
             return at;
         }
@@ -160,9 +176,19 @@ final class MappedRecordInput implements RecordInput {
         return trailing;
     }
 
-    /** How far the walk has come. */
+    /** How far the walk has come, to within {@link #PUBLISH_STEP} bytes (from any thread). */
     long position() {
-        return pos;
+        return published;
+    }
+
+    /** The type of the record {@link #advance} returned last. */
+    int type() {
+        return type;
+    }
+
+    /** The header size of the record {@link #advance} returned last. */
+    int size() {
+        return size;
     }
 
     /** The data this input walks. */

@@ -27,6 +27,9 @@ final class OrderQueue {
     private long lastFlushed;
     private long halfFlushes;
     private final int maxQueued;
+    /** The sort's index arrays, kept from flush to flush (fresh ones each round were a good part of its cost). */
+    private int[] sortA = new int[0];
+    private int[] sortB = new int[0];
 
     OrderQueue(int maxQueued) {
         this.maxQueued = Math.max(2, maxQueued);
@@ -135,34 +138,38 @@ final class OrderQueue {
         halfFlushes++;
     }
 
-    /** Releases queued records with time &lt;= limit (all when {@code all}), sorted, stable. */
+    /**
+     * Releases queued records with time &lt;= limit (all when {@code all}), sorted, stable. Only
+     * what is released is sorted (each record once, when it goes); the records that stay are
+     * moved to the front in arrival order, so ties still go in arrival order.
+     */
     private void flush(long limit, boolean all) {
         if (queued == 0) {
             return;
         }
-        int[] idx = sortedByTime(times, queued);
-        // sorted by time, the records released are a prefix of idx
+        if (sortA.length < queued) {
+            sortA = new int[Math.max(queued, handles.length)];
+            sortB = new int[sortA.length];
+        }
         int released = 0;
-        if (all) {
-            released = queued;
-        } else {
-            while (released < queued && Long.compareUnsigned(times[idx[released]], limit) <= 0) {
-                released++;
+        for (int i = 0; i < queued; i++) {
+            if (all || Long.compareUnsigned(times[i], limit) <= 0) {
+                sortA[released++] = i;
             }
         }
+        if (released == 0) {
+            return;
+        }
+        int[] idx = sortIndexes(times, sortA, sortB, released);
         reserve(released);
         for (int k = 0; k < released; k++) {
             ready[readyTail++] = handles[idx[k]];
         }
-        if (released > 0) {
-            lastFlushed = times[idx[released - 1]];
-        }
+        lastFlushed = times[idx[released - 1]];
         if (released == queued) {
             queued = 0;
             return;
         }
-        // what stays keeps its arrival order (ties then still go in arrival order): compacted in
-        // index order, in place
         int kept = 0;
         for (int i = 0; i < queued; i++) {
             if (Long.compareUnsigned(times[i], limit) > 0) {
@@ -184,12 +191,20 @@ final class OrderQueue {
         for (int i = 0; i < n; i++) {
             a[i] = i;
         }
+        return sortIndexes(times, a, new int[n], n);
+    }
+
+    /**
+     * Sorts the n indexes {@code a[0..n)} (increasing) stably by their times, with {@code b}
+     * (at least n long) as scratch; returns the array that holds the order, a or b.
+     */
+    private static int[] sortIndexes(long[] times, int[] a, int[] b, int n) {
         // run boundaries: runs[r] is where run r starts, runs[count] == n
         int[] runs = new int[16];
         int count = 0;
         runs[count++] = 0;
         for (int i = 1; i < n; i++) {
-            if (Long.compareUnsigned(times[i - 1], times[i]) > 0) {
+            if (Long.compareUnsigned(times[a[i - 1]], times[a[i]]) > 0) {
                 if (count + 1 >= runs.length) {
                     runs = Arrays.copyOf(runs, runs.length * 2);
                 }
@@ -200,7 +215,6 @@ final class OrderQueue {
             return a;
         }
         runs[count] = n;
-        int[] b = new int[n];
         while (count > 1) {
             int out = 0;
             for (int r = 0; r < count; r += 2) {

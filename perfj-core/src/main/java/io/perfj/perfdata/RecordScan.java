@@ -118,14 +118,14 @@ public final class RecordScan implements AutoCloseable {
                 order.end();
                 continue;
             }
-            int type = bytes.s32(at);
+            int type = in.type();
             if (type == RecordType.SAMPLE) {
                 if (layouts.length == 0) {
                     finished = true;
                     throw Evlist.sampleWithoutEvent(data.name(), bytes.base() + at);
                 }
-                Layout l = layoutOf(at);
-                int size = bytes.u16(at + 6);
+                int size = in.size();
+                Layout l = layoutOf(at, size);
                 if (l != null && size >= l.end) {
                     long t = l.time < 0 ? Evlist.NO_TIME : bytes.u64(at + l.time);
                     // the handle carries the event, so delivery need not read the id again
@@ -170,12 +170,11 @@ public final class RecordScan implements AutoCloseable {
         return true;
     }
 
-    private Layout layoutOf(long at) {
+    private Layout layoutOf(long at, int size) {
         if (layouts.length == 0) {
             return null;
         }
-        if (idPos < 0 || bytes.u16(at + 6)
-                < RawRecord.HEADER_SIZE + idPos + 8) {
+        if (idPos < 0 || size < RawRecord.HEADER_SIZE + idPos + 8) {
             return layouts[0];
         }
         long id = bytes.u64(at + RawRecord.HEADER_SIZE + idPos);

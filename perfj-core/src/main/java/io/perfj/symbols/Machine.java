@@ -59,6 +59,12 @@ public final class Machine {
     private final SymbolOptions opts;
     private final DsoFinder finder;
     private final ConcurrentHashMap<Integer, Thread> threads = new ConcurrentHashMap<>();
+    /**
+     * The threads found last, by the low bits of their tid (under this object's lock, like every
+     * change to {@link #threads}): a sample's thread is then found without boxing its tid or
+     * hashing, most of a lookup's cost where samples come from a few threads.
+     */
+    private final Thread[] recent = new Thread[64];
     private final ConcurrentHashMap<String, Dso> dsos = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, byte[]> userBuildIds = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, byte[]> kernelBuildIds = new ConcurrentHashMap<>();
@@ -216,13 +222,14 @@ public final class Machine {
 
     /** The thread with this tid, created if new ({@code machine__findnew_thread}). */
     public synchronized Thread thread(int pid, int tid) {
-        Thread th = threads.get(tid);
+        Thread th = known(tid);
         if (th != null) {
             updatePid(th, pid);
             return th;
         }
         th = new Thread(pid, tid);
         threads.put(tid, th);
+        recent[tid & (recent.length - 1)] = th;
         if (pid == -1 || pid == tid) {
             th.maps(new Maps());
         } else {
@@ -234,9 +241,23 @@ public final class Machine {
 
     /** The thread with this tid, or null ({@code machine__find_thread}). */
     public synchronized Thread findThread(int pid, int tid) {
-        Thread th = threads.get(tid);
+        Thread th = known(tid);
         if (th != null) {
             updatePid(th, pid);
+        }
+        return th;
+    }
+
+    /** The thread with this tid, or null; under the lock. */
+    private Thread known(int tid) {
+        int slot = tid & (recent.length - 1);
+        Thread th = recent[slot];
+        if (th != null && th.tid() == tid) {
+            return th;
+        }
+        th = threads.get(tid);
+        if (th != null) {
+            recent[slot] = th;
         }
         return th;
     }
@@ -262,6 +283,10 @@ public final class Machine {
 
     private synchronized void removeThread(Thread th) {
         threads.remove(th.tid(), th);
+        int slot = th.tid() & (recent.length - 1);
+        if (recent[slot] == th) {
+            recent[slot] = null;
+        }
     }
 
     /**
