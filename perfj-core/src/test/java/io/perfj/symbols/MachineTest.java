@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -80,6 +81,28 @@ class MachineTest {
         m.process(mmap2(200, 0x400000, 0x2000, 0, "/bin/other", null));
         assertEquals("/bin/other", m.resolve(child, 2, 0x400010).dso().longName());
         assertEquals("/bin/app", m.resolve(thread, 2, 0x400010).dso().longName());
+    }
+
+    @Test
+    void aReusedTidIsTheNewThreadAndTidsSharingALookupSlotStayApart() {
+        Machine m = machine();
+        m.process(comm(100, 100, "app", true, 1));
+        m.process(fork(100, 100, 101, 100));
+        Thread first = m.findThread(100, 101);
+        assertSame(first, m.findThread(100, 101));
+        // 101 and 101 + 64k land in the same slot of the recent-threads table
+        m.process(fork(100, 100, 101 + 64 * 1024, 100));
+        Thread other = m.findThread(100, 101 + 64 * 1024);
+        assertEquals(101 + 64 * 1024, other.tid());
+        assertSame(first, m.findThread(100, 101));
+        assertSame(other, m.findThread(100, 101 + 64 * 1024));
+        // the tid comes back in a fork: the old thread is replaced, and no lookup returns it
+        m.process(fork(100, 100, 101, 100));
+        Thread second = m.findThread(100, 101);
+        assertNotSame(first, second);
+        assertSame(second, m.thread(100, 101));
+        assertTrue(m.threads().contains(second));
+        assertFalse(m.threads().contains(first));
     }
 
     @Test
