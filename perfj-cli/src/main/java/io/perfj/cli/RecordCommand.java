@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** {@code perfj record}: what {@code perf record} does, through perf_event_open(2). */
 public final class RecordCommand implements Callable<Integer> {
@@ -79,18 +77,8 @@ public final class RecordCommand implements Callable<Integer> {
         if (debug) {
             r.timePhases();
         }
-        CountDownLatch done = new CountDownLatch(1);
-        // Ctrl-C: finish the file (the hook holds the JVM until the recorder has written it)
-        Thread hook = new Thread(() -> {
-            r.requestStop();
-            try {
-                done.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "perfj-record-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        // Ctrl-C, kill, a closed terminal: the recording stops and its file is finished
+        try (StopSignals signals = StopSignals.install(sig -> r.requestStop())) {
             boolean pipe = o.output().toString().equals("-");
             // -o -: perf's pipe mode on standard output (the stream's end is the process's)
             Recorder.Summary s = pipe ? r.stream(unclosed(Main.stdout(spec))) : r.record();
@@ -102,7 +90,6 @@ public final class RecordCommand implements Callable<Integer> {
                     err.println("perfj record: " + p);
                 }
             }
-            // said before the latch opens: on SIGINT/SIGTERM the JVM ends as soon as the hook returns
             err.println("[ perfj record: Woken up " + s.wakeups() + " times to write data ]");
             if (s.lost() > 0) {
                 err.println("Warning: " + s.lost() + " events were lost (LOST records in the file); try a larger -m or a lower -F");
@@ -110,13 +97,10 @@ public final class RecordCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "[ perfj record: Captured and wrote %.3f MB %s (%d samples) ]%n",
                     (pipe ? s.bytes() : Files.size(o.output())) / 1048576.0, pipe ? "(pipe)" : o.output(), s.samples());
             err.flush();
-        } finally {
-            done.countDown();
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // shutting down already: the hook has seen the latch
+            // stopped by a signal: the status a death by it gives, as perf ends by raising it again
+            if (signals.received() != 0) {
+                return 128 + signals.received();
+            }
         }
         return 0;
     }

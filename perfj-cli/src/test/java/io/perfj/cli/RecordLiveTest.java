@@ -31,7 +31,6 @@ class RecordLiveTest {
     static Path dir;
     static Path file;
     static CliFixtures.Run recorded;
-
     @BeforeAll
     static void record() {
         Assumptions.assumeTrue(Recorder.supported(), "perf_event_open is called on Linux x86-64/aarch64 only");
@@ -41,6 +40,57 @@ class RecordLiveTest {
         Assumptions.assumeFalse(recorded.rc() != 0 && recorded.err().contains("perf_event_paranoid"),
                 "perf_event_open is not permitted here: " + recorded.err().strip());
         assertEquals(0, recorded.rc(), recorded.err());
+    }
+
+    /**
+     * The samples follow the CPU time the program had at the asked frequency, however loaded the
+     * machine is (the program runs for a second of wall time, which on a busy machine is much
+     * less CPU time): nothing is dropped between the rings and the file.
+     */
+    @Test
+    void theSamplesFollowTheProgramsCpuTime() throws IOException {
+        Path f = dir.resolve("timed.data");
+        Path times = dir.resolve("timed.times");
+        CliFixtures.Run r = CliFixtures.run("record", "-e", "cpu-clock", "-F", "999", "-o", f.toString(), "--",
+                "/bin/sh", "-c", TIMED, Fixtures.file("bin/hot").toString(), "1", times.toString());
+        assertEquals(0, r.rc(), r.err());
+        int samples = 0;
+        try (PerfData d = PerfData.open(f)) {
+            RecordInput in = d.records();
+            for (RawRecord rec = in.next(); rec != null; rec = in.next()) {
+                samples += rec.type() == RecordType.SAMPLE ? 1 : 0;
+            }
+        }
+        assertRate(samples, childCpuSeconds(times), 999);
+    }
+
+    /**
+     * A shell that runs {@code $0 $1} and writes its children's CPU time to {@code $2} (the
+     * shell's {@code times}): the yardstick of how many samples the program should have had.
+     */
+    static final String TIMED = "\"$0\" \"$1\" >/dev/null; times >\"$2\"";
+
+    /** The children's user plus system time of a {@code times} output (its second line, {@code 0m1.23s 0m0.01s}). */
+    static double childCpuSeconds(Path times) throws IOException {
+        List<String> lines = Files.readAllLines(times);
+        double sum = 0;
+        for (String t : lines.get(1).strip().split("\\s+")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)m([\\d.]+)s").matcher(t);
+            assertTrue(m.matches(), t);
+            sum += Integer.parseInt(m.group(1)) * 60 + Double.parseDouble(m.group(2));
+        }
+        return sum;
+    }
+
+    /**
+     * Samples at {@code hz} of {@code cpuSeconds} of CPU time: within 30% (the shell's clock
+     * ticks are 10 ms, the program's start and end are not sampled alike), however loaded the
+     * machine: the samples follow the CPU time the program had, not the wall time.
+     */
+    static void assertRate(int samples, double cpuSeconds, int hz) {
+        double expected = cpuSeconds * hz;
+        assertTrue(samples >= 0.7 * expected - 10 && samples <= 1.3 * expected + 10,
+                samples + " samples for " + cpuSeconds + " s of CPU time at " + hz + " Hz");
     }
 
     @Test
@@ -56,8 +106,8 @@ class RecordLiveTest {
             }
         }
         assertEquals(0, lost, "LOST records");
-        // about 1000 samples of a second at 999 Hz; a loaded machine runs the program less
-        assertTrue(samples > 200, samples + " samples");
+        // how many follows the CPU time the program had (theSamplesFollowTheProgramsCpuTime)
+        assertTrue(samples > 0, "no samples");
         CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--no-children", "-i", file.toString());
         assertEquals(0, r.rc(), r.err());
         String top = r.out().lines().filter(ReportGoldenTest::isRow).findFirst().orElseThrow();
@@ -109,8 +159,10 @@ class RecordLiveTest {
     void pipeModeIsReadByPerfjAndPerf() throws Exception {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         java.io.StringWriter err = new java.io.StringWriter();
+        Path times = dir.resolve("pipe.times");
         int rc = Main.execute(new String[] {"record", "-e", "cpu-clock", "-F", "999", "-g", "-o", "-", "--",
-                Fixtures.file("bin/hot").toString(), "0.3"}, out, new java.io.PrintWriter(err));
+                "/bin/sh", "-c", TIMED, Fixtures.file("bin/hot").toString(), "0.3", times.toString()}, out,
+                new java.io.PrintWriter(err));
         assertEquals(0, rc, err.toString());
         Path stream = dir.resolve("pipe.data");
         Files.write(stream, out.toByteArray());
@@ -123,7 +175,7 @@ class RecordLiveTest {
             }
             assertEquals(List.of(), in.warnings());
         }
-        assertTrue(samples > 50, samples + " samples");
+        assertRate(samples, childCpuSeconds(times), 999);
         CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", stream.toString());
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("[.] compute_a"), r.out());
@@ -205,54 +257,22 @@ class RecordLiveTest {
     /**
      * perf_event_open refused: a user (nobody) recording another user's process (init) gets one
      * line naming kernel.perf_event_paranoid with its value and what each setting permits, a
-     * non-zero exit and no stack trace. The forked JVM runs as nobody, so its class path is
-     * copied where nobody may read it.
+     * non-zero exit and no stack trace. The forked JVM runs as nobody ({@link RecordFaultTest.OpenCopy}).
      */
     @Test
     void aRefusedOpenNamesPerfEventParanoid() throws Exception {
         Assumptions.assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
                 .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "not root");
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv (util-linux) is not installed");
-        Path open = Files.createTempDirectory(Path.of("/tmp"), "perfj-nobody");
-        try {
-            Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-            StringBuilder cp = new StringBuilder();
-            int n = 0;
-            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-                Path from = Path.of(entry);
-                if (!Files.exists(from)) {
-                    continue;
-                }
-                Path to = open.resolve(n++ + "-" + from.getFileName());
-                try (var walk = Files.walk(from)) {
-                    for (Path f : (Iterable<Path>) walk::iterator) {
-                        Path t = to.resolve(from.relativize(f).toString());
-                        Files.copy(f, t);
-                        Files.setPosixFilePermissions(t, java.nio.file.attribute.PosixFilePermissions
-                                .fromString(Files.isDirectory(t) ? "rwxr-xr-x" : "rw-r--r--"));
-                    }
-                }
-                cp.append(cp.isEmpty() ? "" : java.io.File.pathSeparator).append(to);
-            }
-            String java = ProcessHandle.current().info().command().orElseThrow();
-            Process p = new ProcessBuilder("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                    java, "-XX:-UsePerfData", "--enable-native-access=ALL-UNNAMED", "-cp", cp.toString(),
-                    "io.perfj.cli.Main", "record", "-e", "cpu-clock", "-p", "1", "-o", open.resolve("init.data").toString())
-                    .directory(open.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "record finished");
-            assertEquals(1, p.exitValue(), err);
+        try (RecordFaultTest.OpenCopy cp = RecordFaultTest.OpenCopy.ofClassPath()) {
+            ChildJvm.Result r = cp.asNobody("record", "-e", "cpu-clock", "-p", "1", "-o", cp.dir.resolve("init.data").toString());
+            String err = r.err();
+            assertEquals(1, r.rc(), err);
             String paranoid = Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
             assertTrue(err.contains("perf_event_open of cpu-clock") && err.contains("for task 1 failed")
                     && err.contains("kernel.perf_event_paranoid is " + paranoid + " (-a needs root"), err);
             assertEquals(1, err.strip().lines().count(), err);
             assertTrue(!err.contains("Exception") && !err.contains("\tat "), err);
-        } finally {
-            try (var walk = Files.walk(open)) {
-                for (Path f : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                    Files.delete(f);
-                }
-            }
         }
     }
 

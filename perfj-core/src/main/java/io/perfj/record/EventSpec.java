@@ -32,9 +32,12 @@ public record EventSpec(String name, int type, long config, boolean excludeUser,
         return List.copyOf(out);
     }
 
-    /** This event for user space only, named with perf's {@code :u} where it had no modifier. */
+    /**
+     * This event for user space only, named as perf renames it when it falls back: {@code u}
+     * added to the modifiers ({@code cpu-clock:u}, {@code cycles:ppu}).
+     */
     public EventSpec userOnly() {
-        return new EventSpec(name.contains(":") ? name : name + ":u", type, config, false, true, precise);
+        return new EventSpec(name + (name.contains(":") ? "u" : ":u"), type, config, false, true, precise);
     }
 
     public static EventSpec parse(String spec) {

@@ -300,7 +300,9 @@ final class HostFeatures {
     /**
      * CACHE: each CPU's cache/indexN directories (level, line size, sets, ways, type, size, the
      * CPUs sharing it), every distinct cache once, ordered by level (discovery order within a
-     * level), as perf lists them. Null when a CPU's cache description is incomplete.
+     * level), as perf lists them; none where the machine describes no cache (a virtual machine's
+     * CPUs may have no cache directory), where perf writes the feature empty too. Null when a
+     * CPU's cache description is incomplete.
      */
     private Feature cache(int nr) {
         List<Feature.Cache.Level> levels = new ArrayList<>();
@@ -326,9 +328,6 @@ final class HostFeatures {
                     levels.add(l);
                 }
             }
-        }
-        if (levels.isEmpty()) {
-            return null;
         }
         List<Feature.Cache.Level> sorted = new ArrayList<>(levels);
         sorted.sort(java.util.Comparator.comparingLong(Feature.Cache.Level::level));

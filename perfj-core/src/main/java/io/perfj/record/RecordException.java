@@ -1,7 +1,7 @@
 package io.perfj.record;
 
 /** Recording could not start or go on: one line saying why (printed without a stack trace). */
-public final class RecordException extends RuntimeException {
+public class RecordException extends RuntimeException {
     public RecordException(String message) {
         super(message);
     }

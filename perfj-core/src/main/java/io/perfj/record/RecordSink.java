@@ -12,4 +12,8 @@ interface RecordSink {
 
     /** One record, header included. */
     void write(byte[] record);
+
+    /** A pass over the rings has ended (its FINISHED_ROUND written): what is buffered goes out now. */
+    default void endOfPass() {
+    }
 }

@@ -217,19 +217,29 @@ public final class Recorder {
         return 1L << b;
     }
 
-    /** Records until the command ends, the process ends (-p) or {@link #requestStop}. */
+    /**
+     * Records until the command ends, the process ends (-p) or {@link #requestStop}. The rings
+     * are drained at their watermark and at least every {@value #FILE_DRAIN_MS} ms (the last
+     * pass's records are then in the file, under its header's data size), so that a
+     * recorder killed outright leaves at most that much in the kernel's buffers: root's rings
+     * hold seconds of samples.
+     */
     public Summary record() {
+        drainMs = FILE_DRAIN_MS;
         return capture(null);
     }
+
+    /** A file's longest time between drains, in ms. */
+    static final int FILE_DRAIN_MS = 500;
 
     /**
      * Records into {@code out} as a pipe-mode stream ({@code perf record -o -}) until the
      * command or the process ends or {@link #requestStop}; {@code out} is closed at the end, so
      * its reader sees the end of the stream. What {@code perfj top} reads live and
-     * {@code perfj record -o -} writes.
+     * {@code perfj record -o -} writes; drained as {@link #record} drains.
      */
     public Summary stream(java.io.OutputStream out) {
-        return stream(out, -1);
+        return stream(out, FILE_DRAIN_MS);
     }
 
     /**
@@ -266,6 +276,7 @@ public final class Recorder {
         boolean onExec = work != null && !o.systemWide() && o.pid() < 0;
         PerfDataWriter writer = null;
         boolean started = false;
+        boolean finished = false;
         try {
             List<Integer> tids = targets(work);
             List<PerfDataWriter.Event> events = open(cpus, tids, onExec, Sys.pageSize());
@@ -322,16 +333,25 @@ public final class Recorder {
             } else {
                 stream.flush();
             }
+            finished = true;
             return sum;
+        } catch (PerfDataWriter.OutputFailed e) {
+            // a full disk or an I/O error: the workload and the recording stop now, and the file
+            // keeps every pass written whole
+            if (work != null && work.alive()) {
+                work.terminate();
+            }
+            if (writer != null) {
+                writer.salvage();
+            }
+            throw e;
         } catch (Sys.SysException e) {
             throw new RecordException(e.getMessage(), e);
         } catch (IOException e) {
             if (pipe != null) {
                 throw new UncheckedIOException("the output stream: " + e.getMessage(), e);
             }
-            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                    : e instanceof java.nio.file.NoSuchFileException ? "no such directory" : e.getMessage();
-            throw new UncheckedIOException("cannot write " + o.output() + ": " + why, e);
+            throw new PerfDataWriter.OutputFailed(o.output(), e);
         } catch (InterruptedException e) {
             java.lang.Thread.currentThread().interrupt();
             throw new RecordException("interrupted while waiting for the command", e);
@@ -340,6 +360,9 @@ public final class Recorder {
             if (work != null) {
                 if (work.alive() && (stop || !started)) {
                     work.abort();
+                } else if (work.alive() && !finished) {
+                    // the recording failed: perf ends its workload with SIGTERM then
+                    work.terminate();
                 }
                 work.close();
             }
@@ -441,6 +464,7 @@ public final class Recorder {
     private List<PerfDataWriter.Event> open(List<Integer> cpus, List<Integer> tids, boolean onExec, long pageSize) {
         boolean byDefault = o.events().isEmpty();
         List<EventSpec> specs = byDefault ? List.of(EventSpec.parse(EventSpec.DEFAULT)) : o.events();
+        boolean userOnly = false;
         while (true) {
             try {
                 return openAll(specs, cpus, tids, onExec, pageSize);
@@ -449,12 +473,17 @@ public final class Recorder {
                 int errno = f.cause.errno;
                 if (byDefault && unsupported(errno)) {
                     byDefault = false;
-                    specs = List.of(EventSpec.parse(EventSpec.FALLBACK));
-                } else if ((errno == Sys.EACCES || errno == Sys.EPERM) && !o.systemWide()
-                        && specs.stream().anyMatch(e -> !e.excludeKernel())) {
+                    EventSpec fallback = EventSpec.parse(EventSpec.FALLBACK);
+                    specs = List.of(userOnly ? fallback.userOnly() : fallback);
+                } else if ((errno == Sys.EACCES || errno == Sys.EPERM) && !o.systemWide() && !userOnly
+                        && specs.stream().anyMatch(e -> !e.excludeKernel())
+                        && specs.stream().noneMatch(EventSpec::excludeUser)) {
+                    // perf's fallback: what may not see the kernel counts user space only, renamed
+                    // so; an event asked for the kernel only (:k) has nothing left and is refused
+                    userOnly = true;
                     warnings.add("kernel.perf_event_paranoid is " + paranoid()
                             + ": recording user space only (as :u), as perf falls back");
-                    specs = specs.stream().map(EventSpec::userOnly).toList();
+                    specs = specs.stream().map(e -> e.excludeKernel() ? e : e.userOnly()).toList();
                 } else {
                     throw new RecordException(explain(f.spec, f.cpu, f.tid, f.cause));
                 }
@@ -531,7 +560,9 @@ public final class Recorder {
                 + (tid >= 0 ? " for task " + tid : " for every task") + " failed: " + Sys.describe(e.errno);
         return what + switch (e.errno) {
             case Sys.EACCES, Sys.EPERM -> "; kernel.perf_event_paranoid is " + paranoid()
-                    + " (-a needs root, CAP_PERFMON or a setting of -1; a process of another user needs 1 or less)";
+                    + (spec.excludeUser() ? " and " + spec.name() + " counts the kernel only (a user needs a setting"
+                            + " of 1 or less, root or CAP_PERFMON to profile the kernel)"
+                    : " (-a needs root, CAP_PERFMON or a setting of -1; a process of another user needs 1 or less)");
             case Sys.ENOENT, Sys.EOPNOTSUPP, Sys.ENODEV -> "; this machine has no such event"
                     + (spec.type() == 0 ? " (no hardware PMU: try -e cpu-clock)" : "");
             case Sys.EINVAL -> "; the kernel refuses these settings (a frequency above"
@@ -660,6 +691,7 @@ public final class Recorder {
         }
         if (copied > 0) {
             w.write(Synthesizer.finishedRound());
+            w.endOfPass();
         }
     }
 

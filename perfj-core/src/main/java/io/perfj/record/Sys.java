@@ -15,7 +15,7 @@ import java.lang.invoke.MethodHandle;
  * foreign function API (one downcall handle for all): {@code perf_event_open(2)}, {@code bpf},
  * {@code ioctl}, {@code mmap}, {@code munmap}, {@code ppoll}, {@code close}, {@code mknodat} (a
  * FIFO), {@code geteuid}, {@code clock_gettime}, {@code clock_getres}, {@code eventfd2},
- * {@code pidfd_open} and {@code write}. Each failure is a
+ * {@code pidfd_open}, {@code write} and {@code rt_sigaction}. Each failure is a
  * {@link SysException} carrying errno. Linux on x86-64 and aarch64 only. Public for the other
  * callers of bpf(2) (the BTF encoder's kernel check): one place calls C.
  */
@@ -92,6 +92,7 @@ public final class Sys {
     private static final long AT_FDCWD = -100;
     private static final long S_IFIFO = 0010000;
 
+    private static final long SYS_RT_SIGACTION = nr(13, 134);
     private static final long SYS_EVENTFD2 = nr(290, 19);
     private static final long SYS_PIDFD_OPEN = nr(434, 434);
     private static final long SYS_WRITE = nr(1, 64);
@@ -284,6 +285,29 @@ public final class Sys {
             MemorySegment v = a.allocate(ValueLayout.JAVA_LONG);
             v.set(ValueLayout.JAVA_LONG, 0, n);
             call("write", SYS_WRITE, eventFd, v.address(), 8, 0, 0);
+        }
+    }
+
+    /**
+     * Gives signal {@code signo} its default action again where it is ignored, as a process
+     * inherits it from a parent that ignored it (a shell's background job ignores SIGINT), so
+     * that a handler can be installed for it; whether it was ignored. The kernel's struct
+     * sigaction starts with the handler (SIG_IGN is 1); an all-zero one is SIG_DFL with no flags
+     * and an empty mask on both architectures.
+     */
+    public static boolean unignore(int signo) {
+        if (!supported()) {
+            return false;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment old = a.allocate(32, 8);
+            call("rt_sigaction", SYS_RT_SIGACTION, signo, 0, old.address(), 8, 0);
+            if (old.get(ValueLayout.JAVA_LONG, 0) != 1) {
+                return false;
+            }
+            MemorySegment dfl = a.allocate(32, 8);
+            call("rt_sigaction", SYS_RT_SIGACTION, signo, dfl.address(), 0, 8, 0);
+            return true;
         }
     }
 

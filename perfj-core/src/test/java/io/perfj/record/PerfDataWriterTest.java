@@ -412,4 +412,85 @@ class PerfDataWriterTest {
         assertEquals(List.of(1), s.threads(1));
         assertTrue(out.isEmpty());
     }
+
+    /** The SAMPLE records perfj's reader gives (their ips), with its warnings. */
+    private static List<Long> sampleIps(Path file, List<String> warnings) throws Exception {
+        List<Long> ips = new ArrayList<>();
+        try (PerfData d = PerfData.open(file)) {
+            warnings.addAll(d.warnings());
+            for (PerfRecord r : records(d)) {
+                if (r instanceof Sample smp) {
+                    ips.add(smp.ip());
+                }
+            }
+        }
+        return ips;
+    }
+
+    /**
+     * A recorder killed at any point leaves a readable file: the header (attrs, data size 0) is
+     * on disk before the first record, and each pass's end brings the data size up to it, so a
+     * reader (perf 6.1 too, which reads no file of data size 0) stops at the last pass's end,
+     * never in the torn records of a pass that was being written.
+     */
+    @Test
+    void aFileLeftAtAnyPointReadsUpToItsLastPass(@TempDir Path dir) throws Exception {
+        RecordOptions o = options(false, RecordOptions.CallGraph.NONE);
+        EventAttr clock = Recorder.attr(EventSpec.parse("cpu-clock"), o, true, true, true);
+        Path file = dir.resolve("left.data");
+        try (PerfDataWriter w = new PerfDataWriter(file, List.of(new PerfDataWriter.Event(clock, new long[] {7}, "cpu-clock")))) {
+            List<String> warnings = new ArrayList<>();
+            assertEquals(List.of(), sampleIps(file, warnings), "before the first record");
+            assertTrue(warnings.getFirst().contains("data size field is 0"), warnings.toString());
+            w.write(sample(7, 0x1000, 42, 42, 1, 1));
+            w.write(sample(7, 0x1001, 42, 42, 2, 1));
+            w.write(Synthesizer.finishedRound());
+            w.endOfPass();
+            // a pass in progress: a record (buffered, it goes out before the run) and a run of
+            // records written straight to the file, cut in the middle of its last one
+            w.write(sample(7, 0x1002, 42, 42, 3, 1));
+            java.lang.foreign.MemorySegment big = java.lang.foreign.Arena.ofAuto().allocate(40L << 10, 8);
+            for (long at = 0; at + 48 <= big.byteSize(); at += 48) {
+                java.lang.foreign.MemorySegment.copy(sample(7, 0x2000, 42, 42, 5, 1), 0, big,
+                        java.lang.foreign.ValueLayout.JAVA_BYTE, at, 48);
+            }
+            w.write(big, 0, (40L << 10) - 24);
+            warnings.clear();
+            assertEquals(List.of(0x1000L, 0x1001L), sampleIps(file, warnings), "the last pass");
+            assertEquals(List.of(), warnings);
+            // a failed write: salvage keeps every whole record, the torn one is cut off
+            w.salvage();
+            warnings.clear();
+            List<Long> ips = sampleIps(file, warnings);
+            assertEquals(List.of(), warnings);
+            assertEquals(List.of(0x1000L, 0x1001L, 0x1002L), ips.subList(0, 3));
+            assertEquals(3 + (int) (((40L << 10) - 24) / 48), ips.size(), "the whole records of the run");
+            try (PerfData d = PerfData.open(file)) {
+                assertEquals(48L * ips.size() + 8, d.header().data().size());
+                assertEquals(Files.size(file), d.header().data().end(), "the file ends with the last whole record");
+            }
+        }
+    }
+
+    /** A write that fails is one line naming the file and the cause, of a type the recorder stops on. */
+    @Test
+    void aFileThatCannotBeMadeIsOneLine(@TempDir Path dir) {
+        RecordOptions o = options(false, RecordOptions.CallGraph.NONE);
+        EventAttr clock = Recorder.attr(EventSpec.parse("cpu-clock"), o, true, true, true);
+        Path file = dir.resolve("missing/x.data");
+        PerfDataWriter.OutputFailed e = assertThrows(PerfDataWriter.OutputFailed.class,
+                () -> new PerfDataWriter(file, List.of(new PerfDataWriter.Event(clock, new long[] {7}, "cpu-clock"))));
+        assertEquals("cannot write " + file + ": no such directory", e.getMessage());
+    }
+
+    /** perf's names for what its paranoid fallback records: u added to the modifiers. */
+    @Test
+    void aUserOnlyFallbackIsNamedAsPerfNamesIt() {
+        assertEquals("cpu-clock:u", EventSpec.parse("cpu-clock").userOnly().name());
+        assertEquals("cycles:ppu", EventSpec.parse("cycles:pp").userOnly().name());
+        EventSpec u = EventSpec.parse("cpu-clock:p").userOnly();
+        assertEquals("cpu-clock:pu", u.name());
+        assertTrue(u.excludeKernel() && !u.excludeUser() && u.precise() == 1);
+        assertEquals(u, EventSpec.parse("cpu-clock:pu"));
+    }
 }
