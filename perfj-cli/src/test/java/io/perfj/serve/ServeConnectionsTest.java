@@ -291,7 +291,7 @@ class ServeConnectionsTest {
 
     @Test
     void surplusConnectionsAreRefusedUntilOthersEnd() throws Exception {
-        try (UiServer s = start(new Http1Server.Limits(4, 3_000, 30_000, 30_000, 8 << 10, 32 << 10, 100))) {
+        try (UiServer s = start(new Http1Server.Limits(4, 5_000, 30_000, 30_000, 8 << 10, 32 << 10, 100))) {
             String meta = "GET " + URI.create(s.url()).getPath() + "api/meta HTTP/1.1\r\n" + hostLine(s)
                     + "Connection: close\r\n\r\n";
             List<Socket> silent = new ArrayList<>();
@@ -333,7 +333,7 @@ class ServeConnectionsTest {
                 sock.getInputStream().transferTo(all);
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 assertEquals("408", statusWithHeaders(all.toString(StandardCharsets.ISO_8859_1), "slow head"));
-                assertTrue(ms >= 900, "408 after " + ms + " ms");
+                assertTrue(ms >= 500, "408 after " + ms + " ms");
             }
             try (Socket sock = connect(s)) {
                 InputStream in = sock.getInputStream();
