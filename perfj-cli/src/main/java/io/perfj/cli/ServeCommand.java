@@ -16,8 +16,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code perfj serve}: reads the recording(s) once, then serves the browser UI on the loopback
- * address until interrupted; the first line of standard output is the page's address with its
- * token.
+ * address (or {@code --bind}'s, with a warning on standard error when that is not loopback) until
+ * interrupted; the first line of standard output is the page's address with its token.
  */
 public final class ServeCommand implements Callable<Integer> {
     final ProfileCliOptions profile = new ProfileCliOptions();
@@ -100,6 +100,10 @@ public final class ServeCommand implements Callable<Integer> {
         UiServer server = UiServer.start(api, bind, port);
         out.println(server.url());
         out.flush();
+        if (server.networkWarning() != null) {
+            err.println(server.networkWarning());
+            err.flush();
+        }
         if (exitAfterStart) {
             server.close();
             return 0;

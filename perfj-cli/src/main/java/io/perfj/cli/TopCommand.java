@@ -203,6 +203,9 @@ public final class TopCommand implements java.util.concurrent.Callable<Integer> 
         io.perfj.serve.UiServer server = io.perfj.serve.UiServer.start(current::get, "127.0.0.1", port);
         out.println(server.url());
         out.flush();
+        if (server.networkWarning() != null) {
+            err.println(server.networkWarning());
+        }
         err.println("perfj: top --web serving on " + server.url() + " (Ctrl-C stops)");
         err.flush();
         java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);

@@ -1,11 +1,7 @@
 package io.perfj.serve;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
-import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -13,44 +9,56 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 
 /**
- * The HTTP layer of {@code perfj serve}, on the JDK's own server. Every URL starts with the
- * run's random token ({@code /TOKEN/...}, 128 bits from {@link SecureRandom}, compared in
- * constant time); after it come only the names of {@link Assets}' table or {@code api/NAME} with
- * a name of {@link Api#NAMES}. Anything else, a wrong token included, is 404: no part of a URL
- * is ever used as a path. Every response carries the page's Content-Security-Policy.
+ * The HTTP layer of {@code perfj serve}, on {@link Http1Server} (bounded connections, time
+ * limits on request heads and idle connections, the Host header checked before anything else).
+ * Every URL starts with the run's random token ({@code /TOKEN/...}, 128 bits from
+ * {@link SecureRandom}, compared in constant time); after it come only the names of
+ * {@link Assets}' table or {@code api/NAME} with a name of {@link Api#NAMES}. Anything else, a
+ * wrong token included, is 404: no part of a URL is ever used as a path. Every response, the
+ * server's own refusals included, carries {@link #HEADERS}.
  */
 public final class UiServer implements AutoCloseable {
     /** The policy of every response: the page's own scripts, styles and API, nothing else. */
     public static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-    private final HttpServer server;
-    private final ExecutorService pool;
+    /** The headers of every response, errors included. */
+    static final Map<String, String> HEADERS;
+
+    static {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Content-Security-Policy", CSP);
+        h.put("X-Content-Type-Options", "nosniff");
+        h.put("Referrer-Policy", "no-referrer");
+        h.put("Cache-Control", "no-store");
+        h.put("Cross-Origin-Resource-Policy", "same-origin");
+        HEADERS = java.util.Collections.unmodifiableMap(h);
+    }
+
+    private static final String TEXT = "text/plain; charset=utf-8";
+
+    private final Http1Server server;
     private final byte[] token;
     private final String tokenText;
     /** The answers: one Api for a recording; for perfj top --web, the current snapshot's. */
-    private final java.util.function.Supplier<Api> api;
+    private final Supplier<Api> api;
     private final Assets assets = new Assets();
+    /** API answers are computed two at a time, however many connections ask. */
+    private final Semaphore answering = new Semaphore(2, true);
 
-    private UiServer(HttpServer server, java.util.function.Supplier<Api> api) {
-        this.server = server;
+    private UiServer(Supplier<Api> api, String bind, int port, Http1Server.Limits limits) throws IOException {
         this.api = api;
         byte[] raw = new byte[16];
         new SecureRandom().nextBytes(raw);
         tokenText = HexFormat.of().formatHex(raw);
         token = tokenText.getBytes(StandardCharsets.US_ASCII);
-        pool = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "perfj-serve");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(pool);
-        server.createContext("/", this::handle);
+        server = Http1Server.start(new InetSocketAddress(bind, port), bind, limits, HEADERS, this::handle);
     }
 
     /** Starts serving {@code api} on {@code bind}:{@code port} (0: a free port). */
@@ -63,69 +71,85 @@ public final class UiServer implements AutoCloseable {
      * profile's, replaced as new snapshots are taken (each an Api of its own, so a request is
      * answered from one snapshot).
      */
-    public static UiServer start(java.util.function.Supplier<Api> api, String bind, int port) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(bind, port), 64);
-        UiServer ui = new UiServer(s, api);
-        s.start();
-        return ui;
+    public static UiServer start(Supplier<Api> api, String bind, int port) throws IOException {
+        return start(api, bind, port, Http1Server.Limits.DEFAULT);
+    }
+
+    /** As {@link #start(Supplier, String, int)} with other limits (tests: short time-outs). */
+    static UiServer start(Supplier<Api> api, String bind, int port, Http1Server.Limits limits) throws IOException {
+        return new UiServer(api, bind, port, limits);
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     /** The page's address, token included. */
     public String url() {
-        String host = server.getAddress().getAddress().getHostAddress();
-        if (host.contains(":")) {
-            host = "[" + host + "]";
+        return "http://" + HostCheck.literalText(server.address()) + ":" + port() + "/" + tokenText + "/";
+    }
+
+    /**
+     * The line to print on standard error when the server is reachable from other machines (not
+     * bound to a loopback address); null when it is not.
+     */
+    public String networkWarning() {
+        return networkWarning(server.address());
+    }
+
+    /** {@link #networkWarning()} for a server bound to {@code bound}. */
+    static String networkWarning(InetAddress bound) {
+        if (bound.isLoopbackAddress()) {
+            return null;
         }
-        return "http://" + host + ":" + port() + "/" + tokenText + "/";
+        String where = bound.isAnyLocalAddress() ? "every address of this machine" : HostCheck.literalText(bound);
+        return "perfj: warning: listening on " + where + ", not only loopback: anyone on the network who has the "
+                + "URL (with its token) can read the profile";
+    }
+
+    /** The connections open now (for tests). */
+    int connections() {
+        return server.connections();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        pool.shutdownNow();
+        server.close();
     }
 
-    private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            Headers h = ex.getResponseHeaders();
-            h.set("Content-Security-Policy", CSP);
-            h.set("X-Content-Type-Options", "nosniff");
-            h.set("Referrer-Policy", "no-referrer");
-            h.set("Cache-Control", "no-store");
-            h.set("Cross-Origin-Resource-Policy", "same-origin");
-            String path = ex.getRequestURI().getRawPath();
-            String rest = afterToken(path);
-            if (rest == null) {
-                send(ex, 404, "text/plain; charset=utf-8", "not found\n");
-                return;
-            }
-            if (!"GET".equals(ex.getRequestMethod())) {
-                h.set("Allow", "GET");
-                send(ex, 405, "text/plain; charset=utf-8", "GET only\n");
-                return;
-            }
-            Assets.Asset a = assets.get(rest);
-            if (a != null) {
-                send(ex, 200, a.type(), a.bytes());
-                return;
-            }
-            if (rest.startsWith("api/") && Api.NAMES.contains(rest.substring(4))) {
-                try {
-                    String json = api.get().answer(rest.substring(4), query(ex.getRequestURI().getRawQuery()));
-                    send(ex, 200, "application/json; charset=utf-8", json);
-                } catch (BadRequest e) {
-                    send(ex, 400, "text/plain; charset=utf-8", e.getMessage() + "\n");
-                } catch (RuntimeException e) {
-                    send(ex, 500, "text/plain; charset=utf-8", describe(e) + "\n");
-                }
-                return;
-            }
-            send(ex, 404, "text/plain; charset=utf-8", "not found\n");
+    private Http1Server.Response handle(Http1Server.Request r) {
+        String rest = afterToken(r.path());
+        if (rest == null) {
+            return Http1Server.Response.text(404, "not found\n");
         }
+        if (!r.method().equals("GET") && !r.method().equals("HEAD")) {
+            return new Http1Server.Response(405, TEXT, "GET or HEAD only\n".getBytes(StandardCharsets.UTF_8),
+                    "GET, HEAD");
+        }
+        Assets.Asset a = assets.get(rest);
+        if (a != null) {
+            return new Http1Server.Response(200, a.type(), a.bytes(), null);
+        }
+        if (rest.startsWith("api/") && Api.NAMES.contains(rest.substring(4))) {
+            try {
+                answering.acquire();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Http1Server.Response.text(503, "stopping\n");
+            }
+            try {
+                String json = api.get().answer(rest.substring(4), query(r.query()));
+                return new Http1Server.Response(200, "application/json; charset=utf-8",
+                        json.getBytes(StandardCharsets.UTF_8), null);
+            } catch (BadRequest e) {
+                return Http1Server.Response.text(400, e.getMessage() + "\n");
+            } catch (RuntimeException e) {
+                return Http1Server.Response.text(500, describe(e) + "\n");
+            } finally {
+                answering.release();
+            }
+        }
+        return Http1Server.Response.text(404, "not found\n");
     }
 
     /** The path after {@code /TOKEN/}, or null when it does not start with the token. */
@@ -155,18 +179,6 @@ public final class UiServer implements AutoCloseable {
             }
         }
         return q;
-    }
-
-    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
-        send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", type);
-        ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        try (OutputStream o = ex.getResponseBody()) {
-            o.write(body);
-        }
     }
 
     /** Error text for an unexpected failure. */

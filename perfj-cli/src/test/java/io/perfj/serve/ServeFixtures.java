@@ -42,4 +42,10 @@ final class ServeFixtures {
         }
         return UiServer.start(new Api(r), "127.0.0.1", 0);
     }
+
+    /** The server's token (the first segment of its address's path). */
+    static String token(UiServer s) {
+        String path = java.net.URI.create(s.url()).getPath();
+        return path.substring(1, path.length() - 1);
+    }
 }

@@ -67,7 +67,7 @@ class ServeHttpTest {
     private static String[] raw(UiServer s, String method, String path) throws Exception {
         try (Socket sock = new Socket("127.0.0.1", s.port())) {
             OutputStream o = sock.getOutputStream();
-            o.write((method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            o.write((method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + s.port() + "\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.ISO_8859_1));
             o.flush();
             InputStream in = sock.getInputStream();
@@ -78,16 +78,10 @@ class ServeHttpTest {
         }
     }
 
-    private static String token(UiServer s) {
-        String u = s.url();
-        String path = URI.create(u).getPath();
-        return path.substring(1, path.length() - 1);
-    }
-
     @Test
     void everyUrlNeedsTheToken() throws Exception {
         String origin = "http://127.0.0.1:" + server.port();
-        String t = token(server);
+        String t = ServeFixtures.token(server);
         assertTrue(t.matches("[0-9a-f]{32}"), "128 random bits: " + t);
         for (String p : new String[] {"/", "/api/meta", "/api/flame", "/app.js", "/index.html", "/style.css",
                 "/" + t, "/" + t.substring(1) + "x/api/meta", "/" + t.toUpperCase(Locale.ROOT) + "/api/meta",
@@ -97,19 +91,19 @@ class ServeHttpTest {
             assertEquals(UiServer.CSP, r.headers().firstValue("content-security-policy").orElse(null), p);
         }
         assertEquals(200, get(server.url() + "api/meta").statusCode());
-        assertFalse(token(server).equals(token(hostile)), "a token per server");
+        assertFalse(ServeFixtures.token(server).equals(ServeFixtures.token(hostile)), "a token per server");
     }
 
     @Test
     void traversalAndUnknownNamesAreNotFound() throws Exception {
-        String t = "/" + token(server) + "/";
+        String t = "/" + ServeFixtures.token(server) + "/";
         String recording = Fixtures.recording("c-fp").toAbsolutePath().toString();
         String[] paths = {t + "../../../../etc/passwd", t + "..%2f..%2f..%2fetc%2fpasswd", t + "%2e%2e/%2e%2e/etc/passwd",
                 t + "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", t + "/etc/passwd", t + "etc/passwd", t + recording.substring(1),
                 t + "." + recording, t + URLEncoder.encode(recording, StandardCharsets.UTF_8), t + "app.js/../../x",
                 t + "./app.js", t + "app.js%00", t + "api/../app.js", t + "api/meta/..", t + "api/", t + "api/x",
-                t + "index.html", t + "App.js", t + "api/meta%3F", "/../" + token(server) + "/api/meta",
-                "/%2e%2e/" + token(server) + "/api/meta", t + "fixtures/c-fp.data", t + "c-fp.data"};
+                t + "index.html", t + "App.js", t + "api/meta%3F", "/../" + ServeFixtures.token(server) + "/api/meta",
+                "/%2e%2e/" + ServeFixtures.token(server) + "/api/meta", t + "fixtures/c-fp.data", t + "c-fp.data"};
         for (String p : paths) {
             String[] r = raw(server, "GET", p);
             assertEquals("404", r[0], p + "\n" + r[1]);
