@@ -18,6 +18,7 @@ command -v pahole >/dev/null || { echo "pahole is needed (apt-get install dwarve
 command -v bpftool >/dev/null || { echo "bpftool is needed (apt-get install bpftool)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/btf-encode-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+"$ROOT/perfj" --train btf-encode   # builds, and makes the start-up cache, outside the timings
 
 echo "file: $VMLINUX ($(stat -c %s "$VMLINUX") bytes), $(pahole --version), $(nproc) cores," \
     "$(date -u '+%F %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"

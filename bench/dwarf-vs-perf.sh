@@ -18,7 +18,7 @@ EXTRA=("$@")
 [ ${#EXTRA[@]} -gt 0 ] || EXTRA=(--compat perf-6.1)
 [ -f "$FILE" ] || { echo "no $FILE; make it with CALLGRAPH=dwarf bench/make-big.sh $FILE" >&2; exit 1; }
 export LC_ALL=C TZ=UTC
-"$ROOT/perfj" --version >/dev/null   # builds the jar (and nothing of this is timed)
+"$ROOT/perfj" --train report script   # builds, and makes the start-up cache, outside the timings
 TMP=$(mktemp -d /tmp/perfj-dwarf-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 samples=$(perf report --stats -i "$FILE" 2>/dev/null | awk '/SAMPLE events/ {print $3; exit}')

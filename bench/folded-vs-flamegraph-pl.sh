@@ -12,7 +12,7 @@ RUNS="${2:-3}"
 FG="${FLAMEGRAPH:?set FLAMEGRAPH to a FlameGraph checkout}"
 [ -f "$FILE" ] || { echo "no $FILE; make it with bench/make-big.sh" >&2; exit 1; }
 export LC_ALL=C TZ=UTC
-"$ROOT/perfj" --version >/dev/null
+"$ROOT/perfj" --train export flamegraph   # builds, and makes the start-up cache, outside the timings
 OUT="$(mktemp -d /tmp/perfj-folded.XXXXXX)"
 echo "file: $FILE ($(stat -c %s "$FILE") bytes), $(nproc) cores, $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
 one() {

@@ -14,8 +14,7 @@ SECS="${2:-5}"
 HZ="${3:-4000}"
 # the load: one CPU-bound process per CPU for the whole benchmark
 . "$ROOT/bench/busy-cpus.sh" $(( (SECS + 8) * RUNS * 3 ))
-# one recording first, unmeasured: the first run after a build trains record's ahead-of-time cache
-"$ROOT/perfj" record -e cpu-clock -o "$TMP/warm.data" -- true >/dev/null 2>&1 || true
+"$ROOT/perfj" --train record   # builds, and makes the start-up cache, outside the timings
 echo "perf record vs perfj record: -F $HZ -a -g -- sleep $SECS, $(nproc) CPUs busy with bin/hot, $(date -u '+%F %H:%M') UTC, load: $(uptime | sed 's/.*load average: //')"
 one() {
     local label="$1" out="$2"; shift 2

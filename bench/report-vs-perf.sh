@@ -9,7 +9,7 @@ RUNS="${2:-3}"
 PERF_RUNS="${PERF_RUNS:-1}"
 [ -f "$FILE" ] || { echo "no $FILE; make it with bench/make-big.sh" >&2; exit 1; }
 export LC_ALL=C TZ=UTC
-"$ROOT/perfj" --version >/dev/null
+"$ROOT/perfj" --train report   # builds, and makes the start-up cache, outside the timings
 echo "file: $FILE ($(stat -c %s "$FILE") bytes), $(nproc) cores, $(date -u +%F)"
 run() {
     local label="$1" n="$2" outf="$3"; shift 3

@@ -58,9 +58,10 @@ if command -v pahole >/dev/null && [ -r "$BTF" ]; then
 fi
 rows+=("bpf (listing)|-|$PERFJ bpf -i $ROOT/fixtures/bpf-sys.data --no-system-files")
 
-# Build, and let the launcher make each command's cache, outside the timings; say whether the
-# two outputs agree (perfj's default answers may differ from perf 6.1's where perf is wrong;
-# --compat perf-6.1 gives perf's).
+# Build, and make each command's cache, outside the timings; say whether the two outputs agree
+# (perfj's default answers may differ from perf 6.1's where perf is wrong; --compat perf-6.1
+# gives perf's).
+"$PERFJ" --train header dump report script annotate btf-dump btf-dump-c btf-layout btf-encode bpf
 for row in "${rows[@]}"; do
     IFS='|' read -r label pcmd jcmd <<<"$row"
     [[ "$label" =~ $ONLY ]] || continue

@@ -14,7 +14,7 @@ SECS="${2:-5}"
 HZ="${3:-999}"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-"$ROOT/perfj" --version >/dev/null
+"$ROOT/perfj" --train top   # builds, and makes the start-up cache, outside the timings
 echo "perfj top --stdio -g vs perf record -g + perf report --children: -a -F $HZ -e cpu-clock for $SECS s, $(date -u '+%F %H:%M') UTC"
 . "$ROOT/bench/cpu-time.sh"
 for i in $(seq "$RUNS"); do

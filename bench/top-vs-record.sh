@@ -12,6 +12,7 @@ RUNS="${1:-3}"
 SECS="${2:-5}"
 . "$ROOT/bench/busy-cpus.sh" $(( (SECS + 10) * RUNS * 2 ))
 HZ="${3:-999}"
+"$ROOT/perfj" --train top record report   # builds, and makes the start-up caches, outside the timings
 echo "perfj top --stdio vs perfj record + report: -a -F $HZ -e cpu-clock for $SECS s, $(nproc) CPUs busy with bin/hot, $(date -u '+%F %H:%M') UTC, load: $(uptime | sed 's/.*load average: //')"
 . "$ROOT/bench/cpu-time.sh"
 for i in $(seq "$RUNS"); do

@@ -21,6 +21,14 @@ import java.util.List;
 public final class AotTraining {
     /** Marks a training command line in an option file (a comment to the java launcher). */
     static final String TRAIN = "# train:";
+    /**
+     * A word of a training line that stands for the pid of {@link #TARGET}, started for that
+     * line and stopped after it: a training that profiles a live process profiles this small
+     * one, not the machine (what top -a meets is whatever the machine runs, its time with it).
+     */
+    static final String PID = "{pid}";
+    /** The process a {@link #PID} line profiles, relative to the repository root: CPU-bound C. */
+    static final String TARGET = "fixtures/bin/hot";
 
     private AotTraining() {
     }
@@ -41,6 +49,30 @@ public final class AotTraining {
     }
 
     /**
+     * Runs one training line (words), in this JVM, with {@link #TARGET} started from
+     * {@code root} for it when it has a {@link #PID} word; returns the command's exit code.
+     */
+    static int run(String[] line, Path root, OutputStream out, PrintWriter err) throws IOException {
+        if (!List.of(line).contains(PID)) {
+            return Main.execute(line, out, err);
+        }
+        // its seconds only bound how long it outlives a training JVM that is killed
+        Process target = new ProcessBuilder(root.resolve(TARGET).toString(), "60")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String[] args = line.clone();
+            for (int i = 0; i < args.length; i++) {
+                if (args[i].equals(PID)) {
+                    args[i] = Long.toString(target.pid());
+                }
+            }
+            return Main.execute(args, out, err);
+        } finally {
+            target.destroyForcibly();
+        }
+    }
+
+    /**
      * Runs every training line of the option file named by {@code args[0]}; exits with the first
      * non-zero exit code (the launcher then keeps no cache), 2 when the file has no training line.
      */
@@ -56,7 +88,7 @@ public final class AotTraining {
             err.println("perfj: " + args[0] + ": no '" + TRAIN + "' line");
         }
         for (String[] run : runs) {
-            int r = Main.execute(run, OutputStream.nullOutputStream(), err);
+            int r = run(run, Path.of("").toAbsolutePath(), OutputStream.nullOutputStream(), err);
             if (r != 0) {
                 err.println("perfj: training run '" + String.join(" ", run) + "' exited with " + r);
                 if (rc == 0) {

@@ -82,12 +82,29 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         FileOutputStream fd1 = new FileOutputStream(FileDescriptor.out);
-        int rc = execute(args, fd1, new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        unusedCacheNote(args, err);
+        int rc = execute(args, fd1, err);
         // Success ends by returning, unless a thread would keep the JVM up: Runtime.exit looks up
         // a System.Logger to log the call, which starts the logging framework and its service
         // lookup (10-15 ms of a 0.15 s run). Shutdown hooks run either way.
         if (rc != 0 || otherThreadsAlive()) {
             System.exit(rc);
+        }
+    }
+
+    /**
+     * Under --debug or PERFJ_DEBUG=1, one line when the start-up cache the launcher passed
+     * ({@code -XX:AOTCache} with {@code -Dperfj.aot}) is not in use: the JVM then runs without
+     * it and, its messages turned off, says nothing. A JVM that maps an AOT cache reports
+     * "sharing" in java.vm.info; one that cannot map it uses no class-data archive at all.
+     */
+    static void unusedCacheNote(String[] args, PrintWriter err) {
+        String aot = System.getProperty("perfj.aot");
+        if (aot != null && !System.getProperty("java.vm.info", "").contains("sharing")
+                && (Arrays.asList(args).contains("--debug") || "1".equals(System.getenv("PERFJ_DEBUG")))) {
+            err.println("perfj: start-up cache " + aot + " not used: the JVM could not map it (damaged, made by another"
+                    + " JDK, or other JVM options); deleting it has it made again");
         }
     }
 

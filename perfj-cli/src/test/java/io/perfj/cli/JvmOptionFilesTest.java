@@ -86,8 +86,9 @@ class JvmOptionFilesTest {
                         args[i] = root.resolve(args[i]).toString();
                     }
                 }
-                CliFixtures.Run r = CliFixtures.run(args);
-                assertEquals(0, r.rc(), f + ": " + String.join(" ", run) + "\n" + r.err());
+                java.io.StringWriter err = new java.io.StringWriter();
+                int rc = AotTraining.run(args, root, java.io.OutputStream.nullOutputStream(), new java.io.PrintWriter(err));
+                assertEquals(0, rc, f + ": " + String.join(" ", run) + "\n" + err);
             }
         }
     }
