@@ -9,10 +9,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 RUNS="${1:-5}"
 COPIES="${2:-73}"
-command -v perf >/dev/null || { echo "perf is needed" >&2; exit 1; }
-export LC_ALL=C TZ=UTC
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/bench/alternate.sh"
 BIG="$tmp/pt-big.data"
 python3 - "$ROOT/fixtures/corpus/q-intel_pt-4.14.data" "$BIG" "$COPIES" <<'PY'
 import struct, sys
@@ -57,13 +54,7 @@ cmp <(perf script -i "$BIG" 2>/dev/null) <("$PERFJ" script --compat perf-6.1 -i 
 for cmd in "script" "report --stdio"; do
     extra=()
     [ "$cmd" = script ] && extra=(--compat perf-6.1)
-    for i in $(seq "$RUNS"); do
-        /usr/bin/time -o "$tmp/t" -f "%e %U %S %M" perf $cmd -i "$BIG" > /dev/null 2>&1; echo "perf $(cat "$tmp/t")" >> "$tmp/$cmd"
-        /usr/bin/time -o "$tmp/t" -f "%e %U %S %M" "$PERFJ" $cmd "${extra[@]}" -i "$BIG" > /dev/null 2>&1; echo "perfj $(cat "$tmp/t")" >> "$tmp/$cmd"
-    done
-    for tool in perf perfj; do
-        med() { awk -v t="$tool" -v col="$1" '$1 == t {print (col == 3 ? $3 + $4 : $col)}' "$tmp/$cmd" \
-            | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-        printf "%-15s %-6s wall %s s  cpu %.2f s  rss %s KB (medians of %s)\n" "$cmd" "$tool" "$(med 2)" "$(med 3)" "$(med 5)" "$RUNS"
-    done
+    PERF_CMD=(perf $cmd -i "$BIG")
+    PERFJ_CMD=("$PERFJ" $cmd "${extra[@]}" -i "$BIG")
+    alternate "$cmd" "$RUNS"
 done

@@ -100,7 +100,7 @@ class RecordedFixtureTest {
         return report.lines().filter(ReportGoldenTest::isRow).map(l -> String.join(" ", l.trim().split("\\s+"))).toList();
     }
 
-    private static String withoutCaptureTime(String header) {
+    static String withoutCaptureTime(String header) {
         return header.replaceFirst("(?m)^# captured on .*\n", "");
     }
 }

@@ -92,6 +92,11 @@ final class OrderQueue {
         }
     }
 
+    /** Whether timed records are queued (not yet released). */
+    boolean waiting() {
+        return queued > 0;
+    }
+
     /** A FINISHED_ROUND was passed: release what the previous round allows. */
     void round() {
         if (!anyTime) {

@@ -76,11 +76,12 @@ public final class OrderedRecords implements RecordInput {
                 order.end();
                 continue;
             }
+            if (r.type() == RecordType.FINISHED_ROUND) {
+                rounds(r);
+                continue;
+            }
             if (r.isUser()) {
                 order.pass(slot(r));
-                if (r.type() == RecordType.FINISHED_ROUND) {
-                    order.round();
-                }
                 continue;
             }
             long t = evlist.timeOf(r);
@@ -100,6 +101,24 @@ public final class OrderedRecords implements RecordInput {
         }
         long h = order.take();
         return h >= 0 ? slots.take((int) h) : arena.take(~h);
+    }
+
+    /**
+     * FINISHED_ROUND records ({@link RawRecord#count()} of them): each is delivered, then releases
+     * what the round before it allows. While records wait they go one at a time; a round on an
+     * empty queue releases nothing and only sets the next limit to the largest time seen, as
+     * every later one of the run would, so the rest of the run goes as one record. Records wait
+     * for at most two rounds: the second releases everything up to the largest time seen.
+     */
+    private void rounds(RawRecord r) {
+        int left = r.count();
+        while (left > 1 && order.waiting()) {
+            order.pass(slot(r.times(1)));
+            order.round();
+            left--;
+        }
+        order.pass(slot(r.times(left)));
+        order.round();
     }
 
     private int slot(RawRecord r) {

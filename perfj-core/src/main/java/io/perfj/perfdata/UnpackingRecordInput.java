@@ -6,6 +6,7 @@ import io.perfj.io.FormatException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,6 +15,12 @@ import java.util.List;
  * record itself is returned first, then the records it held; a record may be split across two
  * compressed records, so the unfinished tail is carried over. Decompression streams in steps of
  * {@link ZstdStream#STEP} bytes: memory stays the same however far a record inflates.
+ *
+ * <p>A run of FINISHED_ROUND headers (as perf writes them: misc 0, size 8) is returned as one
+ * record whose {@link RawRecord#count()} is the run's length, counted by comparing the
+ * decompressed bytes with a block of such headers: a compressed record that inflates to
+ * gigabytes of empty rounds costs its decompression and one pass of that comparison, no object
+ * per round.
  */
 final class UnpackingRecordInput implements RecordInput {
     /**
@@ -37,8 +44,13 @@ final class UnpackingRecordInput implements RecordInput {
     private RawRecord packed;
     private long packedOut;
     private RawRecord pendingUnpack;
+    /** What unpacking met after a run of rounds it had counted: thrown once the run is returned. */
+    private RuntimeException pendingError;
+    /** FINISHED_ROUND headers (misc 0, size 8) end to end, in the file's byte order. */
+    private byte[] rounds;
 
     private static final int MAX_RECORD = 1 << 16;
+    private static final int ROUNDS_BLOCK = 4 << 10;
 
     UnpackingRecordInput(RecordInput base, PerfData data) {
         this.base = base;
@@ -47,6 +59,11 @@ final class UnpackingRecordInput implements RecordInput {
 
     @Override
     public RawRecord next() {
+        if (pendingError != null) {
+            RuntimeException e = pendingError;
+            pendingError = null;
+            throw e;
+        }
         while (true) {
             if (pendingUnpack != null) {
                 RawRecord c = pendingUnpack;
@@ -104,6 +121,11 @@ final class UnpackingRecordInput implements RecordInput {
             zstd = ZstdStream.open(data.name());
             buf = new byte[ZstdStream.STEP + MAX_RECORD];
             view = ByteBuffer.wrap(buf).order(data.header().order());
+            ByteBuffer fr = ByteBuffer.allocate(ROUNDS_BLOCK).order(data.header().order());
+            while (fr.hasRemaining()) {
+                fr.putInt(RecordType.FINISHED_ROUND).putShort((short) 0).putShort((short) RawRecord.HEADER_SIZE);
+            }
+            rounds = fr.array();
         }
         zstd.feed(b.slice(payloadOff, payloadLen));
         packed = r;
@@ -127,6 +149,9 @@ final class UnpackingRecordInput implements RecordInput {
                             "decompressed record at +0x" + Long.toHexString(Math.max(0, packedOut - avail)) + " has size " + size);
                 }
                 if (size <= avail) {
+                    if (size == RawRecord.HEADER_SIZE && Arrays.mismatch(buf, head, head + size, rounds, 0, size) < 0) {
+                        return roundRun();
+                    }
                     return take(size);
                 }
             }
@@ -136,10 +161,52 @@ final class UnpackingRecordInput implements RecordInput {
         }
     }
 
+    /**
+     * The run of FINISHED_ROUND headers at {@code head} as one record: counted through the
+     * current compressed record's output, refilling as it goes, until another record starts. What
+     * a refill throws comes after the run (the rounds before it were read, as perf reads them).
+     */
+    private RawRecord roundRun() {
+        RawRecord first = take(RawRecord.HEADER_SIZE);
+        long n = 1;
+        while (true) {
+            int whole = (end - head) & -RawRecord.HEADER_SIZE;
+            int same = sameAsRounds(head, whole);
+            head += same;
+            n += same / RawRecord.HEADER_SIZE;
+            if (same < whole || n > Integer.MAX_VALUE - ZstdStream.STEP) {
+                break;
+            }
+            try {
+                if (packed == null || !refill()) {
+                    break;
+                }
+            } catch (RuntimeException e) {
+                pendingError = e;
+                break;
+            }
+        }
+        return first.times((int) n);
+    }
+
+    /** How many bytes of buf[from, from + len) (len a multiple of 8) are FINISHED_ROUND headers, in whole headers. */
+    private int sameAsRounds(int from, int len) {
+        int done = 0;
+        while (done < len) {
+            int n = Math.min(len - done, rounds.length);
+            int at = Arrays.mismatch(buf, from + done, from + done + n, rounds, 0, n);
+            if (at >= 0) {
+                return done + (at & -RawRecord.HEADER_SIZE);
+            }
+            done += n;
+        }
+        return done;
+    }
+
     private RawRecord take(int size) {
         int type = view.getInt(head);
         int misc = view.getShort(head + 4) & 0xffff;
-        byte[] one = java.util.Arrays.copyOfRange(buf, head, head + size);
+        byte[] one = Arrays.copyOfRange(buf, head, head + size);
         head += size;
         long off = packed.offset();
         Bytes b = Bytes.of(MemorySegment.ofArray(one), data.header().order(), data.name(),

@@ -149,17 +149,30 @@ public final class DumpPrinter {
         record(r);
     }
 
-    /** Prints one record; returns it decoded, or null for a compressed record (its contents follow it). */
+    /**
+     * Prints one record ({@link RawRecord#count()} times: each round of a run, as perf prints
+     * them); returns it decoded, or null for a compressed record (its contents follow it).
+     */
     private PerfRecord record(RawRecord r) {
         stats.countRead(r);
         int type = r.type();
         if (type == RecordType.COMPRESSED || type == RecordType.COMPRESSED2) {
             return null;
         }
+        PerfRecord rec = null;
+        for (int i = 0; i < r.count(); i++) {
+            rec = print(r, rec);
+        }
+        return rec;
+    }
+
+    /** Prints a record, decoding it after its raw bytes are out unless {@code decoded} is given; returns it decoded. */
+    private PerfRecord print(RawRecord r, PerfRecord decoded) {
+        int type = r.type();
         long off = r.offset() - offsetBase;
         out.nl().hexAlt(off).ch('@').str(fileLabel).str(" [").hexAlt(r.size()).str("]: event: ").dec(type).nl();
         hexDump(r);
-        PerfRecord rec = RecordDecoder.decode(r, data.evlist());
+        PerfRecord rec = decoded != null ? decoded : RecordDecoder.decode(r, data.evlist());
         Evlist ev = data.evlist();
         if (type == RecordType.HEADER_ATTR) {
             // perf prints the record before it adds the attr to its event list

@@ -25,15 +25,16 @@ public final class EventStats {
     private long[] samplesPerEvsel = new long[4];
     private long[] lostPerEvsel = new long[4];
 
-    /** Counts a record as it is read from the file. */
+    /** Counts a record as it is read from the file ({@link RawRecord#count()} times). */
     public void countRead(RawRecord r) {
         int t = r.type();
+        long n = r.count();
         if (t >= 0 && t < byType.length) {
-            byType[t]++;
+            byType[t] += n;
         } else {
-            otherTypes.merge(t, 1L, Long::sum);
+            otherTypes.merge(t, n, Long::sum);
         }
-        total++;
+        total += n;
     }
 
     /** Counts a delivered sample for the event(s) it is delivered to. */

@@ -489,7 +489,9 @@ public final class ScriptPrinter {
      */
     private void sideBand(PerfRecord r) {
         if (r instanceof UserRecord.FinishedRound) {
-            EventLine.print(r, out);
+            for (int i = 0; i < r.raw().count(); i++) {
+                EventLine.print(r, out); // each of a run of rounds
+            }
             return;
         }
         if (!(r instanceof KernelRecord k)) {

@@ -18,13 +18,16 @@ final class LossCounts {
     private long lostRecords;
     private long lostSamples;
 
-    /** One record read, of this type (COMPRESSED records count, and so do the records in them, as in perf). */
-    void record(int type) {
-        records++;
+    /**
+     * {@code n} records read, of this type (COMPRESSED records count, and so do the records in
+     * them, as in perf).
+     */
+    void record(int type, int n) {
+        records += n;
         if (type == RecordType.SAMPLE) {
-            samples++;
+            samples += n;
         } else if (type == RecordType.LOST) {
-            lostRecords++;
+            lostRecords += n;
         }
     }
 

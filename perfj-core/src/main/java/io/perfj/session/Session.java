@@ -289,7 +289,7 @@ public final class Session implements AutoCloseable {
             try (scan) {
                 while (scan.next()) {
                     if (scan.isSample()) {
-                        loss.record(RecordType.SAMPLE);
+                        loss.record(RecordType.SAMPLE, 1);
                         if (jit.any()) {
                             injectDue(scan.time(), h);
                         }
@@ -378,7 +378,7 @@ public final class Session implements AutoCloseable {
     }
 
     private void deliver(PerfRecord r, SampleRef ref, RecordHandler h) {
-        loss.record(r.type());
+        loss.record(r.type(), r.raw().count());
         if (r instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
             loss.lostSamples(l.lost());
         }
@@ -432,7 +432,7 @@ public final class Session implements AutoCloseable {
         ran = true;
         io.perfj.perfdata.RecordInput in = inFileOrder ? data.records() : data.orderedRecords();
         for (io.perfj.perfdata.RawRecord r = in.next(); r != null; r = in.next()) {
-            loss.record(r.type());
+            loss.record(r.type(), r.count());
             PerfRecord rec = h.record(r);
             if (rec instanceof io.perfj.perfdata.record.KernelRecord.LostSamples l) {
                 loss.lostSamples(l.lost());

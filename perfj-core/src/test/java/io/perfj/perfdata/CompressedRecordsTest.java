@@ -106,6 +106,106 @@ class CompressedRecordsTest {
         }
     }
 
+    /**
+     * Runs of FINISHED_ROUND come out of compressed records as one record each, counted: read
+     * one by one they are the records of the same data stored plainly, in either byte order, with
+     * a run longer than a decompression step, a run cut by the end of a compressed record, a
+     * round of another misc between two runs and a record split after a run.
+     */
+    @Test
+    void runsOfRoundsComeOutCountedAsThePlainRecords() throws IOException {
+        for (ByteOrder order : List.of(ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN)) {
+            PerfDataBuilder z = new PerfDataBuilder(order);
+            PerfDataBuilder p = new PerfDataBuilder(order);
+            long st = SampleFormat.IP | SampleFormat.TIME;
+            z.addAttr(z.attr(1, 0, 1, st, 0, 1L << 18), 1);
+            p.addAttr(p.attr(1, 0, 1, st, 0, 1L << 18), 1);
+            byte[] round = z.record(RecordType.FINISHED_ROUND, 0);
+            ByteArrayOutputStream first = new ByteArrayOutputStream();
+            first.writeBytes(z.record(RecordType.SAMPLE, 1, 0x1000, 30));
+            first.writeBytes(z.record(RecordType.SAMPLE, 1, 0x1001, 10));
+            repeat(first, round, 3);
+            first.writeBytes(z.record(RecordType.FINISHED_ROUND, 1));
+            repeat(first, round, ZstdStream.STEP / 8 * 3 + 5);
+            first.writeBytes(z.record(RecordType.SAMPLE, 1, 0x1002, 50));
+            repeat(first, round, 2);
+            byte[] split = z.record(RecordType.SAMPLE, 1, 0x1003, 40);
+            first.write(split, 0, 5);
+            ByteArrayOutputStream second = new ByteArrayOutputStream();
+            second.write(split, 5, split.length - 5);
+            repeat(second, round, 7);
+            second.writeBytes(z.record(RecordType.SAMPLE, 1, 0x1004, 60));
+            repeat(second, round, 1);
+            for (byte[] piece : flushedPieces(List.of(first.toByteArray(), second.toByteArray()))) {
+                z.add(z.recordRaw(RecordType.COMPRESSED, 0, piece));
+            }
+            for (byte[] whole : List.of(first.toByteArray(), second.toByteArray())) {
+                p.add(whole);
+            }
+            for (boolean ordered : new boolean[] {false, true}) {
+                List<String> plain = new ArrayList<>();
+                List<String> unpacked = new ArrayList<>();
+                int objects;
+                try (PerfData d = open(p)) {
+                    readOneByOne(ordered ? d.orderedRecords() : d.records(), plain);
+                }
+                try (PerfData d = open(z)) {
+                    objects = readOneByOne(ordered ? d.orderedRecords() : d.records(), unpacked);
+                }
+                String what = order + (ordered ? ", in perf's order" : ", as stored");
+                assertEquals(3 * ZstdStream.STEP / 8 + 24, plain.size(), what);
+                assertEquals(plain, unpacked, what);
+                assertTrue(objects < 30, what + ": " + objects + " records for " + unpacked.size());
+            }
+        }
+    }
+
+    private static void repeat(ByteArrayOutputStream out, byte[] record, int times) {
+        for (int i = 0; i < times; i++) {
+            out.writeBytes(record);
+        }
+    }
+
+    /**
+     * Reads {@code in} to the end into {@code out} as the records one by one would be (each
+     * {@link RawRecord#count()} times: type, misc and bytes), compressed records left out.
+     * Returns how many records {@code in} returned.
+     */
+    private static int readOneByOne(RecordInput in, List<String> out) {
+        int objects = 0;
+        for (RawRecord r; (r = in.next()) != null; objects++) {
+            if (r.type() == RecordType.COMPRESSED) {
+                continue;
+            }
+            String one = r.type() + "/" + r.misc() + " " + java.util.HexFormat.of().formatHex(r.bytes().bytes(0, r.size()));
+            for (int i = 0; i < r.count(); i++) {
+                out.add(one);
+            }
+        }
+        assertTrue(in.warnings().isEmpty(), in.warnings().toString());
+        return objects;
+    }
+
+    /**
+     * A compressed record that inflates past perf's buffer in a run of rounds: the rounds read
+     * before the error come out first (one record), then the error.
+     */
+    @Test
+    void aRunOfRoundsInflatingPastPerfsBufferComesOutBeforeTheError() throws IOException {
+        b.addAttr(b.attr(1, 0, 1, SampleFormat.IP, 0, 0), 1);
+        long mmapLen = 3L * ZstdStream.STEP;
+        CompressedFlood.add(b, b.record(RecordType.FINISHED_ROUND, 0), (8L << 20) / 8, mmapLen);
+        try (PerfData d = open(b)) {
+            RecordInput in = d.records();
+            assertEquals(RecordType.COMPRESSED, in.next().type());
+            RawRecord run = in.next();
+            assertEquals(RecordType.FINISHED_ROUND, run.type());
+            assertTrue(run.count() > 1 && run.count() <= mmapLen / 8, run.toString());
+            FormatException e = assertThrows(FormatException.class, in::next);
+            assertTrue(e.getMessage().contains("exceeds the bound of " + mmapLen + " bytes"), e.getMessage());
+        }
+    }
+
     @Test
     void inflatingPastPerfsBufferIsAFormatErrorAfterTheRecordsBeforeIt() throws IOException {
         b.addAttr(b.attr(1, 0, 1, SampleFormat.IP, 0, 0), 1);

@@ -137,6 +137,56 @@ class OrderedRecordsTest {
         }
     }
 
+    @Provide
+    Arbitrary<List<Integer>> runs() {
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, Arbitraries.integers().between(1, 4)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(5, 2_000))).list().ofMinSize(1).ofMaxSize(12);
+    }
+
+    /**
+     * A run of rounds that comes as one record ({@link RawRecord#count()}, as unpacked from
+     * compressed records) is delivered as that many single rounds are: the same records in the
+     * same order, each round in its place among them.
+     */
+    @Property(tries = 300)
+    void aRunOfRoundsDeliversWhatAsManySingleRoundsDo(@ForAll("rounds") List<List<Integer>> times,
+                                                     @ForAll("runs") List<Integer> runs) {
+        List<RawRecord> asRuns = new ArrayList<>();
+        List<RawRecord> single = new ArrayList<>();
+        long seq = 0;
+        for (int i = 0; i < times.size(); i++) {
+            for (int t : times.get(i)) {
+                asRuns.add(sample(t, seq));
+                single.add(sample(t, seq));
+                seq++;
+            }
+            int n = runs.get(i % runs.size());
+            asRuns.add(round().times(n));
+            for (int k = 0; k < n; k++) {
+                single.add(round());
+            }
+        }
+        List<RawRecord> got = order(asRuns);
+        assertEquals(oneByOne(order(single)), oneByOne(got));
+        assertEquals(true, got.size() <= seq + 3L * times.size(), got.size() + " records delivered");
+    }
+
+    /** Each delivered record as its time and sequence, a round as -1, {@link RawRecord#count()} times. */
+    private static List<Long> oneByOne(List<RawRecord> out) {
+        List<Long> all = new ArrayList<>();
+        for (RawRecord r : out) {
+            for (int i = 0; i < r.count(); i++) {
+                if (r.type() == RecordType.FINISHED_ROUND) {
+                    all.add(-1L);
+                } else {
+                    all.add(r.bytes().u64(8));
+                    all.add(r.bytes().u64(16));
+                }
+            }
+        }
+        return all;
+    }
+
     /** Without any FINISHED_ROUND, a queue limit releases the earlier half by time, bounded memory. */
     @Test
     void queueLimitReleasesTheEarlierHalf() {
