@@ -12,11 +12,11 @@ RUNS="${1:-5}"
 FILE="${2:-$ROOT/fixtures/zstd-bomb.data}"
 . "$ROOT/bench/alternate.sh"
 PERFJ="$ROOT/perfj"
+"$PERFJ" --train report script   # builds, and makes the start-up caches, outside the timings
 echo "file: $FILE ($(stat -c %s "$FILE") bytes), $(nproc) cores, $(perf version), $(date -u +%F)"
 # without perf's closing tip and the "#" and blank lines around it
 trim() { grep -v '^# (Tip:' | awk '{a[NR] = $0} END {n = NR; while (n > 0 && (a[n] == "" || a[n] == "#")) n--; for (i = 1; i <= n; i++) print a[i]}'; }
 for cmd in "report --stdio" script "report --stats"; do
-    "$PERFJ" $cmd -i "$FILE" > /dev/null 2>&1 || true   # builds and trains first
     if ! diff <(perf $cmd -i "$FILE" 2>/dev/null | trim) <("$PERFJ" $cmd -i "$FILE" 2>/dev/null | trim) > "$tmp/diff"; then
         echo "$cmd: outputs differ:"; head -20 "$tmp/diff"
     fi
