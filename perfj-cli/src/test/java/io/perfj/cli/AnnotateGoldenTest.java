@@ -161,6 +161,9 @@ class AnnotateGoldenTest {
                     if (!libc) {
                         want.removeIf(b -> !ownBinary(b.header()));
                         got.removeIf(b -> !ownBinary(b.header()));
+                        // a recording of system code alone (bpf-sys) has nothing left to compare
+                        Assumptions.assumeFalse(want.isEmpty(), "objdump needs libc6-dbg of the recorded libc build ("
+                                + LIBC_DEBUG + ") for libc's source lines");
                     }
                     assertFalse(want.isEmpty());
                     // same annotations; equal sample counts may come in another order (perf's rbtree)

@@ -179,8 +179,8 @@ class RecordLiveTest {
         CliFixtures.Run r = CliFixtures.run("report", "--stdio", "-i", stream.toString());
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("[.] compute_a"), r.out());
+        Assumptions.assumeTrue(perf("--version") != null, "perf is not installed");
         List<String> perf = run("sh", "-c", "perf report --stdio -i - < \"$0\"", stream.toString());
-        Assumptions.assumeTrue(perf != null && !perf.get(1).contains("not found"), "perf is not installed");
         assertEquals("", perf.get(1), "perf's warnings");
         ReportGoldenTest.compare(perf.get(0), r.out());
         List<String> header = run("sh", "-c", "perf report --header-only -i - < \"$0\"", stream.toString());
