@@ -31,7 +31,7 @@ public final class MachineResolver implements FrameResolver {
 
     /** {@code perfTrees}: user objects' overlapping symbols answer as perf 6.1's tree ({@code --compat perf-6.1}). */
     public MachineResolver(PerfData data, SymbolOptions opts, boolean perfTrees) {
-        this.machine = new Machine(data, opts, new io.perfj.symbols.DefaultSymbolLoader(opts.useSystem(), perfTrees));
+        this.machine = new Machine(data, opts, new io.perfj.symbols.DefaultSymbolLoader(opts, perfTrees));
         this.data = data;
     }
 

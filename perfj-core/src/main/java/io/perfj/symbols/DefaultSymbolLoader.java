@@ -16,6 +16,7 @@ public final class DefaultSymbolLoader implements SymbolLoader {
     private final boolean useSystem;
     private final boolean perfTrees;
     private final Path cacheDir;
+    private final Path symfs;
     private final java.util.concurrent.ConcurrentHashMap<Path, ElfSymbolCache.Facts> facts = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A loader that may open this machine's files (e.g. the object a debug file belongs to). */
@@ -38,11 +39,24 @@ public final class DefaultSymbolLoader implements SymbolLoader {
         this(useSystem, perfTrees, CacheFiles.directory());
     }
 
+    /**
+     * As {@link #DefaultSymbolLoader(boolean, boolean)} with this machine's files as
+     * {@code opts} allows them: recorded paths are also opened under its --symfs.
+     */
+    public DefaultSymbolLoader(SymbolOptions opts, boolean perfTrees) {
+        this(opts.useSystem(), perfTrees, CacheFiles.directory(), opts.symfs());
+    }
+
     /** With the cache in {@code cacheDir} (null: none; tests). */
     DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Path cacheDir) {
+        this(useSystem, perfTrees, cacheDir, null);
+    }
+
+    private DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Path cacheDir, Path symfs) {
         this.useSystem = useSystem;
         this.perfTrees = perfTrees;
         this.cacheDir = cacheDir;
+        this.symfs = symfs;
     }
 
     @Override
@@ -105,7 +119,7 @@ public final class DefaultSymbolLoader implements SymbolLoader {
     /**
      * The runtime object a separate debug file belongs to, whose program headers place the
      * symbols (perf's runtime_ss): the build-id cache's {@code elf} next to its {@code debug}, or
-     * the recorded path, when its build-id matches.
+     * the recorded path (under --symfs, then as it is), when its build-id matches.
      */
     private Path runtimeFor(Path debug, Dso dso) {
         byte[] id = elfBuildId(debug);
@@ -127,6 +141,9 @@ public final class DefaultSymbolLoader implements SymbolLoader {
         List<Path> candidates = new java.util.ArrayList<>(2);
         if (debug.getParent() != null) {
             candidates.add(debug.getParent().resolve("elf"));
+        }
+        if (symfs != null && dso != null && dso.longName().startsWith("/")) {
+            candidates.add(symfs.resolve(dso.longName().substring(1)));
         }
         if (useSystem && dso != null && dso.longName().startsWith("/")) {
             candidates.add(Path.of(dso.longName()));

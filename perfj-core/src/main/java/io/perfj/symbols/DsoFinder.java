@@ -18,6 +18,9 @@ import java.util.List;
  * <p>ELF objects (programs, libraries, modules, the vDSO), given the build-id from the BUILD_ID
  * header table or the MMAP2 record:
  * <ol>
+ * <li>the file the object's {@code .gnu_debuglink} names, when its CRC matches
+ *     ({@link DebugLinks}): beside the object, in its {@code .debug/}, under
+ *     {@code /usr/lib/debug/DIR};</li>
  * <li>the build-id cache ({@code --buildid-dir}, default {@code ~/.debug} when system files may
  *     be used): {@code .build-id/XX/REST} (a link to the object's directory, or, in the old
  *     layout, to the file), then {@code PATH/BUILDID/elf} and {@code PATH/BUILDID/debug}
@@ -108,6 +111,13 @@ public final class DsoFinder {
         String name = dso.longName();
         String leaf = dso.kind() == DsoKind.VDSO ? "vdso" : "elf";
         Path cache = buildIdDir();
+        if (systemAllowed() && name.startsWith("/") && dso.kind() != DsoKind.VDSO) {
+            // perf's first ELF type: the file .gnu_debuglink names, beside the object, in its
+            // .debug/, under /usr/lib/debug + its directory (CRC checked as gdb does)
+            int slash = name.lastIndexOf('/');
+            String dir = slash > 0 ? name.substring(0, slash) : "/";
+            out.addAll(DebugLinks.find(sys(name), dir, d -> sys("/usr/lib/debug" + d)));
+        }
         if (bid != null && bid.length() > 2 && cache != null) {
             Path link = linkName(cache, bid);
             if (Files.isDirectory(link)) {

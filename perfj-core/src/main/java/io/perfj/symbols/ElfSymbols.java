@@ -310,17 +310,9 @@ public final class ElfSymbols {
         }
         Optional<io.perfj.elf.DebugLink> link = safe(elf::debugLink);
         if (link.isPresent()) {
-            Path abs = file.toAbsolutePath();
-            Path dir = abs.getParent();
-            String name = link.get().fileName();
-            if (dir != null && !name.contains("/")) {
-                Path same = dir.resolve(name);
-                if (!same.normalize().equals(abs.normalize())) {
-                    out.add(same);
-                }
-                out.add(dir.resolve(".debug").resolve(name));
-                out.add(Path.of("/usr/lib/debug" + dir).resolve(name));
-            }
+            Path dir = file.toAbsolutePath().getParent();
+            out.addAll(DebugLinks.places(file, link.get().fileName(), dir == null ? null : dir.toString(),
+                    d -> Path.of("/usr/lib/debug" + d)));
         }
         return out;
     }

@@ -67,7 +67,7 @@ public final class InlineFrames {
         if (file == null) {
             return false;
         }
-        long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, InlineFrames::runtimeOf), mapIp);
+        long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, f -> runtimeOf(f, dso)), mapIp);
         addr2line().prefetch(file, vaddr);
         return true;
     }
@@ -105,7 +105,7 @@ public final class InlineFrames {
         if (file == null) {
             return NONE;
         }
-        long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, InlineFrames::runtimeOf), mapIp);
+        long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, f -> runtimeOf(f, dso)), mapIp);
         List<String> names = addr2line().functions(file, vaddr);
         Symbol[] out = new Symbol[names.size()];
         for (int i = 0; i < out.length; i++) {
@@ -118,12 +118,25 @@ public final class InlineFrames {
 
     /**
      * Whose program headers place a file offset: a build-id cache's {@code debug} file has its
-     * {@code elf} beside it; any other file is its own.
+     * {@code elf} beside it; another separate debug file (its {@code .text} without contents, as
+     * one found through {@code .gnu_debuglink}) has the DSO's runtime object; any other file is
+     * its own.
      */
-    private static Path runtimeOf(Path file) {
+    private Path runtimeOf(Path file, Dso dso) {
         if (file.getFileName() != null && file.getFileName().toString().equals("debug")
                 && java.nio.file.Files.isRegularFile(file.resolveSibling("elf"))) {
             return file.resolveSibling("elf");
+        }
+        io.perfj.elf.ElfFile elf = objects.elf(file);
+        try {
+            if (elf != null && elf.section(".text").map(t -> !t.hasFileData()).orElse(false)) {
+                Path runtime = objects.runtimeFile(dso);
+                if (runtime != null) {
+                    return runtime;
+                }
+            }
+        } catch (RuntimeException e) {
+            // an unreadable section table: the file places its own offsets
         }
         return file;
     }

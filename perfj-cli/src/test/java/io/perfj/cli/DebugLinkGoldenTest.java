@@ -1,0 +1,92 @@
+package io.perfj.cli;
+
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * debuglink-beside.data and debuglink-dotdebug.data: a stripped program and library whose
+ * symbols and DWARF are only in separate debug files named by their .gnu_debuglink, beside them
+ * or in .debug/ beside them (fixtures/make-debuglink.sh). The fixture tree is the --symfs root
+ * and the build-id cache is empty, so every name comes from a debug file found through the link.
+ */
+class DebugLinkGoldenTest {
+    @TempDir
+    static Path emptyCache;
+
+    private static CliFixtures.Run run(String variant, String... args) {
+        List<String> a = new ArrayList<>(List.of(args));
+        a.addAll(List.of("-i", Fixtures.recording("debuglink-" + variant).toString(),
+                "--symfs", Fixtures.file("debuglink").toString(),
+                "--buildid-dir", emptyCache.toString(), "--no-system-files"));
+        CliFixtures.Run r = CliFixtures.runPerf(a.toArray(String[]::new));
+        assertEquals(0, r.rc(), r.err());
+        return r;
+    }
+
+    private static String golden(String variant, String kind) {
+        return Fixtures.golden("debuglink-" + variant, kind);
+    }
+
+    private static String noTip(String text) {
+        return String.join("\n", ReportGoldenTest.withoutTip(text));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"beside", "dotdebug"})
+    void compatReportIsPerf61s(String variant) {
+        CliFixtures.Run r = run(variant, "report", "--stdio", "--compat", "perf-6.1");
+        assertEquals(noTip(golden(variant, "report")), noTip(r.out()));
+        assertTrue(r.out().contains("[.] cmp_u32") && r.out().contains("[.] poly_pass"), r.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"beside", "dotdebug"})
+    void compatScriptIsPerf61s(String variant) {
+        CliFixtures.Run r = run(variant, "script", "--compat", "perf-6.1");
+        assertEquals(golden(variant, "script"), r.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"beside", "dotdebug"})
+    void reportBySymbolIsPerf72s(String variant) {
+        CliFixtures.Run r = run(variant, "report", "--stdio", "--no-children", "-g", "none", "--sort", "dso,symbol");
+        assertEquals(noTip(golden(variant, "report-dso-sym.perf72")), noTip(r.out()));
+        assertTrue(r.out().matches("(?s).*dlprog +\\[\\.\\] main .*"), r.out());
+    }
+
+    /**
+     * Every frame names the symbol and object perf 7.2 names. perf 7.2 also adds the functions
+     * inlined at frame-pointer frames (mix_block (inlined)), which perfj adds only to DWARF-unwound
+     * frames, and prints the addresses and the command column its own way: those are left out.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"beside", "dotdebug"})
+    void scriptFramesAreNamedAsPerf72Names(String variant) {
+        CliFixtures.Run r = run(variant, "script");
+        List<String> want = frames(golden(variant, "script.perf72"));
+        assertEquals(want, frames(r.out()));
+        assertTrue(want.stream().anyMatch(l -> l.startsWith("cmp_u32+")), "cmp_u32 in perf 7.2's golden");
+        assertTrue(want.stream().anyMatch(l -> l.startsWith("poly_pass+")), "poly_pass in perf 7.2's golden");
+    }
+
+    private static List<String> frames(String script) {
+        List<String> out = new ArrayList<>();
+        for (String l : script.split("\n")) {
+            if (l.startsWith("\t") && !l.contains(" (inlined)")) {
+                out.add(l.strip().replaceFirst("^[0-9a-f]+ ", ""));
+            } else if (!l.isEmpty() && !l.startsWith("\t")) {
+                out.add(l.replaceAll(" +", " "));
+            }
+        }
+        return out;
+    }
+}
