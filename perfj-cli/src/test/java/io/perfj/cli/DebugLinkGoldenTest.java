@@ -78,6 +78,32 @@ class DebugLinkGoldenTest {
         assertTrue(want.stream().anyMatch(l -> l.startsWith("poly_pass+")), "poly_pass in perf 7.2's golden");
     }
 
+    /**
+     * debuglink-dwarf.data (DWARF call chains): the frames in the program and the library, and
+     * the functions inlined at them (mix_block in main, from the DWARF of the debug file), are
+     * perf's. Only those frames are compared: libc is not under the symfs, where perf's unwinder
+     * stops (perf 6.1 then prints no frame at all) and perfj still prints the sampled address.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"perf-6.1", "perf-7.2"})
+    void dwarfFramesOfTheLinkedObjectsAndTheirInlinesArePerfs(String perf) {
+        boolean compat = perf.equals("perf-6.1");
+        CliFixtures.Run r = compat ? run("dwarf", "script", "--compat", "perf-6.1") : run("dwarf", "script");
+        List<String> want = ownFrames(golden("dwarf", compat ? "script" : "script.perf72"));
+        assertEquals(want, ownFrames(r.out()));
+        assertTrue(want.contains("mix_block+0xe9 (inlined)"), want.toString());
+    }
+
+    private static List<String> ownFrames(String script) {
+        List<String> out = new ArrayList<>();
+        for (String l : script.split("\n")) {
+            if (l.startsWith("\t") && (l.contains("/perfj-debuglink/") || l.endsWith(" (inlined)"))) {
+                out.add(l.strip().replaceFirst("^[0-9a-f]+ ", ""));
+            }
+        }
+        return out;
+    }
+
     private static List<String> frames(String script) {
         List<String> out = new ArrayList<>();
         for (String l : script.split("\n")) {
