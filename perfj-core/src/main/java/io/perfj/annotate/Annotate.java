@@ -507,13 +507,24 @@ public final class Annotate {
         Dso dso = e.dso;
         Path code = null;
         Path lines = null;
+        CodeAddresses at = null;
+        String otherObject = null;
         for (Path p : resolver.machine().finder().elfCandidates(dso)) {
             if (!Files.isRegularFile(p)) {
                 continue;
             }
             try (ElfFile f = ElfFile.open(p)) {
-                if (code == null && hasCode(f, e.sym.start())) {
+                if (!sameObject(dso, f)) {
+                    // another build of the path (or another object): its bytes are not the samples' code
+                    if (otherObject == null) {
+                        otherObject = p.toString();
+                    }
+                    continue;
+                }
+                CodeAddresses ca = CodeAddresses.of(f, dso.kind() != DsoKind.KERNEL_MODULE);
+                if (code == null && hasCode(f, ca.vaddr(e.sym.start()))) {
                     code = p;
+                    at = ca;
                 }
                 if (lines == null && f.section(".debug_line").isPresent()) {
                     lines = p;
@@ -524,17 +535,91 @@ public final class Annotate {
         }
         if (code == null) {
             warnOnce(dso, "cannot annotate " + e.sym.name() + ": no file with the code of " + dso.longName()
-                    + " was found (try --symfs or --buildid-dir)");
+                    + " was found" + (otherObject == null ? "" : " (" + otherObject + " has another build-id)")
+                    + " (try --symfs or --buildid-dir)");
             return null;
         }
         Disassembler.Request r = opts.request();
         Disassembler.Request req = new Disassembler.Request(r.lineNumbers(), r.source(), r.rawInsn(), r.style(),
                 r.prefix(), r.prefixStrip(), lines);
-        long start = e.sym.start();
-        long end = e.sym.end();
+        // the symbol table holds file offsets; objdump shows the ELF's virtual addresses (an
+        // ET_EXEC executable's start at its link address, 0x400000 and up, with no load bias)
+        long start = at.vaddr(e.sym.start());
+        long end = start + (e.sym.end() - e.sym.start());
         List<String> listing = opts.disassembler().listing(code, start, end, req);
+        java.util.function.LongFunction<String> names = deletions.targets(dso);
+        CodeAddresses map = at;
         return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(),
-                deletions.targets(dso));
+                a -> names.apply(map.offset(a)));
+    }
+
+    /**
+     * Whether {@code f} is the object the samples ran: with build-ids on both sides they must be
+     * equal (a same-named function of another file must never be shown in its place).
+     */
+    private static boolean sameObject(Dso dso, ElfFile f) {
+        String want = dso.buildIdHex();
+        if (want == null || want.isEmpty()) {
+            return true;
+        }
+        String have = f.buildIdHex().orElse(null);
+        return have == null || have.equalsIgnoreCase(want) || trimmedEqual(have, want);
+    }
+
+    /** perf pads a recorded build-id to 20 bytes with zeros; compare without the padding. */
+    private static boolean trimmedEqual(String a, String b) {
+        String x = a.toLowerCase(java.util.Locale.ROOT);
+        String y = b.toLowerCase(java.util.Locale.ROOT);
+        return x.length() < y.length() ? y.startsWith(x) && y.substring(x.length()).matches("0*")
+                : x.startsWith(y) && x.substring(y.length()).matches("0*");
+    }
+
+    /**
+     * Between the file offsets user objects' symbols are kept in and the ELF's virtual addresses
+     * objdump works in, through the PT_LOAD segments of the code file. Equal for most shared
+     * objects and PIE executables, not for ET_EXEC ones; objects without program headers (kernel
+     * modules) keep their symbols' addresses.
+     */
+    record CodeAddresses(long[] offsets, long[] vaddrs, long[] sizes) {
+        static CodeAddresses of(ElfFile f, boolean fileOffsets) {
+            List<io.perfj.elf.ProgramHeader> loads = new ArrayList<>();
+            if (fileOffsets) {
+                for (io.perfj.elf.ProgramHeader ph : f.programHeaders()) {
+                    if (ph.isLoad()) {
+                        loads.add(ph);
+                    }
+                }
+            }
+            long[] o = new long[loads.size()];
+            long[] v = new long[o.length];
+            long[] n = new long[o.length];
+            for (int i = 0; i < o.length; i++) {
+                o[i] = loads.get(i).offset();
+                v[i] = loads.get(i).vaddr();
+                n[i] = loads.get(i).filesz();
+            }
+            return new CodeAddresses(o, v, n);
+        }
+
+        /** The virtual address of a file offset (unchanged outside every segment). */
+        long vaddr(long offset) {
+            for (int i = 0; i < offsets.length; i++) {
+                if (Long.compareUnsigned(offset - offsets[i], sizes[i]) < 0) {
+                    return offset - offsets[i] + vaddrs[i];
+                }
+            }
+            return offset;
+        }
+
+        /** The file offset of a virtual address (unchanged outside every segment). */
+        long offset(long vaddr) {
+            for (int i = 0; i < offsets.length; i++) {
+                if (Long.compareUnsigned(vaddr - vaddrs[i], sizes[i]) < 0) {
+                    return vaddr - vaddrs[i] + offsets[i];
+                }
+            }
+            return vaddr;
+        }
     }
 
     private static boolean hasCode(ElfFile f, long addr) {

@@ -1,0 +1,125 @@
+package io.perfj.cli;
+
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Annotate of a non-PIE (ET_EXEC) executable, whose code runs at the ELF's own virtual addresses
+ * (fixtures/make-nonpie.sh): perf 6.1's output byte for byte with {@code --compat perf-6.1}, the
+ * instructions and percentages perf 7.2 prints by default.
+ */
+class NonPieAnnotateTest {
+    private static final String SYMBOL = Fixtures.golden("nonpie", "annotate-symbol").strip();
+
+    private static List<String> args(boolean compat, String... extra) {
+        AnnotateGoldenTest.assumeObjdump();
+        List<String> a = new ArrayList<>(List.of("annotate"));
+        if (compat) {
+            a.addAll(List.of("--compat", "perf-6.1"));
+        }
+        a.addAll(List.of("-i", Fixtures.recording("nonpie").toString(), "--no-system-files"));
+        a.addAll(Arrays.asList(extra));
+        return a;
+    }
+
+    private static CliFixtures.Run annotate(boolean compat, String... extra) {
+        List<String> a = args(compat, extra);
+        a.addAll(1 + (compat ? 2 : 0), List.of("--buildid-dir", BuildIdCacheFixture.unpacked("nonpie.buildid-cache").toString()));
+        return CliFixtures.run(a.toArray(new String[0]));
+    }
+
+    @Test
+    void theHottestFunctionIsPerf61sWithCompat() {
+        CliFixtures.Run r = annotate(true, "--stdio2", SYMBOL);
+        assertEquals(Fixtures.golden("nonpie", "annotate-stdio2"), r.out(), r.err());
+        r = annotate(true, "--stdio", SYMBOL);
+        assertEquals(Fixtures.golden("nonpie", "annotate-stdio"), r.out(), r.err());
+    }
+
+    private static final Pattern STDIO_INSN = Pattern.compile("^ +([0-9.]+) : +([0-9a-f]+):\\s+(.*)$");
+    private static final Pattern STDIO2_INSN = Pattern.compile("^(?:Percent)? *([0-9.]+)?\\s+(?:[0-9a-f]+:)?\\s+([↑↓←→] )?(\\S.*)$");
+
+    /** Address, percent and instruction of each --stdio instruction line. */
+    private static List<String> stdioInsns(String text) {
+        List<String> out = new ArrayList<>();
+        for (String l : text.split("\n")) {
+            Matcher m = STDIO_INSN.matcher(l);
+            if (m.matches()) {
+                out.add(m.group(2) + " " + m.group(1) + " " + m.group(3).strip().replaceAll("\\s+", " "));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * perf 7.2 drops objdump's headers and source-line markers and pads its columns otherwise;
+     * the instructions with their percentages are the same, and perfj's default prints them.
+     */
+    @Test
+    void theHottestFunctionHasPerf72sInstructionsAndPercentagesByDefault() {
+        CliFixtures.Run r = annotate(false, "--stdio", SYMBOL);
+        assertEquals(0, r.rc(), r.err());
+        List<String> want = stdioInsns(Fixtures.golden("nonpie", "annotate-stdio.perf72"));
+        assertTrue(want.size() >= 10, "instructions in perf 7.2's golden: " + want.size());
+        assertTrue(want.get(0).startsWith("40"), "ET_EXEC addresses: " + want.get(0));
+        assertEquals(want, stdioInsns(r.out()));
+        r = annotate(false, "--stdio2", SYMBOL);
+        String perf72 = Fixtures.golden("nonpie", "annotate-stdio2.perf72");
+        assertEquals(perf72.lines().limit(2).toList(), r.out().lines().limit(2).toList(), "title and symbol line");
+        assertEquals(stdio2Insns(perf72), stdio2Insns(r.out()));
+    }
+
+    /** Percent and instruction of each --stdio2 line that holds an instruction (jump targets shown as offsets). */
+    private static List<String> stdio2Insns(String text) {
+        List<String> out = new ArrayList<>();
+        for (String l : text.lines().skip(2).toList()) {
+            String t = l.replaceFirst("^Percent", "       ").strip();
+            if (t.isEmpty() || t.startsWith("./") || t.startsWith("Disassembly") || t.matches("[0-9a-f]{16} <.*>:")
+                    || t.endsWith("():")) {
+                continue;
+            }
+            Matcher m = STDIO2_INSN.matcher(l.replaceFirst("^Percent", "       "));
+            assertTrue(m.matches(), l);
+            out.add((m.group(1) == null ? "" : m.group(1)) + " " + m.group(3).strip().replaceAll("\\s+", " "));
+        }
+        return out;
+    }
+
+    /**
+     * Another build at the recorded path (a PIE program with code at the symbol's file offset)
+     * is never disassembled in the recorded object's place: the build-ids differ. With the right
+     * build in the build-id cache that one is shown; without it, nothing of the other file is.
+     */
+    @Test
+    void anotherObjectAtTheRecordedPathIsNeverAnnotated(@TempDir Path tmp) throws IOException {
+        Path symfs = tmp.resolve("symfs");
+        // the recorded path, from the symbol line of perf's golden ("churn() /PATH")
+        String recorded = Fixtures.golden("nonpie", "annotate-stdio2").lines().skip(1).findFirst().orElseThrow();
+        Path at = symfs.resolve(recorded.substring(recorded.indexOf(" /") + 2));
+        Files.createDirectories(at.getParent());
+        Files.copy(Fixtures.file("bin/hot"), at);
+        CliFixtures.Run right = annotate(true, "--symfs", symfs.toString(), "--stdio", SYMBOL);
+        assertEquals(Fixtures.golden("nonpie", "annotate-stdio"), right.out(), right.err());
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        List<String> a = args(true, "--symfs", symfs.toString(), "--buildid-dir", empty.toString(), "--stdio", SYMBOL);
+        CliFixtures.Run wrong = CliFixtures.run(a.toArray(new String[0]));
+        assertNotEquals(0, wrong.rc(), wrong.out());
+        assertFalse(wrong.out().contains("Disassembly"), wrong.out());
+    }
+}
