@@ -507,13 +507,19 @@ public final class Annotate {
         Dso dso = e.dso;
         Path code = null;
         Path lines = null;
+        // symbols are file offsets (as perf keeps them), objdump reads addresses
+        long start = e.sym.start();
+        long end = e.sym.end();
         for (Path p : resolver.machine().finder().elfCandidates(dso)) {
             if (!Files.isRegularFile(p)) {
                 continue;
             }
             try (ElfFile f = ElfFile.open(p)) {
-                if (code == null && hasCode(f, e.sym.start())) {
+                long vaddr = f.vaddrOfFileOffset(e.sym.start());
+                if (code == null && hasCode(f, vaddr)) {
                     code = p;
+                    start = vaddr;
+                    end = vaddr + (e.sym.end() - e.sym.start());
                 }
                 if (lines == null && f.section(".debug_line").isPresent()) {
                     lines = p;
@@ -530,8 +536,6 @@ public final class Annotate {
         Disassembler.Request r = opts.request();
         Disassembler.Request req = new Disassembler.Request(r.lineNumbers(), r.source(), r.rawInsn(), r.style(),
                 r.prefix(), r.prefixStrip(), lines);
-        long start = e.sym.start();
-        long end = e.sym.end();
         List<String> listing = opts.disassembler().listing(code, start, end, req);
         return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(),
                 deletions.targets(dso));
