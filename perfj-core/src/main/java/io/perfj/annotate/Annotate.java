@@ -622,7 +622,7 @@ public final class Annotate {
         }
     }
 
-    private static boolean hasCode(ElfFile f, long addr) {
+    static boolean hasCode(ElfFile f, long addr) {
         for (SectionHeader s : f.sections()) {
             if (s.hasFileData() && s.isAlloc() && (s.flags() & 4) != 0 && Long.compareUnsigned(addr, s.addr()) >= 0
                     && Long.compareUnsigned(addr, s.addr() + s.size()) < 0) {

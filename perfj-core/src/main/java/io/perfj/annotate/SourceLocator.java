@@ -61,7 +61,8 @@ public final class SourceLocator {
         return switch (dso.kind()) {
             case BPF -> bpf(sym.start());
             case JIT_CODE -> jit(dso.jitCode(), sym.start());
-            case USER, KERNEL, KERNEL_MODULE, VDSO -> elf(dso, sym.start());
+            case USER -> elf(dso, codeAddress(dso, sym.start()));
+            case KERNEL, KERNEL_MODULE, VDSO -> elf(dso, sym.start());
             default -> Answer.none("no code on disk for " + dso.shortName());
         };
     }
@@ -107,6 +108,28 @@ public final class SourceLocator {
             }
         }
         return true;
+    }
+
+    /**
+     * The address of a user object's symbol, which perf keeps as a file offset, through the
+     * segments of the first file holding its code (what the line table is keyed by; the two
+     * differ in LLD's layout). The offset itself when no file has the code.
+     */
+    private long codeAddress(Dso dso, long offset) {
+        for (Path p : finder.elfCandidates(dso)) {
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            try (ElfFile f = ElfFile.open(p)) {
+                long vaddr = f.vaddrOfFileOffset(offset);
+                if (Annotate.hasCode(f, vaddr)) {
+                    return vaddr;
+                }
+            } catch (RuntimeException e) {
+                // not an ELF we can read: try the next candidate
+            }
+        }
+        return offset;
     }
 
     private Answer elf(Dso dso, long addr) {

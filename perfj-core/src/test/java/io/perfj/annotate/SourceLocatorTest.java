@@ -33,7 +33,11 @@ class SourceLocatorTest {
     Path cache;
 
     private SourceLocator locator(byte[] file) throws Exception {
-        Path link = DsoFinder.linkName(cache, BUILD_ID);
+        return locator(file, BUILD_ID);
+    }
+
+    private SourceLocator locator(byte[] file, String buildId) throws Exception {
+        Path link = DsoFinder.linkName(cache, buildId);
         Files.createDirectories(link.getParent());
         Files.write(link, file);
         SymbolOptions opts = new SymbolOptions(null, cache, null, null, false);
@@ -50,6 +54,23 @@ class SourceLocatorTest {
         SourceLocator.Answer a = locator(Files.readAllBytes(Fixtures.file("bin/hot"))).find(hot(), COMPUTE_A);
         assertEquals(new SourceLocator.Place("./src/hot.c", 18, a.place().column(), "dwarf"), a.place());
         assertNull(a.reason());
+    }
+
+    /**
+     * LLD's layout (rust-lld.data's binary): the symbol is kept as file offset 0x20ac0, the line
+     * table is keyed by its address 0x21ac0.
+     */
+    @Test
+    void aFunctionOfAnLldBinaryStartsAtItsAddressesRow() throws Exception {
+        String id = "1c46f5f4748e891f05fed16fb83b9bf568969a74";
+        Path elf = io.perfj.testing.BuildIdCacheFixture.unpacked("rust-lld.buildid-cache")
+                .resolve("work/wt-rust/fixtures/bin/rustlld/" + id + "/elf");
+        Symbol rehash = new Symbol(0x20ac0, 0x20ac0 + 0x86b, "hashbrown::raw::RawTable<T,A>::reserve_rehash", 'G');
+        Dso dso = new Dso("/build/rustlld", DsoKind.USER, HexFormat.of().parseHex(id),
+                d -> SymbolTable.ofSorted(List.of(rehash)));
+        SourceLocator.Answer a = locator(Files.readAllBytes(elf), id).find(dso, rehash);
+        assertEquals("/rust/deps/hashbrown-0.16.1/src/raw/mod.rs", a.place().file(), String.valueOf(a.reason()));
+        assertEquals(999, a.place().line());
     }
 
     @Test

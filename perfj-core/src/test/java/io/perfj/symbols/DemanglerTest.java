@@ -40,6 +40,14 @@ class DemanglerTest {
             // Rust legacy: path without the hash
             "_ZN4core3fmt5write17h0123456789abcdefE|core::fmt::write",
             "_ZN58_$LT$std..io..error..Error$u20$as$u20$core..fmt..Debug$GT$3fmt17h4b7d0b7a10f1cd3eE|<std::io::error::Error as core::fmt::Debug>::fmt",
+            // ThinLTO's promoted locals, NAME.llvm.N (rust-lld.data): perf 6.1 (libiberty) and 7.2
+            // drop the suffix, as rustc-demangle does; so does any "." suffix after the closing E
+            "_ZN9hashbrown3raw21RawTable$LT$T$C$A$GT$14reserve_rehash17hb1ebdf8f0fa85261E.llvm.18170358331414076574"
+                    + "|hashbrown::raw::RawTable<T,A>::reserve_rehash",
+            "_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h2036fd289ed1a48cE.llvm.5534330232729329954"
+                    + "|std::rt::lang_start::{{closure}}",
+            "_ZN4core3fmt5write17h0123456789abcdefE.cold|core::fmt::write",
+            "_ZN4core3fmt5write17h0123456789abcdefE.llvm.DEADBEEF@1|core::fmt::write",
             // OCaml
             "camlStdlib__List__map_123|Stdlib.List.map_123",
     })
@@ -62,5 +70,13 @@ class DemanglerTest {
             assertEquals(s, Demangler.demangle(s));
         }
         assertNull(Demangler.demangleOrNull("_Z1fQ", true, false));
+    }
+
+    /** With DMGL_VERBOSE the hash stays, the .llvm.N suffix goes all the same. */
+    @Test
+    void rustLegacySuffixVerboseKeepsHashOnly() {
+        assertEquals("hashbrown::raw::RawTable<T,A>::reserve_rehash::hb1ebdf8f0fa85261", Demangler.demangleOrNull(
+                "_ZN9hashbrown3raw21RawTable$LT$T$C$A$GT$14reserve_rehash17hb1ebdf8f0fa85261E.llvm.181703583314",
+                false, true));
     }
 }

@@ -11,13 +11,17 @@ public final class RustDemangler {
 
     /** The demangled legacy Rust name, or null when {@code s} is not one. */
     public static String demangleLegacy(String s, boolean verbose) {
-        if (!s.startsWith("_ZN") || !s.endsWith("E")) {
+        if (!s.startsWith("_ZN")) {
             return null;
         }
         for (int i = 0; i < s.length(); i++) {
             if (s.charAt(i) > 0x7e || s.charAt(i) < 0x20) {
                 return null;
             }
+        }
+        s = withoutSuffix(s);
+        if (s == null) {
+            return null;
         }
         int p = 3;
         int end = s.length() - 1;
@@ -59,6 +63,30 @@ public final class RustDemangler {
             return null;
         }
         return out.toString();
+    }
+
+    /**
+     * {@code s} without a "." suffix after its closing E, as libiberty's rust-demangle and
+     * rustc-demangle drop it: LLVM's {@code .llvm.<digits>} (ThinLTO's promoted locals) and
+     * the compiler's {@code .cold}, {@code .0}. The name ends at the last "E." (or at the final
+     * E when there is no suffix); null when there is none, or when the suffix holds a character
+     * outside libiberty's set for legacy names ({@code [_0-9a-zA-Z.:$@]}).
+     */
+    static String withoutSuffix(String s) {
+        if (s.endsWith("E")) {
+            return s;
+        }
+        int dot = s.lastIndexOf("E.");
+        if (dot < 3) {
+            return null;
+        }
+        for (int i = dot + 1; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '_' || c == '.' || c == ':' || c == '$' || c == '@')) {
+                return null;
+            }
+        }
+        return s.substring(0, dot + 1);
     }
 
     static boolean isHash(String ident) {

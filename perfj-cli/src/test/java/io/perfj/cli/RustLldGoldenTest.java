@@ -1,0 +1,115 @@
+package io.perfj.cli;
+
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * rust-lld.data: a Rust program linked by LLD (.text a page above its file offset) whose hottest
+ * function is ThinLTO's {@code _ZN9hashbrown3raw21RawTable$LT$T$C$A$GT$14reserve_rehash17h...E.llvm.N}.
+ * The goldens are perf 6.1's (compared with {@code --compat perf-6.1}) and perf 7.2's (the
+ * default mode); see fixtures/make-rust-lld.sh. Only bin/rustlld is in the recording's build-id
+ * cache, so reports are restricted to it and script to its frames.
+ */
+class RustLldGoldenTest {
+    private static final String REHASH = "hashbrown::raw::RawTable<T,A>::reserve_rehash";
+    private static final Pattern STDIO_INSN = Pattern.compile("^ +([0-9.]+) : +([0-9a-f]+):.*");
+
+    private static CliFixtures.Run run(String... args) {
+        List<String> a = new ArrayList<>(Arrays.asList(args));
+        a.addAll(List.of("-i", Fixtures.recording("rust-lld").toString(), "--buildid-dir",
+                BuildIdCacheFixture.unpacked("rust-lld.buildid-cache").toString(), "--no-system-files"));
+        CliFixtures.Run r = CliFixtures.runPerf(a.toArray(new String[0]));
+        assertEquals(0, r.rc(), r.err());
+        return r;
+    }
+
+    private static void assertReport(String golden, CliFixtures.Run r) {
+        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden("rust-lld", golden))),
+                String.join("\n", ReportGoldenTest.withoutTip(r.out())));
+    }
+
+    @Test
+    void reportNoChildrenAsPerf72() {
+        assertReport("report-no-children.perf72",
+                run("report", "--stdio", "-g", "none", "--no-children", "--dsos", "rustlld"));
+    }
+
+    @Test
+    void reportNoChildrenAsPerf61() {
+        CliFixtures.Run r = run("report", "--stdio", "-g", "none", "--no-children", "--dsos", "rustlld",
+                "--compat", "perf-6.1");
+        assertReport("report-no-children", r);
+        assertTrue(r.out().contains("[.] " + REHASH + "\n"), ".llvm.N suffix dropped");
+    }
+
+    @Test
+    void reportChildrenAsPerf61() {
+        assertReport("report", run("report", "--stdio", "-g", "none", "--dsos", "rustlld", "--compat", "perf-6.1"));
+    }
+
+    /** perf 6.1's script lines for the program's own frames: file offsets, names, the object. */
+    @Test
+    void scriptFramesAsPerf61() {
+        CliFixtures.Run r = run("script", "-F", "comm,tid,ip,sym,dso", "--compat", "perf-6.1");
+        List<String> want = ownFrames(Fixtures.golden("rust-lld", "script"));
+        assertEquals(3007, want.size());
+        assertEquals(want, ownFrames(r.out()));
+        assertFalse(r.out().contains(".llvm."), "a .llvm.N name left mangled");
+    }
+
+    private static List<String> ownFrames(String script) {
+        return script.lines().filter(l -> l.endsWith("/bin/rustlld)")).toList();
+    }
+
+    /** The instructions of reserve_rehash.llvm.N and their percentages, found by its demangled name. */
+    @Test
+    void annotateByDemangledNameAsPerf() {
+        AnnotateGoldenTest.assumeObjdump();
+        List<String> want61 = percents(Fixtures.golden("rust-lld", "annotate"));
+        assertEquals(want61, percents(Fixtures.golden("rust-lld", "annotate.perf72")), "perf 6.1 and 7.2 agree");
+        assertTrue(want61.contains("84.38 21e97"), want61.toString());
+        CliFixtures.Run r61 = run("annotate", "--stdio", "--compat", "perf-6.1", REHASH);
+        assertEquals(want61, percents(r61.out()), r61.err());
+        assertTrue(r61.out().contains("0000000000021ac0 <" + REHASH + ">:"), r61.out());
+        CliFixtures.Run r = run("annotate", "--stdio", REHASH);
+        assertEquals(want61, percents(r.out()), r.err());
+    }
+
+    /** capstone reads the bytes itself: from the address of the symbol's file offset too. */
+    @Test
+    void annotateWithCapstone() {
+        CliFixtures.Run r = CliFixtures.runPerf("annotate", "--stdio", "--disassembler", "capstone", REHASH,
+                "-i", Fixtures.recording("rust-lld").toString(), "--buildid-dir",
+                BuildIdCacheFixture.unpacked("rust-lld.buildid-cache").toString(), "--no-system-files");
+        Assumptions.assumeFalse(r.rc() != 0 && r.err().contains("not found"), "capstone is not installed");
+        assertEquals(0, r.rc(), r.err());
+        List<String> got = percents(r.out());
+        assertTrue(got.contains("84.38 21e97"), got.toString());
+        assertEquals(percents(Fixtures.golden("rust-lld", "annotate")).stream().filter(l -> !l.startsWith("0.00 ")).toList(),
+                got.stream().filter(l -> !l.startsWith("0.00 ")).toList());
+    }
+
+    /** "PERCENT ADDRESS" of every instruction line. */
+    private static List<String> percents(String stdio) {
+        List<String> out = new ArrayList<>();
+        for (String l : stdio.split("\n")) {
+            Matcher m = STDIO_INSN.matcher(l);
+            if (m.matches()) {
+                out.add(m.group(1) + " " + m.group(2));
+            }
+        }
+        return out;
+    }
+}
