@@ -121,7 +121,7 @@ public final class SourceLocator {
                 continue;
             }
             try (ElfFile f = ElfFile.open(p)) {
-                long vaddr = f.vaddrOfFileOffset(offset);
+                long vaddr = Annotate.CodeAddresses.of(f, true).vaddr(offset);
                 if (Annotate.hasCode(f, vaddr)) {
                     return vaddr;
                 }

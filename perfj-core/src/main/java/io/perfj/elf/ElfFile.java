@@ -179,23 +179,6 @@ public final class ElfFile implements AutoCloseable {
         return Optional.empty();
     }
 
-    /**
-     * The virtual address of file offset {@code off}, through the PT_LOAD segment whose file
-     * bytes hold it ({@code off - p_offset + p_vaddr}); {@code off} itself when no segment does.
-     * perf keeps a user object's symbols as file offsets; objdump wants addresses, and the two
-     * differ wherever the linker did not put segments at vaddr == offset (LLD's default layout
-     * leaves .text a page above its offset, 0x15e80 at 0x14e80).
-     */
-    public long vaddrOfFileOffset(long off) {
-        for (ProgramHeader p : programHeaders) {
-            if (p.isLoad() && Long.compareUnsigned(off, p.offset()) >= 0
-                    && Long.compareUnsigned(off - p.offset(), p.filesz()) < 0) {
-                return off - p.offset() + p.vaddr();
-            }
-        }
-        return off;
-    }
-
     /** The .symtab (SHT_SYMTAB) section, if any. */
     public Optional<SectionHeader> symtabSection() {
         return firstOfType(Elf.SHT_SYMTAB);
