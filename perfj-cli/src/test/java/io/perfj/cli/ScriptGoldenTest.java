@@ -151,20 +151,27 @@ class ScriptGoldenTest {
         for (int i = 0; i < g.size(); i++) {
             List<String> pf = g.get(i);
             List<String> jf = m.get(i);
-            assertEquals(pf.getFirst(), jf.getFirst(), "sample header " + i);
+            // perf 6.1's layout against the default's (perf 7.2's): ids' widths and addresses differ
+            assertEquals(pf.getFirst().replaceAll(" +", " "), jf.getFirst().replaceAll(" +", " "), "sample header " + i);
             for (int j = 1; j < Math.min(pf.size(), jf.size()); j++) {
                 frames++;
-                if (pf.get(j).equals(jf.get(j))) {
+                if (withoutAddress(pf.get(j)).equals(withoutAddress(jf.get(j)))) {
                     equal++;
                 }
             }
-            if (pf.equals(jf)) {
+            if (pf.stream().skip(1).map(ScriptGoldenTest::withoutAddress).toList()
+                    .equals(jf.stream().skip(1).map(ScriptGoldenTest::withoutAddress).toList())) {
                 identical++;
             }
         }
         assertTrue(frames > 2500, frames + " frames compared");
         assertTrue(equal >= frames * 0.99, equal + " of " + frames + " frames equal");
         assertTrue(identical < g.size() - 100, identical + " of " + g.size() + " samples identical");
+    }
+
+    /** A frame line without its address column. */
+    private static String withoutAddress(String frame) {
+        return frame.replaceFirst("^\\t *[0-9a-f]+ ", "\t");
     }
 
     static boolean addr2line() {

@@ -26,6 +26,7 @@ final class FrameLines {
     private final boolean sym;
     private final boolean symoff;
     private final boolean dsoName;
+    private final boolean objectAddresses;
     private final Dso[] dsos = new Dso[SLOTS];
     private final Symbol[] syms = new Symbol[SLOTS];
     private final long[] addrs = new long[SLOTS];
@@ -46,10 +47,11 @@ final class FrameLines {
     private final ByteArrayOutputStream scratchBytes = new ByteArrayOutputStream(256);
     private final TextOut scratch = new TextOut(scratchBytes, 256);
 
-    FrameLines(boolean sym, boolean symoff, boolean dsoName) {
+    FrameLines(boolean sym, boolean symoff, boolean dsoName, ScriptLayout layout) {
         this.sym = sym;
         this.symoff = symoff;
         this.dsoName = dsoName;
+        this.objectAddresses = layout.objectAddresses();
     }
 
     /** Forgets the lines found by address that {@code rec} may change. */
@@ -122,9 +124,9 @@ final class FrameLines {
     private byte[] line(Location loc, boolean rawIp) {
         Dso dso = loc.dso();
         Symbol s = loc.symbol();
-        // the printed address: in the object when there is one, else the raw one (the offset
-        // from the symbol uses mapIp, which equals it whenever there is a symbol)
-        long addr = dso != null && !rawIp && !kernelSpace(dso) ? loc.mapIp() : loc.ip();
+        // the printed address: the recorded one, or in perf 6.1's layout the one in the object
+        // when there is one (the offset from the symbol uses mapIp either way)
+        long addr = objectAddresses && dso != null && !rawIp && !kernelSpace(dso) ? loc.mapIp() : loc.ip();
         if (dso == null && s != null) {
             return format(loc, null, s, addr); // not a frame Machine makes: not keyed by its address alone
         }

@@ -102,6 +102,9 @@ public final class ScriptPrinter {
      * event at time 0, a synthesized one, does not set it).
      */
     private long initialTime;
+    /** perf 7.2's layout, or perf 6.1's under {@code --compat perf-6.1}. */
+    private final ScriptLayout scriptLayout;
+    private final int idWidth;
     /** --deltatime: the time of the event printed last, 0 before the first (as in perf). */
     private long previousTime;
 
@@ -120,6 +123,8 @@ public final class ScriptPrinter {
         this.requested = opts.fields();
         this.maxStack = opts.maxStack();
         this.opts = opts;
+        this.scriptLayout = session.compat().perf61() ? ScriptLayout.PERF_6_1 : ScriptLayout.CURRENT;
+        this.idWidth = scriptLayout.idWidth();
     }
 
     /**
@@ -165,7 +170,7 @@ public final class ScriptPrinter {
         boolean bts;
         final FrameLines frames;
 
-        Layout(Set<Field> f) {
+        Layout(Set<Field> f, ScriptLayout layout) {
             comm = f.contains(Field.COMM);
             pid = f.contains(Field.PID);
             tid = f.contains(Field.TID);
@@ -178,7 +183,7 @@ public final class ScriptPrinter {
             trace = f.contains(Field.TRACE);
             brstack = f.contains(Field.BRSTACK);
             brstacksym = f.contains(Field.BRSTACKSYM);
-            frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO));
+            frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO), layout);
         }
     }
 
@@ -189,7 +194,7 @@ public final class ScriptPrinter {
         }
         Layout l = layouts[i];
         if (l == null) {
-            l = new Layout(fieldsFor(e));
+            l = new Layout(fieldsFor(e), scriptLayout);
             if (session.synthesized(e)) {
                 EventAttr a = e.attr();
                 l.synth = a.type() == ItraceLines.TYPE_SYNTH ? a.config() : -1;
@@ -553,11 +558,11 @@ public final class ScriptPrinter {
 
     private void pidTid(Layout f, int pid, int tid) {
         if (f.pid && f.tid) {
-            out.decPad(pid, 5).ch('/').decLeft(tid, 5).ch(' ');
+            out.decPad(pid, idWidth).ch('/').decLeft(tid, idWidth).ch(' ');
         } else if (f.pid) {
-            out.decPad(pid, 5).ch(' ');
+            out.decPad(pid, idWidth).ch(' ');
         } else if (f.tid) {
-            out.decPad(tid, 5).ch(' ');
+            out.decPad(tid, idWidth).ch(' ');
         }
     }
 
