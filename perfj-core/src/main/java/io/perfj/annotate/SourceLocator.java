@@ -38,6 +38,8 @@ public final class SourceLocator {
     private final DsoFinder finder;
     private final Supplier<RecordedBpf> bpf;
     private final Map<Dso, Object> tables = new ConcurrentHashMap<>();
+    /** A user object's mapping of file offsets to the line table's addresses, by object. */
+    private final Map<Dso, Annotate.CodeAddresses> addresses = new ConcurrentHashMap<>();
     private volatile RecordedBpf programs;
 
     /**
@@ -65,6 +67,62 @@ public final class SourceLocator {
             case KERNEL, KERNEL_MODULE, VDSO -> elf(dso, sym.start());
             default -> Answer.none("no code on disk for " + dso.shortName());
         };
+    }
+
+    /** {@link #at}'s answer for an address the object's line table has no row for. */
+    public static final Place NO_ROW = new Place("??", 0, 0, "dwarf");
+
+    /**
+     * The line table row of the instruction at {@code mapIp} (the address within the object as
+     * its symbols are kept: a user object's file offset): its place, {@link #NO_ROW} when the
+     * object's line table does not cover it, or null when the object has no line table (or no
+     * file). JIT code answers from its dump's debug info; BPF programs have no answer here.
+     */
+    public Place at(Dso dso, long mapIp) {
+        if (dso == null) {
+            return null;
+        }
+        return switch (dso.kind()) {
+            case JIT_CODE -> jitAt(dso.jitCode(), mapIp);
+            case USER -> rowAt(dso, addresses.computeIfAbsent(dso, this::codeAddresses).vaddr(mapIp));
+            case KERNEL, KERNEL_MODULE, VDSO -> rowAt(dso, mapIp);
+            default -> null;
+        };
+    }
+
+    private Place rowAt(Dso dso, long addr) {
+        if (!(tables.computeIfAbsent(dso, this::lineTable) instanceof LineTable t) || t.size() == 0) {
+            return null;
+        }
+        LineTable.Row row = t.find(addr);
+        return row == null ? NO_ROW : new Place(row.file(), row.line(), row.column(), "dwarf");
+    }
+
+    private static Place jitAt(io.perfj.jit.JitCode code, long addr) {
+        if (code == null) {
+            return null;
+        }
+        io.perfj.jit.JitRecord.LineEntry e = code.lineAt(code.codeAddr() + (addr - io.perfj.jit.JitCode.TEXT_OFFSET));
+        return e == null || !readable(e.file()) ? null
+                : new Place(e.file(), Integer.toUnsignedLong(e.line()), 0, "jitdump");
+    }
+
+    /**
+     * The file-offset mapping of the first readable file of a user object (identity when none
+     * is found, as {@link #codeAddress} falls back to the offset itself).
+     */
+    private Annotate.CodeAddresses codeAddresses(Dso dso) {
+        for (Path p : finder.elfCandidates(dso)) {
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            try (ElfFile f = ElfFile.open(p)) {
+                return Annotate.CodeAddresses.of(f, true);
+            } catch (RuntimeException e) {
+                // not an ELF we can read: try the next candidate
+            }
+        }
+        return new Annotate.CodeAddresses(new long[0], new long[0], new long[0]);
     }
 
     /**
