@@ -26,6 +26,10 @@ import java.util.function.Supplier;
 public final class SourceLocator {
     /** A source position and what it was read from ({@code "dwarf"}, {@code "btf"} or {@code "jitdump"}). */
     public record Place(String file, long line, long column, String from) {
+        /** perf's srcline text: the file without its directories, a colon, the line. */
+        public String srcline() {
+            return file.substring(file.lastIndexOf('/') + 1) + ":" + line;
+        }
     }
 
     /** The answer for one function: a place, or why there is none. */

@@ -112,8 +112,8 @@ public final class SourceLines {
 
     /** The texts of a line found: the file without its directories. */
     static Text found(SourceLocator.Place p) {
-        String file = p.file().substring(p.file().lastIndexOf('/') + 1);
-        return new Text(file + ":" + p.line(), file);
+        String line = p.srcline();
+        return new Text(line, line.substring(0, line.lastIndexOf(':')));
     }
 
     /**
