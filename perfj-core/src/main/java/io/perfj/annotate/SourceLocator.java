@@ -106,7 +106,7 @@ public final class SourceLocator {
         if (code == null) {
             return null;
         }
-        io.perfj.jit.JitRecord.LineEntry e = code.lineAt(code.codeAddr() + (addr - io.perfj.jit.JitCode.TEXT_OFFSET));
+        io.perfj.jit.JitRecord.LineEntry e = jitLine(code, addr);
         return e == null || !readable(e.file()) ? null
                 : new Place(e.file(), Integer.toUnsignedLong(e.line()), 0, "jitdump");
     }
@@ -138,7 +138,7 @@ public final class SourceLocator {
         if (code == null) {
             return Answer.none("no JIT code for the object");
         }
-        io.perfj.jit.JitRecord.LineEntry e = code.lineAt(code.codeAddr() + (addr - io.perfj.jit.JitCode.TEXT_OFFSET));
+        io.perfj.jit.JitRecord.LineEntry e = jitLine(code, addr);
         if (e == null) {
             // runtimes start their entries after the prologue (node's first is at its first
             // bytecode): the lowest one inside the code is the function's
@@ -157,6 +157,11 @@ public final class SourceLocator {
             return Answer.none("the jitdump's debug info for the function is damaged (its file name is no text)");
         }
         return new Answer(new Place(e.file(), Integer.toUnsignedLong(e.line()), 0, "jitdump"), null);
+    }
+
+    /** The dump's line entry of the code at {@code addr}, where perf inject's image puts the code. */
+    private static io.perfj.jit.JitRecord.LineEntry jitLine(io.perfj.jit.JitCode code, long addr) {
+        return code.lineAt(code.codeAddr() + (addr - io.perfj.jit.JitCode.TEXT_OFFSET));
     }
 
     private static boolean readable(String file) {
