@@ -49,6 +49,7 @@ public final class AnnotateCommand implements Callable<Integer> {
     boolean showNrSamples;
     boolean showTotalPeriod;
     boolean fullPaths;
+    boolean printLine;
     final CommandSpec spec;
 
     AnnotateCommand() {
@@ -100,6 +101,9 @@ public final class AnnotateCommand implements Callable<Integer> {
         m.option("--show-total-period").describe("Show periods instead of percentages.")
                 .flag(v -> showTotalPeriod = v);
         m.option("-P", "--full-paths").describe("Full object paths in the --stdio header.").flag(v -> fullPaths = v);
+        m.option("-l", "--print-line")
+                .describe("Print the hot instructions' source lines with their percentages first ('// file:line' in --stdio).")
+                .flag(v -> printLine = v);
         spec = m.spec();
     }
 
@@ -151,7 +155,7 @@ public final class AnnotateCommand implements Callable<Integer> {
                 ksyms = io.perfj.bpf.KernelSymbols.readKallsyms(k);
             }
         }
-        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms, json);
+        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms, json, printLine);
         OutputStream os = output != null ? Files.newOutputStream(output) : stdout;
         Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8);
         List<String> warnings = new ArrayList<>();

@@ -56,7 +56,7 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--stdio").describe("Text output (the only interactive-free layout; accepted for perf compatibility).")
                 .flag(v -> stdio = v);
         m.option("-s", "--sort").label("KEYS")
-                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol); in branch mode "
+                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu, srcline, srcfile (default: comm,dso,symbol); in branch mode "
                         + "comm, dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles.")
                 .value(String.class, v -> sort = v);
         m.option("--children").negatable()

@@ -214,13 +214,6 @@ class OptionsGoldenTest {
             assertTrue(r.err().startsWith("perfj: " + args[0] + " " + args[1]) && r.err().strip().lines().count() == 1,
                     r.err());
         }
-        for (String[] args : new String[][] {{"report", "--stdio", "-s", "srcline"}, {"report", "--stdio", "-s", "sym,srcline"},
-            {"report", "--stdio", "-s", "srcfile"}, {"script", "-F", "ip,sym,srcline"}}) {
-            CliFixtures.Run r = run("c-fp", args);
-            assertNotEquals(0, r.rc(), String.join(" ", args));
-            assertTrue(r.err().startsWith("perfj: " + args[0]) && r.err().contains("is not supported")
-                    && r.err().strip().lines().count() == 1, r.err());
-        }
     }
 
     /** A --time perf cannot read fails with perf's words; -C on a recording without CPUs too. */

@@ -48,7 +48,13 @@ public final class Annotate {
     /** What to annotate and how. */
     public record Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
                           AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
-                          io.perfj.bpf.KernelSymbols kernelSymbols, boolean json) {
+                          io.perfj.bpf.KernelSymbols kernelSymbols, boolean json, boolean printLine) {
+        /** Without {@code --print-line}. */
+        public Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
+                       AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
+                       io.perfj.bpf.KernelSymbols kernelSymbols, boolean json) {
+            this(symbols, disassembler, request, print, stdio, xlated, xlatedInsns, kernelSymbols, json, false);
+        }
     }
 
     /** One symbol's samples: offsets into it with their hits and period. */
@@ -427,11 +433,15 @@ public final class Annotate {
 
     private void print(Annotation a, Entry e, Evsel evsel, String event, long[] total, StringBuilderSink out) {
         StringBuilder sb = new StringBuilder();
+        SourceSummary lines = opts.printLine() && !opts.json() ? summary(a, e) : null;
+        if (lines != null) {
+            sb.append(lines.text());
+        }
         if (opts.json()) {
             sb.append(jsonCount++ == 0 ? "[\n" : ",\n");
             AnnotationPrinter.json(a, opts.print(), e.sym.name(), e.dso.longName(), event, sb);
         } else if (opts.stdio()) {
-            AnnotationPrinter.stdio(a, opts.print(), e.dso.longName(), event, sb);
+            AnnotationPrinter.stdio(a, opts.print(), e.dso.longName(), event, lines == null ? Map.of() : lines.paths(), sb);
         } else {
             sb.append(title(evsel, event, total[0], total[1])).append(", [percent: ")
                     .append(opts.print().percentType().title()).append("]\n");
@@ -439,6 +449,25 @@ public final class Annotate {
             AnnotationPrinter.stdio2(a, opts.print(), sb);
         }
         out.accept(sb);
+    }
+
+    private SourceLocator sources;
+
+    /**
+     * {@code --print-line}'s summary of a function: each hot instruction's source line, as
+     * report's srcline prints it (the file without directories, or the object and the address
+     * where no line table covers it; {@code -P}: the file as the line table names it).
+     */
+    private SourceSummary summary(Annotation a, Entry e) {
+        if (sources == null) {
+            sources = new SourceLocator(resolver.machine().finder(), () -> io.perfj.bpf.RecordedBpf.read(data));
+        }
+        boolean full = opts.print().fullPaths();
+        return SourceSummary.of(a, opts.print().percentType(), off -> {
+            SourceLocator.Place p = sources.at(e.dso, e.sym.start() + off);
+            return p == null ? e.dso.shortName() + "[" + Long.toHexString(a.start() + off) + "]"
+                    : full ? p.file() + ":" + p.line() : p.srcline();
+        }, e.dso.longName());
     }
 
     /** perf's hists title: {@code Samples: 303  of event 'cpu-clock', 999 Hz, Event count (approx.): N}. */

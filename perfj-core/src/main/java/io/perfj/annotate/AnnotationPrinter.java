@@ -99,8 +99,12 @@ public final class AnnotationPrinter {
      *
      * @param dsoName the DSO's long name (its base name is shown unless full paths are asked for)
      * @param event   the event name
+     * @param paths   {@code --print-line}: the source lines of the hot instructions, by offset
+     *                ({@link SourceSummary}); an instruction whose line is not the one named last
+     *                ends with {@code // line}
      */
-    public static void stdio(Annotation a, Options o, String dsoName, String event, StringBuilder out) {
+    public static void stdio(Annotation a, Options o, String dsoName, String event, java.util.Map<Long, String> paths,
+                             StringBuilder out) {
         int width = o.showTotalPeriod() ? 12 : 8;
         String shown = o.fullPaths() ? dsoName : baseName(dsoName);
         String col = o.showTotalPeriod() ? "Period" : o.showNrSamples() ? "Samples" : "Percent";
@@ -117,6 +121,7 @@ public final class AnnotationPrinter {
                 break;
             }
         }
+        String lastPath = null;
         for (AnnotationLine al : a.lines()) {
             if (al.offset != -1) {
                 double p = al.percent(o.percentType());
@@ -129,7 +134,13 @@ public final class AnnotationPrinter {
                 }
                 out.append(" : ");
                 out.append("  ").append(padLeft(Long.toHexString(a.start() + al.offset), addrFmt)).append(':');
-                out.append(al.line).append('\n');
+                out.append(al.line);
+                String path = p == 0.0 ? null : paths.get(al.offset);
+                if (path != null && !path.equals(lastPath)) {
+                    out.append(" // ").append(path);
+                    lastPath = path;
+                }
+                out.append('\n');
             } else if (o.hideSource()) {
                 continue;
             } else if (al.line.isEmpty()) {

@@ -26,6 +26,10 @@ import java.util.function.Supplier;
 public final class SourceLocator {
     /** A source position and what it was read from ({@code "dwarf"}, {@code "btf"} or {@code "jitdump"}). */
     public record Place(String file, long line, long column, String from) {
+        /** perf's srcline text: the file without its directories, a colon, the line. */
+        public String srcline() {
+            return file.substring(file.lastIndexOf('/') + 1) + ":" + line;
+        }
     }
 
     /** The answer for one function: a place, or why there is none. */
@@ -38,6 +42,8 @@ public final class SourceLocator {
     private final DsoFinder finder;
     private final Supplier<RecordedBpf> bpf;
     private final Map<Dso, Object> tables = new ConcurrentHashMap<>();
+    /** A user object's mapping of file offsets to the line table's addresses, by object. */
+    private final Map<Dso, Annotate.CodeAddresses> addresses = new ConcurrentHashMap<>();
     private volatile RecordedBpf programs;
 
     /**
@@ -67,6 +73,62 @@ public final class SourceLocator {
         };
     }
 
+    /** {@link #at}'s answer for an address the object's line table has no row for. */
+    public static final Place NO_ROW = new Place("??", 0, 0, "dwarf");
+
+    /**
+     * The line table row of the instruction at {@code mapIp} (the address within the object as
+     * its symbols are kept: a user object's file offset): its place, {@link #NO_ROW} when the
+     * object's line table does not cover it, or null when the object has no line table (or no
+     * file). JIT code answers from its dump's debug info; BPF programs have no answer here.
+     */
+    public Place at(Dso dso, long mapIp) {
+        if (dso == null) {
+            return null;
+        }
+        return switch (dso.kind()) {
+            case JIT_CODE -> jitAt(dso.jitCode(), mapIp);
+            case USER -> rowAt(dso, addresses.computeIfAbsent(dso, this::codeAddresses).vaddr(mapIp));
+            case KERNEL, KERNEL_MODULE, VDSO -> rowAt(dso, mapIp);
+            default -> null;
+        };
+    }
+
+    private Place rowAt(Dso dso, long addr) {
+        if (!(tables.computeIfAbsent(dso, this::lineTable) instanceof LineTable t) || t.size() == 0) {
+            return null;
+        }
+        LineTable.Row row = t.find(addr);
+        return row == null ? NO_ROW : new Place(row.file(), row.line(), row.column(), "dwarf");
+    }
+
+    private static Place jitAt(io.perfj.jit.JitCode code, long addr) {
+        if (code == null) {
+            return null;
+        }
+        io.perfj.jit.JitRecord.LineEntry e = jitLine(code, addr);
+        return e == null || !readable(e.file()) ? null
+                : new Place(e.file(), Integer.toUnsignedLong(e.line()), 0, "jitdump");
+    }
+
+    /**
+     * The file-offset mapping of the first readable file of a user object (identity when none
+     * is found, as {@link #codeAddress} falls back to the offset itself).
+     */
+    private Annotate.CodeAddresses codeAddresses(Dso dso) {
+        for (Path p : finder.elfCandidates(dso)) {
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            try (ElfFile f = ElfFile.open(p)) {
+                return Annotate.CodeAddresses.of(f, true);
+            } catch (RuntimeException e) {
+                // not an ELF we can read: try the next candidate
+            }
+        }
+        return new Annotate.CodeAddresses(new long[0], new long[0], new long[0]);
+    }
+
     /**
      * JIT code: the dump's debug-info record for the load (the runtime's own source positions,
      * e.g. node's {@code file.js:line}): the entry at the function's start, else its first one;
@@ -76,7 +138,7 @@ public final class SourceLocator {
         if (code == null) {
             return Answer.none("no JIT code for the object");
         }
-        io.perfj.jit.JitRecord.LineEntry e = code.lineAt(code.codeAddr() + (addr - io.perfj.jit.JitCode.TEXT_OFFSET));
+        io.perfj.jit.JitRecord.LineEntry e = jitLine(code, addr);
         if (e == null) {
             // runtimes start their entries after the prologue (node's first is at its first
             // bytecode): the lowest one inside the code is the function's
@@ -95,6 +157,11 @@ public final class SourceLocator {
             return Answer.none("the jitdump's debug info for the function is damaged (its file name is no text)");
         }
         return new Answer(new Place(e.file(), Integer.toUnsignedLong(e.line()), 0, "jitdump"), null);
+    }
+
+    /** The dump's line entry of the code at {@code addr}, where perf inject's image puts the code. */
+    private static io.perfj.jit.JitRecord.LineEntry jitLine(io.perfj.jit.JitCode code, long addr) {
+        return code.lineAt(code.codeAddr() + (addr - io.perfj.jit.JitCode.TEXT_OFFSET));
     }
 
     private static boolean readable(String file) {

@@ -50,6 +50,9 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
                 case TRACE -> io.perfj.report.Hists.traceOrder(r.trace(), l.trace());
                 // the dynamic keys' memcmp of left's field bytes against right's
                 case TRACE_FIELDS -> io.perfj.report.TraceFieldsColumns.order(r.traceFields(), l.traceFields());
+                // sort__srcline_collapse, sort__srcfile_collapse: strcmp of right's text against left's
+                case SRCLINE -> r.srcline().compareTo(l.srcline());
+                case SRCFILE -> r.srcfile().compareTo(l.srcfile());
             };
             if (c != 0) {
                 return c;

@@ -135,6 +135,8 @@ public final class PerfHistSort {
                         fb == null || fb.sym() == null ? null : fb.sym().name());
                 case TRACE -> io.perfj.report.Hists.traceOrder(a.trace(), b.trace());
                 case TRACE_FIELDS -> io.perfj.report.TraceFieldsColumns.order(a.traceFields(), b.traceFields());
+                case SRCLINE -> a.srcline().compareTo(b.srcline());
+                case SRCFILE -> a.srcfile().compareTo(b.srcfile());
             };
             if (c != 0) {
                 return c;

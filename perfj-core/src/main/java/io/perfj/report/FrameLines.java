@@ -47,11 +47,21 @@ final class FrameLines {
     private final ByteArrayOutputStream scratchBytes = new ByteArrayOutputStream(256);
     private final TextOut scratch = new TextOut(scratchBytes, 256);
 
-    FrameLines(boolean sym, boolean symoff, boolean dsoName, ScriptLayout layout) {
+    /** The source line printed after each frame ({@code -F srcline}), null when none is. */
+    private final java.util.function.Function<Location, String> srcline;
+
+    /**
+     * @param layout  perf 7.2's or perf 6.1's layout ({@link ScriptLayout})
+     * @param srcline the source line printed on a line of its own after each frame, null for
+     *                none (or where a frame has none); a function of the frame's object and address in it
+     */
+    FrameLines(boolean sym, boolean symoff, boolean dsoName, ScriptLayout layout,
+            java.util.function.Function<Location, String> srcline) {
         this.sym = sym;
         this.symoff = symoff;
         this.dsoName = dsoName;
         this.objectAddresses = layout.objectAddresses();
+        this.srcline = srcline;
     }
 
     /** Forgets the lines found by address that {@code rec} may change. */
@@ -177,6 +187,10 @@ final class FrameLines {
         if (dsoName) {
             String name = s != null && s.inlined() ? "inlined" : dso == null ? "[unknown]" : scriptName(dso);
             scratch.str(" (").str(name).ch(')');
+        }
+        String line = srcline == null || dso == null ? null : srcline.apply(loc);
+        if (line != null) {
+            scratch.str("\n  ").str(line);
         }
         scratch.flushBuffer();
         return scratchBytes.toByteArray();

@@ -15,6 +15,8 @@ public final class HistEntry {
      * the event is no tracepoint (perf prints "N/A" then, and compares all such rows equal).
      */
     final TraceTexts.Value trace;
+    /** The srcline and srcfile keys' values, or null when neither is a key. */
+    SourceLines.Text source;
     /**
      * Not final: under {@code --compat perf-6.1} perf re-resolves an entry's symbol when another
      * map's sample joins it (see {@link Hists}).
@@ -89,6 +91,16 @@ public final class HistEntry {
         return trace == null ? null : trace.columns();
     }
 
+    /** The srcline key's text ({@code file.c:42}), or empty when the source keys are no keys. */
+    public String srcline() {
+        return source == null ? "" : source.line();
+    }
+
+    /** The srcfile key's text (empty without one). */
+    public String srcfile() {
+        return source == null ? "" : source.file();
+    }
+
     /** The frame id (in the report's {@link FrameTable}), or -1 when neither dso nor sym is a key. */
     public int frame() {
         return frame;
@@ -151,6 +163,7 @@ public final class HistEntry {
     static HistEntry dummyOf(HistEntry member) {
         HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame, member.trace);
         d.filtered = member.filtered;
+        d.source = member.source;
         d.map = member.map;
         d.threadComm = member.threadComm;
         return d;

@@ -87,16 +87,19 @@ public final class Hists {
         final int cpu;
         final int key;
         final int trace;
+        /** The source-line value number (-1 when srcline and srcfile are no keys). */
+        final int source;
         private final int hash;
 
-        EntryKey(String comm, int pid, int tid, int cpu, int key, int trace) {
+        EntryKey(String comm, int pid, int tid, int cpu, int key, int trace, int source) {
             this.comm = comm;
             this.pid = pid;
             this.tid = tid;
             this.cpu = cpu;
             this.key = key;
             this.trace = trace;
-            int h = (key * 31 + trace) * 31 + tid;
+            this.source = source;
+            int h = ((key * 31 + trace) * 31 + source) * 31 + tid;
             h = h * 31 + pid;
             h = h * 31 + cpu;
             this.hash = h * 31 + (comm == null ? 0 : comm.hashCode());
@@ -104,7 +107,8 @@ public final class Hists {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof EntryKey k && k.key == key && k.trace == trace && k.tid == tid && k.pid == pid
+            return o instanceof EntryKey k && k.key == key && k.trace == trace && k.source == source && k.tid == tid
+                    && k.pid == pid
                     && k.cpu == cpu && java.util.Objects.equals(k.comm, comm);
         }
 
@@ -122,10 +126,14 @@ public final class Hists {
     /** How many threads {@link #addChains} and {@link #finishChains} may use. */
     private final int threads;
 
+    /** The srcline and srcfile keys' values, or null when neither is a key (row ids are then trace ids). */
+    private final SourceLines sources;
+
     Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
-          int threads, TraceTexts traces) {
+          int threads, TraceTexts traces, SourceLines sources) {
         this.threads = threads;
         this.traces = traces;
+        this.sources = sources;
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
@@ -137,7 +145,8 @@ public final class Hists {
         this.byDso = opts.has(SortKey.DSO);
         this.byComm = opts.has(SortKey.COMM);
         this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU)
-                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) ? null : new LongIntMap(1 << 12);
+                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) || sources != null ? null
+                : new LongIntMap(1 << 12);
     }
 
     /**
@@ -170,7 +179,12 @@ public final class Hists {
     /** Whether the sample being added failed the filters (the entries it creates are hidden). */
     private boolean creatingFiltered;
 
-    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame, int trace) {
+    /**
+     * The entry of a frame of a sample row: its own ({@code at} -1) or its callchain frame
+     * {@code at}'s (whose source-line value is that address's); {@code trace} is the row's id
+     * of its trace text and source-line values ({@link SourceLines#key}).
+     */
+    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame, int trace, int at) {
         if (byCommAndKey != null) {
             long k = ((long) (byComm ? commId + 1 : 0) << 32) | (keyOf(frame) & 0xffffffffL);
             int id = byCommAndKey.get(k);
@@ -188,11 +202,12 @@ public final class Hists {
         EntryKey k = new EntryKey(opts.has(SortKey.COMM) ? comm : null,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? pid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? tid : -1,
-                opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame), trace);
+                opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame), sources == null ? trace : sources.trace(trace),
+                sources == null ? -1 : sources.id(trace, at));
         HistEntry e = entries.get(k);
         if (e == null) {
-            e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame,
-                    traces == null ? null : traces.value(trace));
+            e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame, traceValue(trace));
+            e.source = k.source < 0 ? null : sources.text(k.source);
             e.filtered = creatingFiltered;
             e.id = created.size();
             entries.put(k, e);
@@ -201,7 +216,11 @@ public final class Hists {
         return e;
     }
 
-    /** Adds merged samples: {@code samples} samples with this thread, cpu and stack. */
+    /** The trace sort keys' values of a row id (see {@link SourceLines#key}), or null when they are no key. */
+    private TraceTexts.Value traceValue(int id) {
+        return traces == null ? null : traces.value(sources == null ? id : sources.trace(id));
+    }
+
     /** perf matches callchain nodes by symbol, or by address without one: not by level. */
     private int[] canonical(int[] chain) {
         int[] nodes = new int[chain.length];
@@ -289,7 +308,7 @@ public final class Hists {
                 stacks.prefixes(stack, prefixes);
             }
             int[] nodes = byPrefix ? chain : canonical(chain);
-            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
+            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1);
             if (!opts.children()) {
                 if (owns(self)) {
                     chain(self, nodes, chain.length - 1, period, true);
@@ -302,7 +321,7 @@ public final class Hists {
             }
             for (int n = 0; n < chain.length; n++) {
                 int i = byPrefix ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, i);
                 if (!owns(e) || e.row == mark) {
                     continue;
                 }
@@ -343,7 +362,7 @@ public final class Hists {
         // perf formats an entry's trace text when it first compares it: from the second
         // sample on, or at once when --children compares the sample's entry with its callers'
         traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
-        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
+        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1);
         self.selfPeriod += period;
         self.selfSamples += samples;
         if (opts.children()) {
@@ -357,7 +376,7 @@ public final class Hists {
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
                 int i = opts.callerOrder() ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, i);
                 if (e.row == mark) {
                     continue;
                 }
@@ -462,7 +481,7 @@ public final class Hists {
      */
     void addOrdered(String comm, int pid, int tid, int cpu, int selfFrame, int stack, int[] maps, int traceId,
                     long period) {
-        TraceTexts.Value trace = traces == null ? null : traces.value(traceId);
+        TraceTexts.Value trace = traceValue(traceId);
         int[] chain = stacks.frames(stack);
         totalPeriod += period;
         totalSamples++;
@@ -481,6 +500,7 @@ public final class Hists {
         List<HistEntry> added = new ArrayList<>();
         traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
         HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame, trace);
+        selfProbe.source = sources == null ? null : sources.text(sources.id(traceId, -1));
         selfProbe.filtered = creatingFiltered;
         HistEntry self = findnew(selfProbe, 0);
         self.selfPeriod += period;
@@ -495,6 +515,7 @@ public final class Hists {
         for (int n = 0; n < chain.length; n++) {
             int i = opts.callerOrder() ? chain.length - 1 - n : n;
             HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i], trace);
+            probe.source = sources == null ? null : sources.text(sources.id(traceId, i));
             probe.filtered = creatingFiltered;
             for (HistEntry a : added) {
                 if (perfCmp.cmp(a, probe) == 0) {
@@ -718,7 +739,8 @@ public final class Hists {
         }
         return java.util.Arrays.asList(byComm ? e.comm : null, opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.tid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.pid : -1, opts.has(SortKey.CPU) ? e.cpu : -1, obj,
-                e.trace == null ? null : java.util.Arrays.deepToString(new Object[]{e.trace(), e.traceFields()}));
+                e.trace == null ? null : java.util.Arrays.deepToString(new Object[]{e.trace(), e.traceFields()}),
+                e.source);
     }
 
     /** Names this event's report: its name, or its group's description with the group's size. */
@@ -768,6 +790,8 @@ public final class Hists {
                 case SYM -> symOrder(fa, fb);
                 case TRACE -> traceOrder(a.trace(), b.trace());
                 case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
+                case SRCLINE -> a.srcline().compareTo(b.srcline());
+                case SRCFILE -> a.srcfile().compareTo(b.srcfile());
             };
             if (c != 0) {
                 return c;
@@ -828,6 +852,8 @@ public final class Hists {
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
             case TRACE -> e.trace() == null ? "N/A" : new String(e.trace(), java.nio.charset.StandardCharsets.UTF_8);
             case TRACE_FIELDS -> throw new IllegalArgumentException("trace_fields is a column per field: see traceField");
+            case SRCLINE -> e.srcline();
+            case SRCFILE -> e.srcfile();
         };
     }
 

@@ -74,6 +74,8 @@ public final class JsonReport {
                         out.print(",\"trace\":" + str(h.column(e, k)));
                     }
                 }
+                case SRCLINE -> out.print(",\"srcline\":" + str(e.srcline()));
+                case SRCFILE -> out.print(",\"srcfile\":" + str(e.srcfile()));
                 case TRACE_FIELDS -> {
                     java.util.List<io.perfj.trace.FormatField> fs = h.traceFields();
                     out.print(",\"trace_fields\":{");

@@ -147,12 +147,15 @@ public final class Report {
         if (opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS)) {
             throw new IllegalArgumentException("merged rows carry no trace fields");
         }
+        if (opts.has(SortKey.SRCLINE) || opts.has(SortKey.SRCFILE)) {
+            throw new IllegalArgumentException("merged rows carry no sample addresses for source lines");
+        }
         boolean chains = opts.children() || opts.mode() != CallchainMode.NONE;
         Report r = new Report(null, opts, false);
         r.hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         r.lostSamples = lost;
         for (String name : events) {
-            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, 1, null));
+            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, 1, null, null));
         }
         for (MergedRow m : rows) {
             r.totalSamples += m.samples();
@@ -243,6 +246,12 @@ public final class Report {
                 : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
+        sources = opts.has(SortKey.SRCLINE) || opts.has(SortKey.SRCFILE)
+                ? new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
+                () -> io.perfj.bpf.RecordedBpf.read(session.data())), opts.has(SortKey.SRCLINE),
+                perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??",
+                perf61 ? io.perfj.compat.PerfSrclines::chainValue : null)
+                : null;
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         // stacks and rows are made on a second thread when there are callchains to intern;
@@ -272,6 +281,9 @@ public final class Report {
                     totalSamples++;
                     int n = wantStacks ? chainOf(s.sample(), resolver, frames.get(self).level()) : 0;
                     int trace = traces == null ? -1 : traces.id(s.sample());
+                    if (sources != null) {
+                        trace = sourceKey(resolver, s, trace, n);
+                    }
                     if (inOrder != null) {
                         int stack = StackTable.EMPTY;
                         for (int i = 0; i < n; i++) {
@@ -312,7 +324,7 @@ public final class Report {
         List<String> names = session.eventNames();
         for (int i = 0; i < evsels.size(); i++) {
             Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.threadCount(),
-                    traces);
+                    traces, sources);
             if (inOrder != null) {
                 h.perfOrdered();
                 for (OrderedSample o : inOrder) {
@@ -529,6 +541,43 @@ public final class Report {
         return f;
     }
 
+    /** The srcline and srcfile keys' values, or null when neither is a key. */
+    private SourceLines sources;
+    /** {@link #sourceOf}'s caches, by process and cpumode, emptied with {@link #frameCache}'s. */
+    private final io.perfj.util.KeyedTables<LongIntMap> sourceCache = new io.perfj.util.KeyedTables<>(() -> new LongIntMap(64));
+
+    private int[] chainSources = new int[256];
+
+    /**
+     * The row key of a sample's source-line values and trace text id ({@link SourceLines#key}):
+     * its own address's value and, with --children, those of its first {@code n} callchain
+     * frames (in {@link #chainIps}), each frame's entry having its own address's.
+     */
+    private int sourceKey(FrameResolver resolver, SampleRef s, int trace, int n) {
+        int self = sourceOf(resolver, s.pid(), s.tid(), s.cpumode(), s.ip(), false);
+        int m = opts.children() ? n : 0;
+        if (chainSources.length < m) {
+            chainSources = new int[m * 2];
+        }
+        for (int i = 0; i < m; i++) {
+            chainSources[i] = sourceOf(resolver, s.pid(), s.tid(), chainModes[i], chainIps[i], true);
+        }
+        return sources.key(trace, self, chainSources, m);
+    }
+
+    /** The source-line value number of an address (see {@link SourceLines}), cached as {@link #frameOf} is. */
+    private int sourceOf(FrameResolver resolver, int pid, int tid, int mode, long ip, boolean chain) {
+        LongIntMap m = sourceCache.get(((long) ((mode << 1) | (chain ? 1 : 0)) << 32)
+                | ((mode == 1 ? -1 : pid) & 0xffff_ffffL));
+        int id = m.get(ip);
+        if (id < 0) {
+            io.perfj.symbols.Location loc = resolver.resolve(pid, tid, mode, ip);
+            id = chain ? sources.chainId(loc) : sources.id(loc);
+            m.put(ip, id);
+        }
+        return id;
+    }
+
     private static char levelOf(int cpumode) {
         return io.perfj.symbols.Machine.level(cpumode);
     }
@@ -548,8 +597,10 @@ public final class Report {
         // emptied, not dropped: the process's next samples refill the same tables
         if (pid == ALL) {
             frameCache.forEach(LongIntMap::clear);
+            sourceCache.forEach(LongIntMap::clear);
         } else {
             frameCache.forEachOfLow(pid, LongIntMap::clear);
+            sourceCache.forEachOfLow(pid, LongIntMap::clear);
         }
     }
 

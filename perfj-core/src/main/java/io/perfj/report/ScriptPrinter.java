@@ -32,7 +32,7 @@ import java.util.Set;
 public final class ScriptPrinter {
     /** Fields of {@code -F}. */
     public enum Field {
-        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, ADDR, TRACE, BRSTACK, BRSTACKSYM;
+        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, SRCLINE, ADDR, TRACE, BRSTACK, BRSTACKSYM;
 
         public static Set<Field> parse(String spec) {
             Set<Field> out = EnumSet.noneOf(Field.class);
@@ -48,14 +48,12 @@ public final class ScriptPrinter {
 
         /** One field by its perf name. */
         static Field of(String name) {
-            if (name.equals("srcline")) {
-                throw new UnsupportedOperationException("the srcline field is not supported (source lines: perfj annotate)");
-            }
             try {
                 return Field.valueOf(name.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("unknown field '" + name
-                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, addr, trace, brstack, brstacksym)");
+                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, srcline, addr, trace,"
+                        + " brstack, brstacksym)");
             }
         }
 
@@ -170,7 +168,7 @@ public final class ScriptPrinter {
         boolean bts;
         final FrameLines frames;
 
-        Layout(Set<Field> f, ScriptLayout layout) {
+        Layout(Set<Field> f, ScriptLayout layout, java.util.function.Function<Location, String> srcline) {
             comm = f.contains(Field.COMM);
             pid = f.contains(Field.PID);
             tid = f.contains(Field.TID);
@@ -183,9 +181,32 @@ public final class ScriptPrinter {
             trace = f.contains(Field.TRACE);
             brstack = f.contains(Field.BRSTACK);
             brstacksym = f.contains(Field.BRSTACKSYM);
-            frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO), layout);
+            frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO), layout,
+                    f.contains(Field.SRCLINE) ? srcline : null);
         }
     }
+
+    /** The source lines of {@code -F srcline}, made for the first event that prints them. */
+    private SourceLines sources;
+
+    /**
+     * The source line perf script prints after a frame: its object's line at the address, or
+     * the object and the address without a line table; null where it prints none.
+     */
+    private String srcline(Location loc) {
+        if (sources == null) {
+            boolean perf61 = session.compat().perf61();
+            sources = new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
+                    () -> io.perfj.bpf.RecordedBpf.read(data)), true,
+                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null);
+            shows = perf61 ? io.perfj.compat.PerfSrclines::scriptPrints : t -> true;
+        }
+        String t = sources.value(loc.dso(), null, loc.mapIp()).line();
+        return shows.test(t) ? t : null;
+    }
+
+    /** Whether a source line is printed ({@link #srcline}): all are, but perf 6.1's {@code ??:0}. */
+    private java.util.function.Predicate<String> shows;
 
     private Layout layout(Evsel e) {
         int i = e.index();
@@ -194,7 +215,7 @@ public final class ScriptPrinter {
         }
         Layout l = layouts[i];
         if (l == null) {
-            l = new Layout(fieldsFor(e), scriptLayout);
+            l = new Layout(fieldsFor(e), scriptLayout, this::srcline);
             if (session.synthesized(e)) {
                 EventAttr a = e.attr();
                 l.synth = a.type() == ItraceLines.TYPE_SYNTH ? a.config() : -1;

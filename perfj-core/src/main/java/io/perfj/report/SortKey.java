@@ -10,7 +10,11 @@ public enum SortKey {
     /** A tracepoint sample's formatted fields (perf's {@code trace}, sort.c sort_trace). */
     TRACE("Trace output"),
     /** A tracepoint sample's fields, a column each (perf's {@code trace_fields}: its dynamic sort keys). */
-    TRACE_FIELDS("");
+    TRACE_FIELDS(""),
+    /** The source file and line of the sample's address ({@code file.c:42}, perf's fallbacks without one). */
+    SRCLINE("Source:Line"),
+    /** The source file of the sample's address (empty without one). */
+    SRCFILE("Source File");
 
     final String header;
 
@@ -20,6 +24,11 @@ public enum SortKey {
 
     public String header() {
         return header;
+    }
+
+    /** Whether the key is the sample address's source position (srcline or srcfile). */
+    public boolean source() {
+        return this == SRCLINE || this == SRCFILE;
     }
 
     /** Parses perf's comma-separated list ("comm,dso,symbol"). */
@@ -35,10 +44,10 @@ public enum SortKey {
                 case "cpu" -> CPU;
                 case "trace" -> TRACE;
                 case "trace_fields" -> TRACE_FIELDS;
-                case "srcline", "srcfile" -> throw new UnsupportedOperationException("the " + k
-                        + " sort key is not supported (rows by source line: see perfj annotate for lines)");
+                case "srcline" -> SRCLINE;
+                case "srcfile" -> SRCFILE;
                 default -> throw new IllegalArgumentException("unknown sort key '" + k
-                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace, trace_fields)");
+                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace, trace_fields, srcline, srcfile)");
             });
         }
         return out;

@@ -310,13 +310,14 @@ public final class StdioReport {
                     continue;
                 }
                 boolean last = i == keys.size() - 1 && !ipc;
-                // perf pads every column to its width except a symbol in the last column
-                // (its symbol printer leaves padding to the column aligner, which skips the last).
+                // perf pads every column to its width except a symbol, a trace or a source
+                // position in the last column (their printers leave padding to the column
+                // aligner, which skips the last).
                 String v = h.column(e, k);
                 if (k == SortKey.COMM || k == SortKey.TRACE) {
                     v = cut(v, widths.get(col));
                 }
-                row.append("  ").append((k == SortKey.SYM || k == SortKey.TRACE) && last ? v
+                row.append("  ").append((k == SortKey.SYM || k == SortKey.TRACE || k.source()) && last ? v
                         : pad(v, widths.get(col), false));
                 col++;
             }

@@ -23,6 +23,9 @@ import java.util.Locale;
  *       values are equal and orders rows by a documented total order ({@code io.perfj.report.Hists});
  *       perf 6.1 mode replays perf's entry trees, whose comparisons are no total order
  *       ({@code io.perfj.compat.PerfHistTree}, {@code PerfHistCmp}, {@code PerfHistSort}).</li>
+ *   <li>{@code report -s srcline/srcfile} and {@code script -F srcline}: perf 6.1's srcfile of an
+ *       address without a line, its --children entries looked up at raw addresses, its script
+ *       without {@code ??:0} lines ({@code io.perfj.compat.PerfSrclines}).</li>
  * </ul>
  *
  * <p>All emulation code is in {@code io.perfj.compat}.

@@ -182,6 +182,8 @@ class DefaultReportOrderTest {
                 }
                 case TRACE -> traceOrder(a.trace(), b.trace());
                 case TRACE_FIELDS -> 0;
+                case SRCLINE -> a.srcline().compareTo(b.srcline());
+                case SRCFILE -> a.srcfile().compareTo(b.srcfile());
             };
             if (c != 0) {
                 return c;

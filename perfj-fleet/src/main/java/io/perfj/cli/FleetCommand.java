@@ -180,6 +180,9 @@ public final class FleetCommand implements Runnable {
             if (keys.contains(SortKey.TRACE) || keys.contains(SortKey.TRACE_FIELDS)) {
                 throw new CliError("fleet report --sort: the trace keys are not supported over a fleet");
             }
+            if (keys.contains(SortKey.SRCLINE) || keys.contains(SortKey.SRCFILE)) {
+                throw new CliError("fleet report --sort: the srcline and srcfile keys are not supported over a fleet");
+            }
             boolean relative = shown.relative(spec);
             ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
                     ReportView.Groups.NONE);

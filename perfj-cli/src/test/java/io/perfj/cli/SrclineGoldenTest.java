@@ -1,0 +1,185 @@
+package io.perfj.cli;
+
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Source lines of srcline.data (fixtures/make-srcline.sh: a static program without libc, a
+ * header function inlined into the hot loop, a function built without debug info): report's
+ * srcline and srcfile sort keys, script's srcline field and annotate's --print-line, against
+ * perf 6.1 ({@code --compat perf-6.1}) and perf 7.2 (by default).
+ */
+class SrclineGoldenTest {
+    private static CliFixtures.Run run(boolean compat, String command, String... args) {
+        List<String> a = new ArrayList<>(List.of(command));
+        if (compat) {
+            a.addAll(List.of("--compat", "perf-6.1"));
+        }
+        a.addAll(List.of("-i", Fixtures.recording("srcline").toString(),
+                "--buildid-dir", BuildIdCacheFixture.unpacked("srcline.buildid-cache").toString(), "--no-system-files"));
+        a.addAll(Arrays.asList(args));
+        CliFixtures.Run r = CliFixtures.run(a.toArray(String[]::new));
+        assertEquals(0, r.rc(), r.err());
+        return r;
+    }
+
+    private static String golden(String kind, boolean perf72) {
+        return Fixtures.golden("srcline", kind + (perf72 ? ".perf72" : ""));
+    }
+
+    private static String noTip(String text) {
+        return String.join("\n", ReportGoldenTest.withoutTip(text));
+    }
+
+    private static String[] sort(String kind) {
+        return switch (kind) {
+            case "report-srcline" -> new String[] {"-s", "srcline"};
+            case "report-sym-srcline" -> new String[] {"-s", "sym,srcline"};
+            case "report-srcline-sym" -> new String[] {"-s", "srcline,sym"};
+            case "report-dso-srcfile" -> new String[] {"-s", "dso,srcfile"};
+            case "report-srcfile-srcline" -> new String[] {"-s", "srcfile,srcline"};
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
+    private static CliFixtures.Run report(boolean compat, String kind) {
+        List<String> a = new ArrayList<>(List.of("--stdio", "--no-children", "-g", "none"));
+        a.addAll(Arrays.asList(sort(kind)));
+        return run(compat, "report", a.toArray(String[]::new));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"report-srcline", "report-sym-srcline", "report-srcline-sym", "report-dso-srcfile",
+            "report-srcfile-srcline"})
+    void reportIsPerf61sWithCompat(String kind) {
+        assertEquals(noTip(golden(kind, false)), noTip(report(true, kind).out()));
+    }
+
+    /**
+     * The inlined function's lines are its header's (the line table's row at the address), the
+     * code without debug info is {@code ??:0}, the kernel without symbols the object and the
+     * address; perf 7.2's srcfile of {@code ??:0} is {@code ??} (perf 6.1's empty).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"report-srcline", "report-sym-srcline", "report-srcline-sym", "report-dso-srcfile",
+            "report-srcfile-srcline"})
+    void reportIsPerf72sByDefault(String kind) {
+        String out = report(false, kind).out();
+        assertEquals(noTip(golden(kind, true)), noTip(out));
+        if (kind.contains("srcline")) {
+            assertTrue(out.contains("mix.h:6") && out.contains("??:0") && out.contains("[kernel.kallsyms]["), out);
+        }
+    }
+
+    @Test
+    void childrenAreLookedUpAtEachCallchainAddressAsPerf61DoesNotWithCompat() {
+        CliFixtures.Run r = run(true, "report", "--stdio", "--children", "-g", "none", "-s", "srcline");
+        assertEquals(noTip(golden("report-children-srcline", false)), noTip(r.out()));
+    }
+
+    /**
+     * Each callchain address's entry has that address's line (perf 6.1 looks up the raw address
+     * and prints churn+4194334); a sample counts once in an entry, where perf 7.2 counts a
+     * sample's own line twice (its entry and its leaf's are told apart by address) and adds the
+     * lines of inlined call sites, which perfj does not expand in frame-pointer chains.
+     */
+    @Test
+    void childrenHaveEachCallchainAddressesLineByDefault() {
+        String out = run(false, "report", "--stdio", "--children", "-g", "none", "-s", "srcline").out();
+        String perf72 = golden("report-children-srcline", true);
+        for (String line : List.of("srcline.c:46", "srcline.c:41", "mix.h:6", "mix.h:4")) {
+            assertEquals(row(perf72, line), row(out, line), out);
+        }
+        assertEquals("13.27%    13.27%", row(out, "srcline.c:13"), out);
+        assertTrue(!out.contains("+4194"), out);
+    }
+
+    /** The Children and Self columns of the row of {@code key}. */
+    private static String row(String text, String key) {
+        for (String l : text.split("\n")) {
+            if (l.endsWith("  " + key)) {
+                return l.substring(0, l.length() - key.length()).strip();
+            }
+        }
+        return null;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"script-srcline", "script-ip-sym-srcline"})
+    void scriptIsPerf61sWithCompat(String kind) {
+        String[] args = kind.equals("script-srcline") ? new String[] {"-F", "+srcline"}
+                : new String[] {"-F", "ip,sym,srcline", "-G"};
+        assertEquals(golden(kind, false), run(true, "script", args).out());
+    }
+
+    @Test
+    void scriptWithoutCallchainsIsPerf72sByDefault() {
+        assertEquals(golden("script-ip-sym-srcline", true), run(false, "script", "-F", "ip,sym,srcline", "-G").out());
+    }
+
+    /**
+     * perf 7.2 prints {@code ??:0} where perf 6.1 prints no line; the frames and lines are perf
+     * 6.1's (perf 7.2 also expands inlined functions in frame-pointer chains), in perf 7.2's layout
+     * (ids' widths, frames at their virtual addresses), which is compared without the addresses.
+     */
+    @Test
+    void scriptPrintsUnknownLinesAsPerf72() {
+        String out = run(false, "script", "-F", "+srcline").out();
+        String unknown = "  ??:0\n";
+        assertEquals(count(golden("script-srcline", true), unknown), count(out, unknown));
+        assertTrue(count(out, unknown) > 0);
+        assertEquals(withoutAddresses(golden("script-srcline", false)), withoutAddresses(out.replace(unknown, "")));
+    }
+
+    /** Script text with runs of spaces made one and the frames' address column left out. */
+    private static String withoutAddresses(String script) {
+        return script.replaceAll("(?m)^\\t *[0-9a-f]+ ", "\t").replaceAll(" +", " ");
+    }
+
+    private static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--stdio", "--stdio2"})
+    void annotatePrintLineIsPerf61sWithCompat(String layout) {
+        AnnotateGoldenTest.assumeObjdump();
+        String kind = layout.equals("--stdio") ? "annotate-print-line" : "annotate-print-line-stdio2";
+        assertEquals(golden(kind, false), run(true, "annotate", layout, "--print-line", "churn").out());
+    }
+
+    /** The summary and the {@code // file:line} ends of the hot instructions are perf 7.2's. */
+    @Test
+    void annotatePrintLineHasPerf72sSummaryAndLineEnds() {
+        AnnotateGoldenTest.assumeObjdump();
+        String out = run(false, "annotate", "--stdio", "--print-line", "churn").out();
+        String want = golden("annotate-print-line", true);
+        assertEquals(summary(want), summary(out));
+        assertTrue(summary(out).contains("   51.28 mix.h:6\n"), out);
+        assertEquals(lineEnds(want), lineEnds(out));
+        assertEquals(3, lineEnds(out).size(), out);
+    }
+
+    /** The text before the listing's title. */
+    private static String summary(String text) {
+        return text.substring(0, text.indexOf(" Percent |"));
+    }
+
+    private static List<String> lineEnds(String text) {
+        return Arrays.stream(text.split("\n")).filter(l -> l.contains(" // ")).map(String::strip).toList();
+    }
+}
