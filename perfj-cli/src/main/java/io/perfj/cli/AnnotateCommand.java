@@ -5,6 +5,7 @@ import io.perfj.annotate.AnnotationPrinter;
 import io.perfj.annotate.Disassembler;
 import io.perfj.annotate.PercentType;
 import io.perfj.perfdata.PerfData;
+import io.perfj.report.ReportView;
 import io.perfj.session.Session;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -50,6 +51,8 @@ public final class AnnotateCommand implements Callable<Integer> {
     boolean showTotalPeriod;
     boolean fullPaths;
     boolean printLine;
+    /** {@code --group} (true), {@code --no-group} (false), or neither (null: the recorded groups). */
+    Boolean group;
     final CommandSpec spec;
 
     AnnotateCommand() {
@@ -104,6 +107,10 @@ public final class AnnotateCommand implements Callable<Integer> {
         m.option("-l", "--print-line")
                 .describe("Print the hot instructions' source lines with their percentages first ('// file:line' in --stdio).")
                 .flag(v -> printLine = v);
+        m.option("--group").negatable()
+                .describe("Annotate an event group's events together, a column per event (default: on for the "
+                        + "groups the recording has; --group makes all events one group when it has none).")
+                .value(Boolean.class, v -> group = v);
         spec = m.spec();
     }
 
@@ -155,7 +162,11 @@ public final class AnnotateCommand implements Callable<Integer> {
                 ksyms = io.perfj.bpf.KernelSymbols.readKallsyms(k);
             }
         }
-        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms, json, printLine);
+        // JSON keeps one annotation per event, as report's JSON keeps one report per event
+        ReportView.Groups groups = json || Boolean.FALSE.equals(group) ? ReportView.Groups.NONE
+                : group != null ? ReportView.Groups.FORCED : ReportView.Groups.RECORDED;
+        var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms, json, printLine,
+                groups);
         OutputStream os = output != null ? Files.newOutputStream(output) : stdout;
         Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8);
         List<String> warnings = new ArrayList<>();

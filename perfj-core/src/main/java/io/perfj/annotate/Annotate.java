@@ -2,17 +2,20 @@ package io.perfj.annotate;
 
 import io.perfj.compat.PerfAnnotateDeletions;
 import io.perfj.compat.PerfGlobalHits;
+import io.perfj.compat.PerfGroupTitle;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.FeatureId;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.feature.BpfProg;
+import io.perfj.perfdata.feature.EventGroups;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.feature.Feature;
 import io.perfj.perfdata.feature.Features;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
+import io.perfj.report.ReportView;
 import io.perfj.session.MachineResolver;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
@@ -48,12 +51,14 @@ public final class Annotate {
     /** What to annotate and how. */
     public record Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
                           AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
-                          io.perfj.bpf.KernelSymbols kernelSymbols, boolean json, boolean printLine) {
-        /** Without {@code --print-line}. */
+                          io.perfj.bpf.KernelSymbols kernelSymbols, boolean json, boolean printLine,
+                          ReportView.Groups groups) {
+        /** Without {@code --print-line}, the recorded groups shown together (JSON: every event on its own). */
         public Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
                        AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
                        io.perfj.bpf.KernelSymbols kernelSymbols, boolean json) {
-            this(symbols, disassembler, request, print, stdio, xlated, xlatedInsns, kernelSymbols, json, false);
+            this(symbols, disassembler, request, print, stdio, xlated, xlatedInsns, kernelSymbols, json, false,
+                    json ? ReportView.Groups.NONE : ReportView.Groups.RECORDED);
         }
     }
 
@@ -205,19 +210,34 @@ public final class Annotate {
         }
         List<long[]> totals = counts.totals;
         List<String> names = EventNames.names(data);
+        EventGroups groups = groups();
         int printed = 0;
         for (int ev = 0; ev < byEvsel.size(); ev++) {
+            if (!groups.isLeader(ev)) {
+                continue; // its leader's annotations show it
+            }
+            List<Integer> members = members(groups, ev, byEvsel.size());
             List<Entry> entries = new ArrayList<>(byEvsel.get(ev).values());
             entries.sort(Comparator.comparingLong((Entry e) -> e.period).reversed()
                     .thenComparing(e -> e.dso.shortName())
                     .thenComparingLong(e -> e.sym.start()));
             Evsel evsel = data.evlist().evsels().get(ev);
+            String event = groups.isGroupEvent(ev) ? groups.describe(ev, names) : names.get(ev);
+            long[] total = PerfGroupTitle.total(totals, ev, members, session.compat().perf61());
             for (Entry e : entries) {
                 Annotation a = annotate(e, totals.get(ev)[0], totals.get(ev)[1]);
                 if (a == null) {
                     continue;
                 }
-                print(a, e, evsel, names.get(ev), totals.get(ev), out);
+                for (int m : members) {
+                    Entry me = byEvsel.get(m).get(new Key(m, e.dso, e.sym));
+                    long[][] h = me == null ? new long[3][0] : histogram(me);
+                    a.accountMember(h[0], h[1], h[2], totals.get(m)[0], totals.get(m)[1]);
+                }
+                if (!members.isEmpty() && session.compat().perf61()) {
+                    PerfGlobalHits.apply(a); // the members' columns too
+                }
+                print(a, e, evsel, event, total, groups.nrMembers(ev) > 1, out);
                 printed++;
             }
         }
@@ -432,6 +452,11 @@ public final class Annotate {
     }
 
     private void print(Annotation a, Entry e, Evsel evsel, String event, long[] total, StringBuilderSink out) {
+        print(a, e, evsel, event, total, false, out);
+    }
+
+    private void print(Annotation a, Entry e, Evsel evsel, String event, long[] total, boolean group,
+                       StringBuilderSink out) {
         StringBuilder sb = new StringBuilder();
         SourceSummary lines = opts.printLine() && !opts.json() ? summary(a, e) : null;
         if (lines != null) {
@@ -443,7 +468,7 @@ public final class Annotate {
         } else if (opts.stdio()) {
             AnnotationPrinter.stdio(a, opts.print(), e.dso.longName(), event, lines == null ? Map.of() : lines.paths(), sb);
         } else {
-            sb.append(title(evsel, event, total[0], total[1])).append(", [percent: ")
+            sb.append(title(evsel, event, group, total[0], total[1])).append(", [percent: ")
                     .append(opts.print().percentType().title()).append("]\n");
             sb.append(e.sym.name()).append("() ").append(e.dso.longName()).append('\n');
             AnnotationPrinter.stdio2(a, opts.print(), sb);
@@ -470,8 +495,11 @@ public final class Annotate {
         }, e.dso.longName());
     }
 
-    /** perf's hists title: {@code Samples: 303  of event 'cpu-clock', 999 Hz, Event count (approx.): N}. */
-    static String title(Evsel evsel, String event, long samples, long period) {
+    /**
+     * perf's hists title: {@code Samples: 303  of event 'cpu-clock', 999 Hz, Event count (approx.): N};
+     * a group's says "events".
+     */
+    static String title(Evsel evsel, String event, boolean group, long samples, long period) {
         char unit = ' ';
         long n = samples;
         for (char u : new char[] {'K', 'M', 'G'}) {
@@ -480,7 +508,7 @@ public final class Annotate {
                 unit = u;
             }
         }
-        return "Samples: " + n + unit + " of event '" + event + "', " + (int) evsel.attr().samplePeriod()
+        return "Samples: " + n + unit + " of event" + (group ? "s" : "") + " '" + event + "', " + (int) evsel.attr().samplePeriod()
                 + " Hz, Event count (approx.): " + Long.toUnsignedString(period);
     }
 
@@ -512,18 +540,46 @@ public final class Annotate {
         if (a == null) {
             return null;
         }
-        long[] offs = new long[e.hist.size()];
-        long[] hits = new long[offs.length];
-        long[] periods = new long[offs.length];
+        long[][] h = histogram(e);
+        a.account(h[0], h[1], h[2], totalSamples, totalPeriod);
+        return session.compat().perf61() ? PerfGlobalHits.apply(a) : a;
+    }
+
+    /** An entry's offsets with their hits and periods. */
+    private static long[][] histogram(Entry e) {
+        long[][] out = new long[3][e.hist.size()];
         int i = 0;
         for (Map.Entry<Long, long[]> h : e.hist.entrySet()) {
-            offs[i] = h.getKey();
-            hits[i] = h.getValue()[0];
-            periods[i] = h.getValue()[1];
+            out[0][i] = h.getKey();
+            out[1][i] = h.getValue()[0];
+            out[2][i] = h.getValue()[1];
             i++;
         }
-        a.account(offs, hits, periods, totalSamples, totalPeriod);
-        return session.compat().perf61() ? PerfGlobalHits.apply(a) : a;
+        return out;
+    }
+
+    /**
+     * The groups shown together: the recorded ones (perf annotate's default), all events one
+     * group ({@code --group} on a recording without groups), or none.
+     */
+    private EventGroups groups() {
+        int n = data.evlist().evsels().size();
+        return switch (opts.groups()) {
+            case RECORDED -> EventGroups.recorded(data);
+            case FORCED -> EventGroups.recorded(data).forced();
+            case NONE -> EventGroups.of(n, List.of());
+        };
+    }
+
+    /** The events of the group {@code leader} leads, after it, that have samples counted. */
+    private static List<Integer> members(EventGroups groups, int leader, int counted) {
+        List<Integer> out = new ArrayList<>();
+        for (int m = leader + 1; m < counted; m++) {
+            if (groups.leader(m) == leader) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     private void warnOnce(Dso dso, String msg) {

@@ -28,6 +28,7 @@ public final class Annotation {
     int addrWidth;
     int targetWidth;
     int jumpsWidth;
+    private int events = 1;
 
     private Annotation(String symbol, long start, long size, List<AnnotationLine> lines) {
         this.symbol = symbol;
@@ -139,62 +140,36 @@ public final class Annotation {
     }
 
     /**
-     * Attributes samples: {@code samples[i]}/{@code periods[i]} fell at offset {@code offsets[i]}
-     * into the function; {@code totalSamples}/{@code totalPeriod} are the event's totals (for the
-     * global percent types). Then marks jump targets and sets the column widths.
-     */
-    /**
-     * Sets one percent type to 0 on every line (perf 6.1's empty global-hits column,
-     * {@code io.perfj.compat.PerfGlobalHits}).
+     * Sets one percent type to 0 on every line, in every column (perf 6.1's empty global-hits
+     * column, {@code io.perfj.compat.PerfGlobalHits}).
      */
     public Annotation zeroPercent(PercentType type) {
         for (AnnotationLine al : lines) {
             al.percent[type.ordinal()] = 0;
+            for (double[] m : al.memberPercent) {
+                m[type.ordinal()] = 0;
+            }
         }
         return this;
     }
 
+    /**
+     * Attributes samples: {@code samples[i]}/{@code periods[i]} fell at offset {@code offsets[i]}
+     * into the function; {@code totalSamples}/{@code totalPeriod} are the event's totals (for the
+     * global percent types). Then marks jump targets and sets the column widths.
+     */
     public Annotation account(long[] offsets, long[] samples, long[] periods, long totalSamples, long totalPeriod) {
         this.totalSamples = totalSamples;
         this.totalPeriod = totalPeriod;
-        symSamples = 0;
-        symPeriod = 0;
-        for (int i = 0; i < offsets.length; i++) {
-            symSamples += samples[i];
-            symPeriod += periods[i];
-        }
-        List<AnnotationLine> insns = new ArrayList<>();
-        for (AnnotationLine al : lines) {
-            if (al.offset >= 0) {
-                insns.add(al);
-            }
-        }
+        symSamples = sum(samples);
+        symPeriod = sum(periods);
+        List<AnnotationLine> insns = instructions();
+        long[][] sums = sums(insns, offsets, samples, periods);
         for (int i = 0; i < insns.size(); i++) {
             AnnotationLine al = insns.get(i);
-            long from = al.offset;
-            long to = i + 1 < insns.size() ? insns.get(i + 1).offset : size;
-            long hits = 0;
-            long period = 0;
-            for (int j = 0; j < offsets.length; j++) {
-                if (offsets[j] >= from && offsets[j] < to) {
-                    hits += samples[j];
-                    period += periods[j];
-                }
-            }
-            al.samples = hits;
-            al.period = period;
-            if (symSamples != 0) {
-                al.percent[PercentType.LOCAL_HITS.ordinal()] = 100.0 * hits / symSamples;
-            }
-            if (totalSamples != 0) {
-                al.percent[PercentType.GLOBAL_HITS.ordinal()] = 100.0 * hits / totalSamples;
-            }
-            if (symPeriod != 0) {
-                al.percent[PercentType.LOCAL_PERIOD.ordinal()] = 100.0 * period / symPeriod;
-            }
-            if (totalPeriod != 0) {
-                al.percent[PercentType.GLOBAL_PERIOD.ordinal()] = 100.0 * period / totalPeriod;
-            }
+            al.samples = sums[0][i];
+            al.period = sums[1][i];
+            percents(al.percent, al.samples, al.period, symSamples, totalSamples, symPeriod, totalPeriod);
         }
         markJumpTargets(insns);
         maxInsName = 0;
@@ -211,6 +186,90 @@ public final class Annotation {
         addrWidth = targetWidth;
         jumpsWidth = maxJumps >= 100 ? 5 : maxJumps / 10 != 0 ? 2 : 1;
         return this;
+    }
+
+    /**
+     * Adds a column for another event of the group (after {@link #account}): its samples in the
+     * function as {@code account} takes them, with that event's totals.
+     */
+    public Annotation accountMember(long[] offsets, long[] samples, long[] periods, long totalSamples,
+                                    long totalPeriod) {
+        long memberSamples = sum(samples);
+        long memberPeriod = sum(periods);
+        List<AnnotationLine> insns = instructions();
+        long[][] sums = sums(insns, offsets, samples, periods);
+        for (AnnotationLine al : lines) {
+            int n = al.memberSamples.length;
+            al.memberSamples = java.util.Arrays.copyOf(al.memberSamples, n + 1);
+            al.memberPeriods = java.util.Arrays.copyOf(al.memberPeriods, n + 1);
+            al.memberPercent = java.util.Arrays.copyOf(al.memberPercent, n + 1);
+            al.memberPercent[n] = new double[PercentType.values().length];
+        }
+        for (int i = 0; i < insns.size(); i++) {
+            AnnotationLine al = insns.get(i);
+            int n = al.memberSamples.length - 1;
+            al.memberSamples[n] = sums[0][i];
+            al.memberPeriods[n] = sums[1][i];
+            percents(al.memberPercent[n], sums[0][i], sums[1][i], memberSamples, totalSamples, memberPeriod,
+                    totalPeriod);
+        }
+        events++;
+        return this;
+    }
+
+    /** How many events have a column: 1, or the members of the group shown. */
+    public int events() {
+        return events;
+    }
+
+    private List<AnnotationLine> instructions() {
+        List<AnnotationLine> insns = new ArrayList<>();
+        for (AnnotationLine al : lines) {
+            if (al.offset >= 0) {
+                insns.add(al);
+            }
+        }
+        return insns;
+    }
+
+    /** Samples and period of each instruction's range [offset, next instruction). */
+    private long[][] sums(List<AnnotationLine> insns, long[] offsets, long[] samples, long[] periods) {
+        long[][] out = new long[2][insns.size()];
+        for (int i = 0; i < insns.size(); i++) {
+            long from = insns.get(i).offset;
+            long to = i + 1 < insns.size() ? insns.get(i + 1).offset : size;
+            for (int j = 0; j < offsets.length; j++) {
+                if (offsets[j] >= from && offsets[j] < to) {
+                    out[0][i] += samples[j];
+                    out[1][i] += periods[j];
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void percents(double[] out, long hits, long period, long symSamples, long totalSamples,
+                                 long symPeriod, long totalPeriod) {
+        if (symSamples != 0) {
+            out[PercentType.LOCAL_HITS.ordinal()] = 100.0 * hits / symSamples;
+        }
+        if (totalSamples != 0) {
+            out[PercentType.GLOBAL_HITS.ordinal()] = 100.0 * hits / totalSamples;
+        }
+        if (symPeriod != 0) {
+            out[PercentType.LOCAL_PERIOD.ordinal()] = 100.0 * period / symPeriod;
+        }
+        if (totalPeriod != 0) {
+            out[PercentType.GLOBAL_PERIOD.ordinal()] = 100.0 * period / totalPeriod;
+        }
+    }
+
+    private static long sum(long[] v) {
+        long s = 0;
+        for (long x : v) {
+            s += x;
+        }
+        return s;
     }
 
     private void markJumpTargets(List<AnnotationLine> insns) {

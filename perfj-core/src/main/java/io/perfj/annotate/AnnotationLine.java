@@ -21,6 +21,11 @@ public final class AnnotationLine {
     long samples;
     long period;
     final double[] percent = new double[4];
+    /** The other group members' samples, period and percentages (by percent type), in group order. */
+    long[] memberSamples = NONE;
+    long[] memberPeriods = NONE;
+    double[][] memberPercent = new double[0][];
+    private static final long[] NONE = new long[0];
 
     AnnotationLine(long offset, String line, int lineNr) {
         this.offset = offset;
@@ -50,6 +55,21 @@ public final class AnnotationLine {
 
     public double percent(PercentType t) {
         return percent[t.ordinal()];
+    }
+
+    /** The percentage of member {@code m} of the group shown (0: the leader, this line's own). */
+    public double percent(int m, PercentType t) {
+        return m == 0 ? percent(t) : memberPercent[m - 1][t.ordinal()];
+    }
+
+    /** The samples of member {@code m} of the group shown (0: the leader). */
+    public long samples(int m) {
+        return m == 0 ? samples : memberSamples[m - 1];
+    }
+
+    /** The period of member {@code m} of the group shown (0: the leader). */
+    public long period(int m) {
+        return m == 0 ? period : memberPeriods[m - 1];
     }
 
     public String mnemonic() {

@@ -26,23 +26,29 @@ public final class AnnotationPrinter {
 
     /** The {@code --stdio2} body (after the title lines): one line per listing line. */
     public static void stdio2(Annotation a, Options o, StringBuilder out) {
-        int pcntWidth = o.showTotalPeriod() ? 12 : 7;
+        int events = a.events();
+        int pcntWidth = (o.showTotalPeriod() ? 12 : 7) * events;
         int offsetLevel = o.showAllOffsets() ? OFFSET_MAX : OFFSET_JUMP_TARGETS;
         boolean first = true;
         for (AnnotationLine al : a.lines()) {
             if (o.hideSource() && al.offset < 0) {
                 continue;
             }
-            double pmax = al.percent(o.percentType());
+            double pmax = 0;
+            for (int ev = 0; ev < events; ev++) {
+                pmax = Math.max(pmax, al.percent(ev, o.percentType()));
+            }
             boolean showTitle = first && (al.offset == -1 || pmax == 0.0);
             int lineStart = out.length();
             if (al.offset != -1 && pmax != 0.0) {
-                if (o.showTotalPeriod()) {
-                    out.append(padLeft(Long.toUnsignedString(al.period), 11)).append(' ');
-                } else if (o.showNrSamples()) {
-                    out.append(padLeft(Long.toString(al.samples), 6)).append(' ');
-                } else {
-                    out.append(padLeft(fixed(pmax, 2), 6)).append(' ');
+                for (int ev = 0; ev < events; ev++) {
+                    if (o.showTotalPeriod()) {
+                        out.append(padLeft(Long.toUnsignedString(al.period(ev)), 11)).append(' ');
+                    } else if (o.showNrSamples()) {
+                        out.append(padLeft(Long.toString(al.samples(ev)), 6)).append(' ');
+                    } else {
+                        out.append(padLeft(fixed(al.percent(ev, o.percentType()), 2), 6)).append(' ');
+                    }
                 }
             } else {
                 String title = o.showTotalPeriod() ? "Period" : o.showNrSamples() ? "Samples" : "Percent";
@@ -105,7 +111,8 @@ public final class AnnotationPrinter {
      */
     public static void stdio(Annotation a, Options o, String dsoName, String event, java.util.Map<Long, String> paths,
                              StringBuilder out) {
-        int width = o.showTotalPeriod() ? 12 : 8;
+        int events = a.events();
+        int width = (o.showTotalPeriod() ? 12 : 8) * events;
         String shown = o.fullPaths() ? dsoName : baseName(dsoName);
         String col = o.showTotalPeriod() ? "Period" : o.showNrSamples() ? "Samples" : "Percent";
         String head = " " + padRight(col.length() > width ? col.substring(0, width) : col, width) + "|\tSource code & Disassembly of "
@@ -124,18 +131,19 @@ public final class AnnotationPrinter {
         String lastPath = null;
         for (AnnotationLine al : a.lines()) {
             if (al.offset != -1) {
-                double p = al.percent(o.percentType());
-                if (o.showTotalPeriod()) {
-                    out.append(' ').append(padLeft(Long.toUnsignedString(al.period), 11));
-                } else if (o.showNrSamples()) {
-                    out.append(' ').append(padLeft(Long.toString(al.samples), 7));
-                } else {
-                    out.append(' ').append(padLeft(fixed(p, 2), 7));
+                for (int ev = 0; ev < events; ev++) {
+                    if (o.showTotalPeriod()) {
+                        out.append(' ').append(padLeft(Long.toUnsignedString(al.period(ev)), 11));
+                    } else if (o.showNrSamples()) {
+                        out.append(' ').append(padLeft(Long.toString(al.samples(ev)), 7));
+                    } else {
+                        out.append(' ').append(padLeft(fixed(al.percent(ev, o.percentType()), 2), 7));
+                    }
                 }
                 out.append(" : ");
                 out.append("  ").append(padLeft(Long.toHexString(a.start() + al.offset), addrFmt)).append(':');
                 out.append(al.line);
-                String path = p == 0.0 ? null : paths.get(al.offset);
+                String path = al.percent(0, o.percentType()) == 0.0 ? null : paths.get(al.offset);
                 if (path != null && !path.equals(lastPath)) {
                     out.append(" // ").append(path);
                     lastPath = path;

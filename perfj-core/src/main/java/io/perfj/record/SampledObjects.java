@@ -138,32 +138,15 @@ final class SampledObjects {
      * where it cannot be read.
      */
     static byte[] runningVdsoBuildId(Path proc) {
-        try {
-            for (String l : Files.readAllLines(proc.resolve("maps"))) {
-                if (!l.endsWith(" " + VDSO)) {
-                    continue;
-                }
-                int dash = l.indexOf('-');
-                int sp = l.indexOf(' ');
-                long start = Long.parseUnsignedLong(l.substring(0, dash), 16);
-                long end = Long.parseUnsignedLong(l.substring(dash + 1, sp), 16);
-                if (end <= start || end - start > 1 << 20) {
-                    return null;
-                }
-                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) (end - start));
-                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(proc.resolve("mem"))) {
-                    while (b.hasRemaining() && ch.read(b, start + b.position()) > 0) {
-                        // the whole mapping
-                    }
-                }
-                try (ElfFile elf = ElfFile.of(b.array(), VDSO)) {
-                    return elf.buildId().orElse(null);
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
+        byte[] image = io.perfj.symbols.RunningVdso.image(proc);
+        if (image == null) {
             return null;
         }
-        return null;
+        try (ElfFile elf = ElfFile.of(image, VDSO)) {
+            return elf.buildId().orElse(null);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static byte[] elfBuildId(String file) {

@@ -19,6 +19,8 @@ import java.util.Locale;
  *   <li>{@code annotate --percent-type global-hits}: perf 6.1 prints an empty column (its divisor
  *       is never filled in); correct mode prints hits over all samples
  *       ({@code io.perfj.compat.PerfGlobalHits}).</li>
+ *   <li>{@code annotate} of an event group: perf 6.1's title counts the leader's period alone
+ *       ({@code io.perfj.compat.PerfGroupTitle}); correct mode sums the group's events.</li>
  *   <li>{@code report} rows: correct mode merges samples into a row exactly when their sort-key
  *       values are equal and orders rows by a documented total order ({@code io.perfj.report.Hists});
  *       perf 6.1 mode replays perf's entry trees, whose comparisons are no total order

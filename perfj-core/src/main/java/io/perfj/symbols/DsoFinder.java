@@ -27,7 +27,8 @@ import java.util.List;
  *     ({@code vdso} for the vDSO);</li>
  * <li>{@code /usr/lib/debug/.build-id/XX/REST.debug}, {@code /usr/lib/debug/PATH.debug} and
  *     {@code /usr/lib/debug/PATH};</li>
- * <li>the recorded path.</li>
+ * <li>the recorded path; for the vDSO, this process's copy of the running kernel's vDSO
+ *     ({@link RunningVdso}; not under --symfs), as perf reads it.</li>
  * </ol>
  * System paths are looked at under {@code --symfs} when it is given, otherwise only when
  * {@link SymbolOptions#useSystem()}. A file whose build-id differs from the recorded one is
@@ -137,6 +138,13 @@ public final class DsoFinder {
             out.add(sys("/usr/lib/debug" + name + ".debug"));
             out.add(sys("/usr/lib/debug" + name));
             out.add(sys(name));
+        }
+        if (dso.kind() == DsoKind.VDSO && opts.useSystem() && opts.symfs() == null) {
+            // perf's [vdso] object is the running vdso's copy (under --symfs, a path not there)
+            Path running = RunningVdso.file();
+            if (running != null) {
+                out.add(running);
+            }
         }
         if (bid == null && cache != null) {
             Path only = onlyBuildIdDir(cache.resolve(relative(name)));
