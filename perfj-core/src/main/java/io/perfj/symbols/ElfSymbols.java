@@ -92,22 +92,26 @@ public final class ElfSymbols {
 
     /** As {@link #loadUser(Path, List, boolean, boolean)} for an already opened runtime file. */
     public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates);
-        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt) : columns(l.syms, l.plt).table(),
-                l.source, l.section, l.plt.size());
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, perfTree);
+        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt.symbols()) : columns(l.syms, l.plt).table(),
+                l.source, l.section, l.plt.symbols().size());
     }
 
     /** As {@link #loadUser(ElfFile, Path, List, boolean)} without perf's tree, as columns (to keep between runs). */
     static Columns userColumns(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates);
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, false);
         return columns(l.syms, l.plt);
     }
 
     /** A user object's symbols as gathered, before perf's fix-ups. */
-    private record Loaded(Collected syms, List<Symbol> plt, Path source, String section) {
+    private record Loaded(Collected syms, PltSymbols plt, Path source, String section) {
     }
 
-    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
+    /**
+     * The symbols of a user object and of its PLT: perf 6.1's PLT entries ({@link #pltSymbols})
+     * for {@code perf61}, else perf 7.2's ({@link PltSymbols}).
+     */
+    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perf61) {
         Collected syms = new Collected(true);
         Path source = runtimePath;
         String section;
@@ -149,7 +153,8 @@ public final class ElfSymbols {
                 }
             }
         }
-        return new Loaded(syms, pltSymbols(runtime), source, section);
+        PltSymbols plt = perf61 ? new PltSymbols(pltSymbols(runtime), -1) : PltSymbols.of(runtime, syms::nameStartingAt);
+        return new Loaded(syms, plt, source, section);
     }
 
     /**
@@ -160,7 +165,7 @@ public final class ElfSymbols {
      * stretched symbol.
      */
     static SymbolTable table(List<Symbol> syms, List<Symbol> plt) {
-        return columns(Collected.of(syms), plt).table();
+        return columns(Collected.of(syms), new PltSymbols(plt, -1)).table();
     }
 
     /**
@@ -169,10 +174,10 @@ public final class ElfSymbols {
      * {@code nameAt}) with whether it is demangled when made; the table names a symbol the first
      * time a lookup returns it. {@link ElfSymbolCache} keeps these between runs.
      */
-    record Columns(long[] start, long[] end, char[] binding, boolean innermost, byte[] names, int[] nameAt,
-                   boolean[] demangle) {
+    record Columns(long[] start, long[] end, char[] binding, boolean innermost, boolean[] weak, byte[] names,
+                   int[] nameAt, boolean[] demangle) {
         SymbolTable table() {
-            return SymbolTable.ofNamed(start, end, binding, innermost, k -> {
+            return SymbolTable.ofNamed(start, end, binding, innermost, weak, k -> {
                 String raw = io.perfj.elf.ElfSymbolColumns.name(names, nameAt[k]);
                 return demangle[k] ? Demangler.demangle(raw) : raw;
             });
@@ -219,14 +224,26 @@ public final class ElfSymbols {
         }
     }
 
-    /** {@link #table(List, List)} over collected symbols, as columns. */
-    static Columns columns(Collected syms, List<Symbol> plt) {
+    /**
+     * {@link #table(List, List)} over collected symbols, as columns; the symbol stretched over the
+     * start of the PLT is cut there when {@code plt} says so. A symbol that had no size yields to
+     * a sized one covering the same address ({@link SymbolTable#ofInnermost(List, boolean[])}).
+     */
+    static Columns columns(Collected syms, PltSymbols plt) {
+        boolean[] sizeless = new boolean[syms.n];
+        for (int i = 0; i < syms.n; i++) {
+            sizeless[i] = syms.end[i] == syms.start[i];
+        }
         int[] kept = SymbolFixups.apply(syms.start, syms.end, syms.binding, syms.n, null, syms::name);
-        List<Symbol> p = SymbolTable.sortedCopy(plt);
+        if (plt.cutAt() >= 0) {
+            cut(syms, kept, plt.cutAt());
+        }
+        List<Symbol> p = SymbolTable.sortedCopy(plt.symbols());
         int total = kept.length + p.size();
         long[] start = new long[total];
         long[] end = new long[total];
         char[] binding = new char[total];
+        boolean[] weak = new boolean[total];
         // a merged position's source: an ELF symbol's position (>= 0) or ~ a PLT entry's index
         int[] from = new int[total];
         int i = 0;
@@ -237,6 +254,7 @@ public final class ElfSymbols {
                 start[k] = syms.start[e];
                 end[k] = syms.end[e];
                 binding[k] = syms.binding[e];
+                weak[k] = sizeless[e];
                 from[k] = e;
             } else {
                 Symbol q = p.get(j);
@@ -257,7 +275,23 @@ public final class ElfSymbols {
                 nameAt[k] = names.add(p.get(~from[k]).name());
             }
         }
-        return new Columns(start, end, binding, true, names.bytes(), nameAt, demangle);
+        return new Columns(start, end, binding, true, weak, names.bytes(), nameAt, demangle);
+    }
+
+    /** Ends the innermost kept symbol that runs over {@code at} (from before it) there. */
+    private static void cut(Collected syms, int[] kept, long at) {
+        int inner = -1;
+        for (int e : kept) {
+            if (Long.compareUnsigned(syms.start[e], at) >= 0) {
+                break;
+            }
+            if (Long.compareUnsigned(syms.end[e], at) > 0) {
+                inner = e;
+            }
+        }
+        if (inner >= 0) {
+            syms.end[inner] = at;
+        }
     }
 
     /**
@@ -296,7 +330,7 @@ public final class ElfSymbols {
                 binding[k] = syms.binding[kept[k]];
                 nameAt[k] = syms.rawName(kept[k], names);
             }
-            return new Columns(start, end, binding, false, names.bytes(), nameAt, new boolean[kept.length]);
+            return new Columns(start, end, binding, false, null, names.bytes(), nameAt, new boolean[kept.length]);
         }
     }
 
@@ -414,6 +448,16 @@ public final class ElfSymbols {
         /** Whether {@link #name(int)} demangles symbol {@code i}'s raw name. */
         boolean demangles(int i) {
             return source[i] >= 0 && demangle;
+        }
+
+        /** The name of a symbol gathered at exactly {@code start} (the first one), or null. */
+        String nameStartingAt(long start) {
+            for (int i = 0; i < n; i++) {
+                if (this.start[i] == start) {
+                    return name(i);
+                }
+            }
+            return null;
         }
 
         String name(int i) {
