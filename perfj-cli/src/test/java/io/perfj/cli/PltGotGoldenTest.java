@@ -15,15 +15,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pltgot.data: a program whose hot loop calls a library function through its .plt.got stub, and
  * a sized function with zero-sized labels inside it (fixtures/make-pltgot.sh). perf 6.1 names the
  * stub {@code _init} (the zero-sized symbol stretched over it), perf 7.2 {@code pg_step@plt}; both
- * name the function, not the labels, in report. Only the two objects are in the build-id cache,
- * so reports are restricted to them and script to their frames.
+ * name the function, not the labels, in report. pltsec.data is its IBT build (.plt.sec). Only
+ * the programs and the library are in the build-id cache, so reports are restricted to them and
+ * script to their frames.
  */
 class PltGotGoldenTest {
     private static final String DSOS = "pltgot,libpgstep.so";
 
     private static CliFixtures.Run run(String... args) {
+        return runOn("pltgot", args);
+    }
+
+    private static CliFixtures.Run runOn(String recording, String... args) {
         List<String> a = new ArrayList<>(Arrays.asList(args));
-        a.addAll(List.of("-i", Fixtures.recording("pltgot").toString(), "--buildid-dir",
+        a.addAll(List.of("-i", Fixtures.recording(recording).toString(), "--buildid-dir",
                 BuildIdCacheFixture.unpacked("pltgot.buildid-cache").toString(), "--no-system-files"));
         CliFixtures.Run r = CliFixtures.run(a.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
@@ -31,7 +36,11 @@ class PltGotGoldenTest {
     }
 
     private static void assertReport(String golden, CliFixtures.Run r) {
-        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden("pltgot", golden))),
+        assertReport("pltgot", golden, r);
+    }
+
+    private static void assertReport(String name, String golden, CliFixtures.Run r) {
+        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden(name, golden))),
                 String.join("\n", ReportGoldenTest.withoutTip(r.out())));
     }
 
@@ -48,11 +57,26 @@ class PltGotGoldenTest {
                 "--dsos", DSOS, "--compat", "perf-6.1"));
     }
 
+    /** The IBT build: .plt.sec entries and endbr64-prefixed .plt.got entries, named by perf 7.2 only. */
+    @Test
+    void pltSecReportAsPerf72() {
+        CliFixtures.Run r = runOn("pltsec", "report", "--stdio", "--no-children", "-g", "none", "--sort", "dso,sym",
+                "--dsos", "pltsec,libpgstep.so");
+        assertReport("pltsec", "report-dso-sym.perf72", r);
+        assertTrue(r.out().contains("[.] labs@plt\n"), r.out());
+    }
+
+    @Test
+    void pltSecReportAsPerf61() {
+        assertReport("pltsec", "report-dso-sym", runOn("pltsec", "report", "--stdio", "--no-children", "-g", "none",
+                "--sort", "dso,sym", "--dsos", "pltsec,libpgstep.so", "--compat", "perf-6.1"));
+    }
+
     @Test
     void scriptFramesAsPerf61() {
         CliFixtures.Run r = run("script", "-F", "comm,tid,ip,sym,symoff,dso", "--compat", "perf-6.1");
         List<String> want = ownFrames(Fixtures.golden("pltgot", "script"));
-        assertEquals(688, want.size());
+        assertEquals(639, want.size());
         assertEquals(want, ownFrames(r.out()));
     }
 

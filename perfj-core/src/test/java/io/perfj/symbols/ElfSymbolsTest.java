@@ -52,6 +52,16 @@ class ElfSymbolsTest {
         }
     }
 
+    /** bin/pltsec, linked with -z ibtplt: .plt is all header, the entries are in .plt.sec. */
+    @Test
+    void pltSecAndEndbrPltGotAsPerf72() {
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltsec"), List.of(), false, false).table();
+        assertEquals(new Symbol(0x1020, 0x1050, ".plt", 'G'), t.find(0x1030));
+        assertEquals(new Symbol(0x1060, 0x1070, "pg_step@plt", 'G'), t.find(0x1064));
+        assertEquals(new Symbol(0x1070, 0x1080, "labs@plt", 'G'), t.find(0x1070));
+        assertEquals(new Symbol(0x1080, 0x1090, "printf@plt", 'G'), t.find(0x108f));
+    }
+
     /**
      * perf 6.1 made no symbols for .plt.got: _init, stretched over it, answers (its sampled
      * addresses as golden/pltgot.script.txt.gz names them).
