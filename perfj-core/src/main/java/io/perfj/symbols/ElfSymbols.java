@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Symbols of an ELF object the way perf 6.1 loads them ({@code dso__load} with
+ * Symbols of an ELF object the way perf loads them ({@code dso__load} with
  * {@code dso__load_sym} and {@code dso__synthesize_plt_symbols}, tools/perf/util/symbol-elf.c).
  *
  * <p>User-space objects: symbols come from the first .symtab found (the runtime file itself,
@@ -31,8 +31,10 @@ import java.util.Optional;
  * {@code ip - map.start + map.pgoff}. C++/Rust names are demangled as perf prints them (no
  * parameter lists). Names are the string-table names: perf adds no symbol versions, so
  * {@code clock_gettime@@GLIBC_2.17} shows only where a .symtab holds that literal name. After
- * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}, and
- * lookups follow perf's tree ({@link PerfSymbolTree}) where a stretched symbol overlaps them.
+ * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}: by
+ * default those perf 7.2 makes ({@link PltSymbols}), and where symbols overlap the innermost
+ * one with a size of its own answers; with perf's tree ({@code perfTree}, perf 6.1's answers)
+ * those perf 6.1 makes ({@link #pltSymbols}), and lookups follow the tree ({@link PerfSymbolTree}).
  *
  * <p>Kernel images and modules keep absolute addresses and mangled names.
  */
@@ -160,9 +162,9 @@ public final class ElfSymbols {
     /**
      * dso__load's symbols: the ELF ones sorted and fixed up (dso__load_sym), then the PLT ones
      * added without another fix-up (dso__synthesize_plt_symbols), equal starts in that order.
-     * Where symbols overlap (typically a zero-sized {@code _init} stretched over the PLT entries)
-     * the innermost covering symbol answers ({@link SymbolTable#ofInnermost}): the entry, not the
-     * stretched symbol.
+     * Where symbols overlap (a zero-sized {@code _init} stretched over the PLT entries, a label
+     * inside a function) the innermost covering symbol that had a size answers, else the
+     * innermost one ({@link SymbolTable#ofInnermost(List, boolean[])}): the entry, the function.
      */
     static SymbolTable table(List<Symbol> syms, List<Symbol> plt) {
         return columns(Collected.of(syms), new PltSymbols(plt, -1)).table();
@@ -450,14 +452,21 @@ public final class ElfSymbols {
             return source[i] >= 0 && demangle;
         }
 
-        /** The name of a symbol gathered at exactly {@code start} (the first one), or null. */
+        /**
+         * The name of the symbol gathered at exactly {@code start} that perf keeps of those
+         * starting there ({@link SymbolFixups#better}), or null.
+         */
         String nameStartingAt(long start) {
+            Symbol best = null;
             for (int i = 0; i < n; i++) {
                 if (this.start[i] == start) {
-                    return name(i);
+                    Symbol s = new Symbol(start, end[i], name(i), binding[i]);
+                    if (best == null || SymbolFixups.better(s, best)) {
+                        best = s;
+                    }
                 }
             }
-            return null;
+            return best == null ? null : best.name();
         }
 
         String name(int i) {
@@ -538,7 +547,7 @@ public final class ElfSymbols {
         }
     }
 
-    /** perf's PLT symbols: one {@code name@plt} per .rela.plt/.rel.plt entry. */
+    /** perf 6.1's PLT symbols: one {@code name@plt} per .rela.plt/.rel.plt entry. */
     static List<Symbol> pltSymbols(ElfFile elf) {
         Optional<SectionHeader> dynsymSec = elf.dynsymSection();
         if (dynsymSec.isEmpty()) {

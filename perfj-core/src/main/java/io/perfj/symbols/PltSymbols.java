@@ -10,7 +10,9 @@ import io.perfj.io.FormatException;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
 
@@ -64,8 +66,10 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
         }
         List<Symbol> out = new ArrayList<>();
         out.add(new Symbol(plt.offset(), plt.offset() + sizes[0], ".plt", 'G'));
+        // symbol tables by section index, each read once (.rela.dyn and .rela.plt share .dynsym)
+        Map<Integer, List<ElfSymbol>> tables = new HashMap<>();
         if (x86) {
-            pltGot(elf, out);
+            pltGot(elf, out, tables);
         }
         long entry = sizes[1];
         long at;
@@ -85,7 +89,7 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
         if (rel == null || rel.type() != Elf.SHT_RELA && rel.type() != Elf.SHT_REL || rel.link() == 0) {
             return new PltSymbols(out, cut);
         }
-        List<ElfSymbol> syms = linkedSymbols(elf, rel);
+        List<ElfSymbol> syms = linkedSymbols(elf, rel, tables);
         if (syms == null || rel.entsize() == 0) {
             return new PltSymbols(out, cut);
         }
@@ -151,20 +155,24 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
     }
 
     /** The symbol table a relocation section refers to: .dynsym, or .symtab (a static executable's IFUNCs). */
-    private static List<ElfSymbol> linkedSymbols(ElfFile elf, SectionHeader rel) {
+    private static List<ElfSymbol> linkedSymbols(ElfFile elf, SectionHeader rel, Map<Integer, List<ElfSymbol>> tables) {
         Optional<SectionHeader> dynsym = elf.dynsymSection();
         if (dynsym.isPresent() && dynsym.get().index() == rel.link()) {
-            return elf.symbols(dynsym.get());
+            return symbols(elf, dynsym.get(), tables);
         }
         Optional<SectionHeader> symtab = elf.symtabSection();
         if (symtab.isPresent() && symtab.get().index() == rel.link()) {
-            return elf.symbols(symtab.get());
+            return symbols(elf, symtab.get(), tables);
         }
         return null;
     }
 
+    private static List<ElfSymbol> symbols(ElfFile elf, SectionHeader table, Map<Integer, List<ElfSymbol>> tables) {
+        return tables.computeIfAbsent(table.index(), k -> elf.symbols(table));
+    }
+
     /** The .plt.got entries, named after the relocation of the GOT slot each one jumps through. */
-    private static void pltGot(ElfFile elf, List<Symbol> out) {
+    private static void pltGot(ElfFile elf, List<Symbol> out, Map<Integer, List<ElfSymbol>> tables) {
         SectionHeader got = elf.section(".plt.got").orElse(null);
         if (got == null || got.entsize() == 0 || got.isNoBits()) {
             return;
@@ -176,7 +184,7 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
         SectionHeader relaDyn = elf.machine() == Elf.EM_X86_64 ? elf.section(".rela.dyn").orElse(null) : null;
         if (relaDyn != null && relaDyn.link() != 0 && relaDyn.entsize() != 0
                 && relaDyn.link() < elf.sections().size() && elf.sections().get(relaDyn.link()).link() != 0) {
-            syms = elf.symbols(elf.sections().get(relaDyn.link()));
+            syms = symbols(elf, elf.sections().get(relaDyn.link()), tables);
             Relocations r = Relocations.read(elf, relaDyn, true, relaDyn.size() / relaDyn.entsize());
             int[] order = r.byOffset();
             slots = new long[order.length];
