@@ -12,8 +12,8 @@ import java.util.List;
  * <p>Two kinds of entry, under {@link CacheFiles#directory()}: {@code elf-facts/}, one per file,
  * its build-id and whether it has a {@code .symtab} (what {@link DsoFinder} asks of every
  * candidate file), and {@code elf-symbols/}, one per file symbols were read from, the finished
- * table as {@link ElfSymbols.Columns}. A fact entry is keyed by its file's path, size,
- * modification time and file key ({@link CacheFiles#fileKey}); a symbol entry by those of the
+ * table as {@link ElfSymbols.Columns} (a flags byte per symbol: 1 demangled, 2 weak). A fact
+ * entry is keyed by its file's path, size, modification time and file key ({@link CacheFiles#fileKey}); a symbol entry by those of the
  * file and of every other file the load may read (the runtime object a separate debug file
  * belongs to), so that replacing any of them means a parse; a file modified in the last two
  * seconds has no entry ({@link CacheFiles#fileKey}). Only perfj's own answers are kept:
@@ -21,7 +21,7 @@ import java.util.List;
  */
 final class ElfSymbolCache {
     private static final long FACTS = 0x3130_4645_4a46_5250L; // "PRFJEF01", little-endian
-    private static final long SYMBOLS = 0x3130_5345_4a46_5250L; // "PRFJES01"
+    private static final long SYMBOLS = 0x3230_5345_4a46_5250L; // "PRFJES02"
 
     private ElfSymbolCache() {
     }
@@ -138,14 +138,18 @@ final class ElfSymbolCache {
             return null;
         }
         boolean[] demangle = new boolean[n];
+        boolean[] weak = innermost ? new boolean[n] : null;
         for (int i = 0; i < n; i++) {
-            if (nameAt[i] < 0 || nameAt[i] >= len || flags[i] > 1 || flags[i] < 0
+            if (nameAt[i] < 0 || nameAt[i] >= len || flags[i] > 3 || flags[i] < 0 || !innermost && flags[i] > 1
                     || i > 0 && Long.compareUnsigned(start[i - 1], start[i]) > 0) {
                 return null;
             }
-            demangle[i] = flags[i] == 1;
+            demangle[i] = (flags[i] & 1) != 0;
+            if (weak != null) {
+                weak[i] = (flags[i] & 2) != 0;
+            }
         }
-        return new ElfSymbols.Columns(start, end, binding, innermost, names, nameAt, demangle);
+        return new ElfSymbols.Columns(start, end, binding, innermost, weak, names, nameAt, demangle);
     }
 
     static void storeSymbols(Path dir, Path file, String key, ElfSymbols.Columns c) {
@@ -161,8 +165,10 @@ final class ElfSymbolCache {
         CacheFiles.putLongs(b, c.start());
         CacheFiles.putLongs(b, c.end());
         CacheFiles.putChars(b, c.binding());
-        for (boolean d : c.demangle()) {
-            b.put((byte) (d ? 1 : 0));
+        boolean[] d = c.demangle();
+        boolean[] w = c.weak();
+        for (int i = 0; i < n; i++) {
+            b.put((byte) ((d[i] ? 1 : 0) | (w != null && w[i] ? 2 : 0)));
         }
         CacheFiles.putInts(b, c.nameAt());
         b.putInt(c.names().length).put(c.names());

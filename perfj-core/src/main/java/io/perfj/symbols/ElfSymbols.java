@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Symbols of an ELF object the way perf 6.1 loads them ({@code dso__load} with
+ * Symbols of an ELF object the way perf loads them ({@code dso__load} with
  * {@code dso__load_sym} and {@code dso__synthesize_plt_symbols}, tools/perf/util/symbol-elf.c).
  *
  * <p>User-space objects: symbols come from the first .symtab found (the runtime file itself,
@@ -31,8 +31,10 @@ import java.util.Optional;
  * {@code ip - map.start + map.pgoff}. C++/Rust names are demangled as perf prints them (no
  * parameter lists). Names are the string-table names: perf adds no symbol versions, so
  * {@code clock_gettime@@GLIBC_2.17} shows only where a .symtab holds that literal name. After
- * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}, and
- * lookups follow perf's tree ({@link PerfSymbolTree}) where a stretched symbol overlaps them.
+ * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}: by
+ * default those perf 7.2 makes ({@link PltSymbols}), and where symbols overlap the innermost
+ * one with a size of its own answers; with perf's tree ({@code perfTree}, perf 6.1's answers)
+ * those perf 6.1 makes ({@link #pltSymbols}), and lookups follow the tree ({@link PerfSymbolTree}).
  *
  * <p>Kernel images and modules keep absolute addresses and mangled names.
  */
@@ -92,22 +94,26 @@ public final class ElfSymbols {
 
     /** As {@link #loadUser(Path, List, boolean, boolean)} for an already opened runtime file. */
     public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates);
-        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt) : columns(l.syms, l.plt).table(),
-                l.source, l.section, l.plt.size());
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, perfTree);
+        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt.symbols()) : columns(l.syms, l.plt).table(),
+                l.source, l.section, l.plt.symbols().size());
     }
 
     /** As {@link #loadUser(ElfFile, Path, List, boolean)} without perf's tree, as columns (to keep between runs). */
     static Columns userColumns(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates);
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, false);
         return columns(l.syms, l.plt);
     }
 
     /** A user object's symbols as gathered, before perf's fix-ups. */
-    private record Loaded(Collected syms, List<Symbol> plt, Path source, String section) {
+    private record Loaded(Collected syms, PltSymbols plt, Path source, String section) {
     }
 
-    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
+    /**
+     * The symbols of a user object and of its PLT: perf 6.1's PLT entries ({@link #pltSymbols})
+     * for {@code perf61}, else perf 7.2's ({@link PltSymbols}).
+     */
+    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perf61) {
         Collected syms = new Collected(true);
         Path source = runtimePath;
         String section;
@@ -149,18 +155,19 @@ public final class ElfSymbols {
                 }
             }
         }
-        return new Loaded(syms, pltSymbols(runtime), source, section);
+        PltSymbols plt = perf61 ? new PltSymbols(pltSymbols(runtime), -1) : PltSymbols.of(runtime, syms::nameStartingAt);
+        return new Loaded(syms, plt, source, section);
     }
 
     /**
      * dso__load's symbols: the ELF ones sorted and fixed up (dso__load_sym), then the PLT ones
      * added without another fix-up (dso__synthesize_plt_symbols), equal starts in that order.
-     * Where symbols overlap (typically a zero-sized {@code _init} stretched over the PLT entries)
-     * the innermost covering symbol answers ({@link SymbolTable#ofInnermost}): the entry, not the
-     * stretched symbol.
+     * Where symbols overlap (a zero-sized {@code _init} stretched over the PLT entries, a label
+     * inside a function) the innermost covering symbol that had a size answers, else the
+     * innermost one ({@link SymbolTable#ofInnermost(List, boolean[])}): the entry, the function.
      */
     static SymbolTable table(List<Symbol> syms, List<Symbol> plt) {
-        return columns(Collected.of(syms), plt).table();
+        return columns(Collected.of(syms), new PltSymbols(plt, -1)).table();
     }
 
     /**
@@ -169,10 +176,10 @@ public final class ElfSymbols {
      * {@code nameAt}) with whether it is demangled when made; the table names a symbol the first
      * time a lookup returns it. {@link ElfSymbolCache} keeps these between runs.
      */
-    record Columns(long[] start, long[] end, char[] binding, boolean innermost, byte[] names, int[] nameAt,
-                   boolean[] demangle) {
+    record Columns(long[] start, long[] end, char[] binding, boolean innermost, boolean[] weak, byte[] names,
+                   int[] nameAt, boolean[] demangle) {
         SymbolTable table() {
-            return SymbolTable.ofNamed(start, end, binding, innermost, k -> {
+            return SymbolTable.ofNamed(start, end, binding, innermost, weak, k -> {
                 String raw = io.perfj.elf.ElfSymbolColumns.name(names, nameAt[k]);
                 return demangle[k] ? Demangler.demangle(raw) : raw;
             });
@@ -219,14 +226,26 @@ public final class ElfSymbols {
         }
     }
 
-    /** {@link #table(List, List)} over collected symbols, as columns. */
-    static Columns columns(Collected syms, List<Symbol> plt) {
+    /**
+     * {@link #table(List, List)} over collected symbols, as columns; the symbol stretched over the
+     * start of the PLT is cut there when {@code plt} says so. A symbol that had no size yields to
+     * a sized one covering the same address ({@link SymbolTable#ofInnermost(List, boolean[])}).
+     */
+    static Columns columns(Collected syms, PltSymbols plt) {
+        boolean[] sizeless = new boolean[syms.n];
+        for (int i = 0; i < syms.n; i++) {
+            sizeless[i] = syms.end[i] == syms.start[i];
+        }
         int[] kept = SymbolFixups.apply(syms.start, syms.end, syms.binding, syms.n, null, syms::name);
-        List<Symbol> p = SymbolTable.sortedCopy(plt);
+        if (plt.cutAt() >= 0) {
+            cut(syms, kept, plt.cutAt());
+        }
+        List<Symbol> p = SymbolTable.sortedCopy(plt.symbols());
         int total = kept.length + p.size();
         long[] start = new long[total];
         long[] end = new long[total];
         char[] binding = new char[total];
+        boolean[] weak = new boolean[total];
         // a merged position's source: an ELF symbol's position (>= 0) or ~ a PLT entry's index
         int[] from = new int[total];
         int i = 0;
@@ -237,6 +256,7 @@ public final class ElfSymbols {
                 start[k] = syms.start[e];
                 end[k] = syms.end[e];
                 binding[k] = syms.binding[e];
+                weak[k] = sizeless[e];
                 from[k] = e;
             } else {
                 Symbol q = p.get(j);
@@ -257,7 +277,23 @@ public final class ElfSymbols {
                 nameAt[k] = names.add(p.get(~from[k]).name());
             }
         }
-        return new Columns(start, end, binding, true, names.bytes(), nameAt, demangle);
+        return new Columns(start, end, binding, true, weak, names.bytes(), nameAt, demangle);
+    }
+
+    /** Ends the innermost kept symbol that runs over {@code at} (from before it) there. */
+    private static void cut(Collected syms, int[] kept, long at) {
+        int inner = -1;
+        for (int e : kept) {
+            if (Long.compareUnsigned(syms.start[e], at) >= 0) {
+                break;
+            }
+            if (Long.compareUnsigned(syms.end[e], at) > 0) {
+                inner = e;
+            }
+        }
+        if (inner >= 0) {
+            syms.end[inner] = at;
+        }
     }
 
     /**
@@ -296,7 +332,7 @@ public final class ElfSymbols {
                 binding[k] = syms.binding[kept[k]];
                 nameAt[k] = syms.rawName(kept[k], names);
             }
-            return new Columns(start, end, binding, false, names.bytes(), nameAt, new boolean[kept.length]);
+            return new Columns(start, end, binding, false, null, names.bytes(), nameAt, new boolean[kept.length]);
         }
     }
 
@@ -416,6 +452,23 @@ public final class ElfSymbols {
             return source[i] >= 0 && demangle;
         }
 
+        /**
+         * The name of the symbol gathered at exactly {@code start} that perf keeps of those
+         * starting there ({@link SymbolFixups#better}), or null.
+         */
+        String nameStartingAt(long start) {
+            Symbol best = null;
+            for (int i = 0; i < n; i++) {
+                if (this.start[i] == start) {
+                    Symbol s = new Symbol(start, end[i], name(i), binding[i]);
+                    if (best == null || SymbolFixups.better(s, best)) {
+                        best = s;
+                    }
+                }
+            }
+            return best == null ? null : best.name();
+        }
+
         String name(int i) {
             if (source[i] < 0) {
                 return given.get(offset[i]).name();
@@ -494,7 +547,7 @@ public final class ElfSymbols {
         }
     }
 
-    /** perf's PLT symbols: one {@code name@plt} per .rela.plt/.rel.plt entry. */
+    /** perf 6.1's PLT symbols: one {@code name@plt} per .rela.plt/.rel.plt entry. */
     static List<Symbol> pltSymbols(ElfFile elf) {
         Optional<SectionHeader> dynsymSec = elf.dynsymSection();
         if (dynsymSec.isEmpty()) {

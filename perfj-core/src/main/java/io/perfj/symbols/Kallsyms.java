@@ -101,7 +101,7 @@ public record Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, lon
         SymbolTable symbols(Names names) {
             int[] from = nameFrom;
             int[] to = nameTo;
-            return SymbolTable.ofNamed(starts, ends, bindings, false, k -> names.name(from[k], to[k]));
+            return SymbolTable.ofNamed(starts, ends, bindings, false, null, k -> names.name(from[k], to[k]));
         }
     }
 

@@ -14,7 +14,9 @@ import java.util.List;
  * each number is read like {@code strtoull(.., 16)} and followed by exactly one separator
  * character, and lines too short to hold a name are skipped. Unlike perf, a line whose numbers
  * do not parse is skipped too instead of becoming a symbol at 0. Symbols keep their sizes (perf
- * applies no fix-ups to map files: a zero-sized entry matches only its start address).
+ * applies no fix-ups to map files: a zero-sized entry matches only its start address), and where
+ * entries overlap the innermost one covering an address names it, a zero-sized one only where no
+ * sized entry covers its start.
  *
  * @param table     the symbols, absolute addresses
  * @param badLines  lines skipped as malformed
@@ -53,7 +55,12 @@ public record PerfMap(SymbolTable table, int badLines, String warning) {
         }
         String warning = bad == 0 ? null
                 : name + ": skipped " + bad + " malformed line" + (bad == 1 ? "" : "s") + " (first: line " + firstBad + ")";
-        return new PerfMap(SymbolTable.ofSorted(SymbolTable.sortedCopy(syms)), bad, warning);
+        List<Symbol> sorted = SymbolTable.sortedCopy(syms);
+        boolean[] sizeless = new boolean[sorted.size()];
+        for (int i = 0; i < sizeless.length; i++) {
+            sizeless[i] = sorted.get(i).size() == 0;
+        }
+        return new PerfMap(SymbolTable.ofInnermost(sorted, sizeless), bad, warning);
     }
 
     /** One line [from, to); false when it is skipped. */

@@ -31,12 +31,17 @@ public final class SymbolTable {
      * tables whose overlapping symbols answer by {@link #ofInnermost}'s rule; else null.
      */
     private final int[] enclosing;
+    /**
+     * Per position, whether the symbol yields to a stronger one that also holds the address (a
+     * label that had no size), for tables with {@link #enclosing}; else null.
+     */
+    private final boolean[] weak;
 
     private SymbolTable(List<Symbol> sorted) {
-        this(sorted, null, false);
+        this(sorted, null, false, null);
     }
 
-    private SymbolTable(List<Symbol> sorted, int[][] tree, boolean innermost) {
+    private SymbolTable(List<Symbol> sorted, int[][] tree, boolean innermost, boolean[] weak) {
         this.symbols = sorted.toArray(new Symbol[0]);
         int n = symbols.length;
         this.starts = new long[n];
@@ -50,9 +55,11 @@ public final class SymbolTable {
         this.names = null;
         this.tree = tree;
         this.enclosing = innermost ? enclosing(starts, ends) : null;
+        this.weak = enclosing != null ? weak : null;
     }
 
-    private SymbolTable(long[] starts, long[] ends, char[] bindings, boolean innermost, IntFunction<String> names) {
+    private SymbolTable(long[] starts, long[] ends, char[] bindings, boolean innermost, boolean[] weak,
+                        IntFunction<String> names) {
         this.starts = starts;
         this.ends = ends;
         this.bindings = bindings;
@@ -60,6 +67,7 @@ public final class SymbolTable {
         this.names = names;
         this.tree = null;
         this.enclosing = innermost ? enclosing(starts, ends) : null;
+        this.weak = enclosing != null ? weak : null;
     }
 
     /** {@link #enclosing} of sorted symbols, or null when none overlaps another. */
@@ -87,7 +95,7 @@ public final class SymbolTable {
      *              child (-1 for none)
      */
     public static SymbolTable ofTreeShape(List<Symbol> sorted, int[][] shape) {
-        return new SymbolTable(sorted, shape, false);
+        return new SymbolTable(sorted, shape, false, null);
     }
 
     /** Sorts, removes duplicates and fixes zero sizes as perf does, then indexes. */
@@ -106,20 +114,32 @@ public final class SymbolTable {
      * start, the later one of equal starts, that covers it.
      */
     public static SymbolTable ofInnermost(List<Symbol> sorted) {
-        return new SymbolTable(sorted, null, true);
+        return new SymbolTable(sorted, null, true, null);
+    }
+
+    /**
+     * As {@link #ofInnermost(List)}, except that a {@code weak} symbol (by position; a label
+     * without a size of its own) answers only where no other covering symbol does: an address
+     * in a function past a label inside it is the function's.
+     */
+    public static SymbolTable ofInnermost(List<Symbol> sorted, boolean[] weak) {
+        return new SymbolTable(sorted, null, true, weak);
     }
 
     /**
      * Indexes clean symbols sorted by start (unsigned), given as columns (the arrays are kept,
      * not copied), whose names are asked of {@code names} by position the first time a symbol
      * is returned; {@code names} may be called from any thread. With {@code innermost},
-     * overlapping symbols answer as in {@link #ofInnermost}; without, they must not overlap.
+     * overlapping symbols answer as in {@link #ofInnermost(List, boolean[])} ({@code weak} may be
+     * null); without, they must not overlap.
      */
-    static SymbolTable ofNamed(long[] starts, long[] ends, char[] bindings, boolean innermost, IntFunction<String> names) {
-        if (starts.length != ends.length || starts.length != bindings.length) {
+    static SymbolTable ofNamed(long[] starts, long[] ends, char[] bindings, boolean innermost, boolean[] weak,
+                               IntFunction<String> names) {
+        if (starts.length != ends.length || starts.length != bindings.length
+                || weak != null && weak.length != starts.length) {
             throw new IllegalArgumentException("columns of different lengths");
         }
-        return new SymbolTable(starts, ends, bindings, innermost, names);
+        return new SymbolTable(starts, ends, bindings, innermost, weak, names);
     }
 
     /** The symbol containing {@code addr}, or null. */
@@ -145,17 +165,25 @@ public final class SymbolTable {
             return -1;
         }
         // perf's symbols__find also matches a zero-sized symbol at exactly its start.
-        if (holds(found, addr)) {
+        if (holds(found, addr) && (weak == null || !weak[found])) {
             return found;
         }
-        if (enclosing != null) {
-            for (int k = enclosing[found]; k >= 0; k = enclosing[k]) {
-                if (holds(k, addr)) {
+        if (enclosing == null) {
+            return holds(found, addr) ? found : -1;
+        }
+        // the innermost covering symbol, unless it is weak and a stronger one covers the address
+        int firstWeak = holds(found, addr) ? found : -1;
+        for (int k = enclosing[found]; k >= 0; k = enclosing[k]) {
+            if (holds(k, addr)) {
+                if (weak == null || !weak[k]) {
                     return k;
+                }
+                if (firstWeak < 0) {
+                    firstWeak = k;
                 }
             }
         }
-        return -1;
+        return firstWeak;
     }
 
     private boolean holds(int i, long addr) {

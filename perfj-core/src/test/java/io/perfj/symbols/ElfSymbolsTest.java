@@ -31,6 +31,49 @@ class ElfSymbolsTest {
         assertTrue(t.symbols().stream().anyMatch(s -> s.name().endsWith("@plt")));
     }
 
+    /**
+     * bin/pltgot (fixtures/make-pltgot.sh): perf 7.2's PLT symbols by default, .plt.got stubs
+     * named after their GOT slots' relocations, _init cut at .plt; a sized function wins over
+     * the labels inside it.
+     */
+    @Test
+    void pltGotStubsAndLabelsAsPerf72() {
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, false).table();
+        assertEquals("_init", t.find(0x1016).name());
+        assertEquals(new Symbol(0x1000, 0x1020, "_init", 'G'), t.find(0x1000));
+        assertEquals(new Symbol(0x1020, 0x1030, ".plt", 'G'), t.find(0x102c));
+        assertEquals("strtod@plt", t.find(0x1030).name());
+        assertEquals("printf@plt", t.find(0x105f).name());
+        assertEquals(new Symbol(0x1060, 0x1068, "__cxa_finalize@plt", 'G'), t.find(0x1060));
+        assertEquals(new Symbol(0x1068, 0x1070, "pg_step@plt", 'G'), t.find(0x1068));
+        assertEquals("main", t.find(0x1070).name());
+        for (long a = 0x12b0; a < 0x12df; a++) {
+            assertEquals("lbl_stub", t.find(a).name(), Long.toHexString(a));
+        }
+    }
+
+    /** bin/pltsec, linked with -z ibtplt: .plt is all header, the entries are in .plt.sec. */
+    @Test
+    void pltSecAndEndbrPltGotAsPerf72() {
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltsec"), List.of(), false, false).table();
+        assertEquals(new Symbol(0x1020, 0x1050, ".plt", 'G'), t.find(0x1030));
+        assertEquals(new Symbol(0x1060, 0x1070, "pg_step@plt", 'G'), t.find(0x1064));
+        assertEquals(new Symbol(0x1070, 0x1080, "labs@plt", 'G'), t.find(0x1070));
+        assertEquals(new Symbol(0x1080, 0x1090, "printf@plt", 'G'), t.find(0x108f));
+    }
+
+    /**
+     * perf 6.1 made no symbols for .plt.got: _init, stretched over it, answers (its sampled
+     * addresses as golden/pltgot.script.txt.gz names them).
+     */
+    @Test
+    void pltGotStubsAsPerf61() {
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, true).table();
+        assertEquals("_init", t.find(0x1068).name());
+        assertEquals("lbl_stub", t.find(0x12c9).name());
+        assertEquals("lbl_stub", t.find(0x12d7).name());
+    }
+
     @Test
     void strippedLibraryUsesDebugFileWithMatchingBuildIdOnly() {
         Path libc = BuildIdCacheFixture.member("/usr/lib/x86_64-linux-gnu/libc.so.6", "elf").orElseThrow();

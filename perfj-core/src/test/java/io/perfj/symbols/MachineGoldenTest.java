@@ -194,7 +194,8 @@ class MachineGoldenTest {
             Machine m = null;
             for (RawRecord raw; (raw = in.next()) != null; ) {
                 if (m == null) {
-                    m = new Machine(data, o);
+                    // the goldens are perf 6.1's: its PLT symbols and its tree's answers
+                    m = new Machine(data, o, new DefaultSymbolLoader(o, true));
                 }
                 PerfRecord r = RecordDecoder.decode(raw, data.evlist());
                 if (!(r instanceof Sample s)) {

@@ -15,6 +15,22 @@ class PerfMapTest {
         return PerfMap.parse(s.getBytes(StandardCharsets.UTF_8), "perf-1.map");
     }
 
+    /** A zero-sized entry inside a sized one (a label in a function) names no address of it. */
+    @Test
+    void zeroSizedEntryInsideAnotherYieldsToIt() {
+        PerfMap m = parse("""
+                1000 19c Builtins_JSConstructStubGeneric
+                103b 0 construct_stub_create_deopt_addr
+                113a 0 construct_stub_invoke_deopt_addr
+                2000 0 alone
+                """);
+        for (long a : new long[] {0x1000, 0x103b, 0x1102, 0x113a, 0x119b}) {
+            assertEquals("Builtins_JSConstructStubGeneric", m.table().find(a).name(), Long.toHexString(a));
+        }
+        assertNull(m.table().find(0x119c));
+        assertEquals("alone", m.table().find(0x2000).name());
+    }
+
     @Test
     void forms() {
         PerfMap m = parse("""
