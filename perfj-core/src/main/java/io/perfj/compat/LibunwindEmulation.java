@@ -25,7 +25,9 @@ import java.util.Arrays;
  *
  * <ol>
  * <li><b>Where perf thinks an object is loaded.</b> To search an object's {@code .eh_frame_hdr}
- *     table, perf takes the lowest start address of all the thread's maps of that object, minus
+ *     table, perf takes the lowest start address of all the thread's maps of that object (its
+ *     path with the device and inode of the mapping) less that map's file offset (where the file
+ *     would begin: a jitted {@code .so} from perf inject is mapped from its code's offset), minus
  *     the page-aligned address of its first PT_LOAD segment, as the load address. perf keeps a
  *     process's maps across exec (only new mappings displace old ones), so a forked-and-exec'd
  *     process still holds its parent's mappings of, say, libc.so.6. When such an old mapping lies
@@ -98,11 +100,11 @@ public final class LibunwindEmulation {
     /** The value of the last read (0 after a soft failure). */
     private long value;
     private UnwindRow row;
-    /** Per address space: the lowest start of each DSO's maps, kept while the maps do not change. */
-    private final java.util.Map<Maps, java.util.Map<io.perfj.symbols.Dso, Long>> lowestByMaps =
+    /** Per address space: where each DSO's file starts ({@link #fileStart}), kept while the maps do not change. */
+    private final java.util.Map<Maps, java.util.Map<FileId, Long>> lowestByMaps =
             new java.util.IdentityHashMap<>();
     private long lowestGeneration = -1;
-    private java.util.Map<io.perfj.symbols.Dso, Long> lowest;
+    private java.util.Map<FileId, Long> lowest;
     private boolean rowSignal;
     /** The address spaces perf has registered its unwinder for (see {@link #unwinderRegistered}). */
     private final java.util.Map<Maps, Boolean> registered = new java.util.WeakHashMap<>();
@@ -166,7 +168,7 @@ public final class LibunwindEmulation {
             lowestByMaps.clear();
             lowestGeneration = gen;
         }
-        lowest = lowestByMaps.computeIfAbsent(maps, m -> new java.util.IdentityHashMap<>());
+        lowest = lowestByMaps.computeIfAbsent(maps, m -> new java.util.HashMap<>());
         this.reg = reg;
         this.known = known;
         this.stack = data;
@@ -361,7 +363,7 @@ public final class LibunwindEmulation {
         }
         int ret = EINVAL;
         if (obj.ehFrameHdrAddr() >= 0) {
-            long base = lowestStart(map) - obj.firstLoadPage();
+            long base = fileStart(map) - obj.firstLoadPage();
             if (maps.find(base + obj.ehFrameHdrAddr()) == null) {
                 // the search table would be read from unmapped memory
                 ret = -1;
@@ -378,20 +380,32 @@ public final class LibunwindEmulation {
         return ret;
     }
 
-    /** The lowest start of the thread's maps of map's DSO (kept until the maps change). */
-    private long lowestStart(Map map) {
-        Long known = lowest.get(map.dso());
+    /**
+     * Where perf puts the start of map's file: over the thread's maps of the same file in address
+     * order, each one starting below the value so far makes it its start less its file offset
+     * (in effect the lowest map's). perf's file is the path with the device and inode the map
+     * record gave: a file of the same path from another file system (an exec'd program's in a
+     * chroot, its parent's outside) is another. Kept until the maps change.
+     */
+    private long fileStart(Map map) {
+        FileId id = new FileId(map.dso(), map.maj(), map.min(), map.ino(), map.inoGeneration());
+        Long known = lowest.get(id);
         if (known != null) {
             return known;
         }
-        long low = -1L;
+        long base = -1L;
         for (Map m : maps.list()) {
-            if (m.dso() == map.dso() && Long.compareUnsigned(m.start(), low) < 0) {
-                low = m.start();
+            if (m.dso() == map.dso() && m.maj() == map.maj() && m.min() == map.min() && m.ino() == map.ino()
+                    && m.inoGeneration() == map.inoGeneration() && Long.compareUnsigned(m.start(), base) < 0) {
+                base = m.start() - m.pgoff();
             }
         }
-        lowest.put(map.dso(), low);
-        return low;
+        lowest.put(id, base);
+        return base;
+    }
+
+    /** perf's DSO identity: the path (perfj's DSO) with the device and inode of its mapping. */
+    private record FileId(io.perfj.symbols.Dso dso, int maj, int min, long ino, long inoGeneration) {
     }
 
     private int rowAt(CallFrameInfo info, long vaddr) {

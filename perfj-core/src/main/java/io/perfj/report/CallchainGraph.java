@@ -21,16 +21,24 @@ final class CallchainGraph {
 
     /**
      * perf's order among children with equal period: its children tree puts a new node left of
-     * every smaller one (by DSO, then symbol start or address), so ties come out with the later
-     * DSO and the higher address first.
+     * every smaller one, by name when either is an inlined function, else by DSO, then symbol
+     * start or address; so ties come out with the later name, DSO or address first.
      */
     private final java.util.Comparator<CallchainNode> ties;
 
     CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, PrintWriter out) {
-        this.ties = java.util.Comparator.<CallchainNode>comparingLong(n -> {
+        java.util.Comparator<CallchainNode> byPlace = java.util.Comparator.<CallchainNode>comparingLong(n -> {
             Frame f = frames.get(n.frame());
             return f.dso() == null ? Long.MIN_VALUE : f.dso().ordinal();
         }).reversed().thenComparing((a, b) -> Long.compareUnsigned(start(frames.get(b.frame())), start(frames.get(a.frame()))));
+        this.ties = (a, b) -> {
+            Frame fa = frames.get(a.frame());
+            Frame fb = frames.get(b.frame());
+            if (inlined(fa) || inlined(fb)) {
+                return fa.sym() != null && fb.sym() != null ? fb.sym().name().compareTo(fa.sym().name()) : 0;
+            }
+            return byPlace.compare(a, b);
+        };
         this.frames = frames;
         this.opts = opts;
         this.minHit = minHit;
@@ -65,6 +73,10 @@ final class CallchainGraph {
             out.add(block(c));
         }
         return out;
+    }
+
+    private static boolean inlined(Frame f) {
+        return f.sym() != null && f.sym().inlined();
     }
 
     private static long start(Frame f) {

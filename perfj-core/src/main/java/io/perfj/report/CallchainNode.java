@@ -123,7 +123,18 @@ public final class CallchainNode {
             }
         }
         java.util.Comparator<CallchainNode> byCumul = (a, b) -> Long.compare(b.cumul(), a.cumul());
-        out.sort(ties == null ? byCumul : byCumul.thenComparing(ties));
+        if (ties == null) {
+            out.sort(byCumul);
+            return out;
+        }
+        try {
+            out.sort(byCumul.thenComparing(ties));
+        } catch (IllegalArgumentException notAnOrder) {
+            // perf's tie order (names for inlined frames, places for others) is no total order;
+            // where the sort finds it contradicting itself, equal children keep insertion order
+            out.clear();
+            out.addAll(sortedChildren(minHit, null));
+        }
         return out;
     }
 }

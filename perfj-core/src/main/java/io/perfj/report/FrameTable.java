@@ -44,6 +44,8 @@ public final class FrameTable {
     private final Map<Place, Integer> places = new HashMap<>();
     private final List<Frame> frames = new ArrayList<>();
     private int[] canonical = new int[1024];
+    private int[] chainNode = new int[1024];
+    private final Map<String, Integer> inlinedByName = new HashMap<>();
     private final Map<Integer, Integer> bases = new HashMap<>();
 
     /**
@@ -91,8 +93,12 @@ public final class FrameTable {
             frames.add(new Frame(dso, sym, sym != null ? mapIp : addr, level));
             if (id == canonical.length) {
                 canonical = Arrays.copyOf(canonical, id * 2);
+                chainNode = Arrays.copyOf(chainNode, id * 2);
             }
-            canonical[id] = places.computeIfAbsent(new Place(dso, sym, addr), p -> frames.size() - 1);
+            int first = id;
+            canonical[id] = places.computeIfAbsent(new Place(dso, sym, addr), p -> first);
+            chainNode[id] = sym != null && sym.inlined() ? inlinedByName.computeIfAbsent(sym.name(), n -> first)
+                    : canonical[id];
         }
         return id;
     }
@@ -103,6 +109,17 @@ public final class FrameTable {
      */
     public int canonical(int id) {
         return canonical[id];
+    }
+
+    /**
+     * The frame a callchain tree keys this one by (perf's {@code match_chain} with the function
+     * key): its {@link #canonical} frame, but for a function inlined at an address the first
+     * inlined frame of the same name, whatever object or function it was inlined into — perf
+     * compares inlined frames by name alone, as their symbols share the start of the function
+     * they were inlined into.
+     */
+    public int chainNode(int id) {
+        return chainNode[id];
     }
 
     /** Records the frame of the symbol an inlined frame was found in (its ELF symbol, same place). */

@@ -221,11 +221,14 @@ public final class Hists {
         return traces == null ? null : traces.value(sources == null ? id : sources.trace(id));
     }
 
-    /** perf matches callchain nodes by symbol, or by address without one: not by level. */
-    private int[] canonical(int[] chain) {
+    /**
+     * perf matches callchain nodes by symbol (inlined functions by name), or by address without
+     * one: not by level.
+     */
+    private int[] chainNodes(int[] chain) {
         int[] nodes = new int[chain.length];
         for (int i = 0; i < chain.length; i++) {
-            nodes[i] = frames.canonical(chain[i]);
+            nodes[i] = frames.chainNode(chain[i]);
         }
         return nodes;
     }
@@ -307,7 +310,7 @@ public final class Hists {
                 }
                 stacks.prefixes(stack, prefixes);
             }
-            int[] nodes = byPrefix ? chain : canonical(chain);
+            int[] nodes = byPrefix ? chain : chainNodes(chain);
             HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1);
             if (!opts.children()) {
                 if (owns(self)) {
@@ -357,7 +360,7 @@ public final class Hists {
         int[] chain = stacks.frames(stack);
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
-        int[] nodes = withChains && chains ? canonical(chain) : chain;
+        int[] nodes = withChains && chains ? chainNodes(chain) : chain;
         callchainPeriod += period;
         // perf formats an entry's trace text when it first compares it: from the second
         // sample on, or at once when --children compares the sample's entry with its callers'
@@ -495,7 +498,7 @@ public final class Hists {
         }
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
-        int[] nodes = withChains ? canonical(chain) : chain;
+        int[] nodes = withChains ? chainNodes(chain) : chain;
         callchainPeriod += period;
         List<HistEntry> added = new ArrayList<>();
         traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;

@@ -62,11 +62,11 @@ public final class StackTable {
         }
     }
 
-    /** The stack's frames, leaf first, each as its {@link FrameTable#canonical} frame, into {@code out}. */
+    /** The stack's frames, leaf first, each as its {@link FrameTable#chainNode} frame, into {@code out}. */
     void canonicalFrames(int stack, FrameTable frames, int[] out) {
         int i = depth(stack) - 1;
         for (int s = stack; s != EMPTY; s = parent[s]) {
-            out[i--] = frames.canonical(frame[s]);
+            out[i--] = frames.chainNode(frame[s]);
         }
     }
 

@@ -1,0 +1,41 @@
+package io.perfj.report;
+
+import io.perfj.symbols.Dso;
+import io.perfj.symbols.DsoKind;
+import io.perfj.symbols.Location;
+import io.perfj.symbols.Symbol;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+class FrameTableTest {
+    private static final Dso PROG = new Dso("/bin/prog", DsoKind.USER, null, d -> null);
+    private static final Dso LIB = new Dso("/lib/libx.so", DsoKind.USER, null, d -> null);
+
+    private static Location at(Dso dso, Symbol sym, long ip) {
+        return new Location(null, dso, sym, ip, ip, '.');
+    }
+
+    /** Inlined frames of one name are one callchain node, whatever function and object they were inlined into. */
+    @Test
+    void inlinedFramesOfOneNameAreOneChainNode() {
+        FrameTable t = new FrameTable();
+        Symbol invoke1 = new Symbol(0x1000, 0x1040, "handler1::_M_invoke", 'L');
+        Symbol invoke2 = new Symbol(0x1040, 0x1080, "handler2::_M_invoke", 'L');
+        int a = t.internChain(at(PROG, new Symbol(0x1000, 0x1040, "_M_invoke", Symbol.INLINED), 0x1010), '.');
+        int b = t.internChain(at(PROG, new Symbol(0x1040, 0x1080, "_M_invoke", Symbol.INLINED), 0x1050), '.');
+        int c = t.internChain(at(LIB, new Symbol(0x200, 0x300, "_M_invoke", Symbol.INLINED), 0x210), '.');
+        assertNotEquals(a, b);
+        assertEquals(a, t.chainNode(a));
+        assertEquals(a, t.chainNode(b));
+        assertEquals(a, t.chainNode(c));
+        // functions that are not inlined stay apart, as do inlined ones of other names
+        int f1 = t.internChain(at(PROG, invoke1, 0x1010), '.');
+        int f2 = t.internChain(at(PROG, invoke2, 0x1050), '.');
+        int other = t.internChain(at(PROG, new Symbol(0x1000, 0x1040, "operator()", Symbol.INLINED), 0x1010), '.');
+        assertEquals(f1, t.chainNode(f1));
+        assertEquals(f2, t.chainNode(f2));
+        assertEquals(other, t.chainNode(other));
+    }
+}
