@@ -173,20 +173,28 @@ final class CallchainGraph {
     private record End(CallchainNode node, List<String> path) {
     }
 
+    /**
+     * The chain ends under {@code n} in perf's order before its sort by period
+     * ({@code __sort_chain_flat}): a node's children in the {@link #ties} order, each child's
+     * ends before the child's own.
+     */
     private void ends(CallchainNode n, List<String> prefix, List<End> acc) {
         List<String> here = prefix;
         if (n.frame() >= 0) {
             here = new ArrayList<>(prefix);
             here.add(name(n));
-            if (n.hit > 0 && n.hit >= minHit) {
-                acc.add(new End(n, here));
-            }
         }
-        for (CallchainNode c : n.children()) {
+        List<CallchainNode> kids = new ArrayList<>(n.children());
+        kids.sort(ties);
+        for (CallchainNode c : kids) {
             ends(c, here, acc);
+        }
+        if (n.frame() >= 0 && n.hit > 0 && n.hit >= minHit) {
+            acc.add(new End(n, here));
         }
     }
 
+    /** The chain ends, largest period first; equal ones in the order {@link #ends} gives them. */
     private List<End> sortedEnds(CallchainNode root) {
         List<End> list = new ArrayList<>();
         ends(root, List.of(), list);
