@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * perf's stdio callchain views (ui/stdio/hist.c): the graph with its "|" rails and
@@ -26,7 +27,11 @@ final class CallchainGraph {
      */
     private final java.util.Comparator<CallchainNode> ties;
 
-    CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, PrintWriter out) {
+    /** What a frame's name prints as (perf 6.1's buffer cuts long ones under --compat). */
+    private final UnaryOperator<String> buffer;
+
+    CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, UnaryOperator<String> buffer, PrintWriter out) {
+        this.buffer = buffer;
         this.ties = java.util.Comparator.<CallchainNode>comparingLong(n -> {
             Frame f = frames.get(n.frame());
             return f.dso() == null ? Long.MIN_VALUE : f.dso().ordinal();
@@ -72,7 +77,7 @@ final class CallchainGraph {
     }
 
     private String name(CallchainNode n) {
-        return frames.get(n.frame()).chainName();
+        return buffer.apply(frames.get(n.frame()).chainName());
     }
 
     private static String value(long v, long total) {

@@ -23,6 +23,9 @@ import java.util.Locale;
  *       values are equal and orders rows by a documented total order ({@code io.perfj.report.Hists});
  *       perf 6.1 mode replays perf's entry trees, whose comparisons are no total order
  *       ({@code io.perfj.compat.PerfHistTree}, {@code PerfHistCmp}, {@code PerfHistSort}).</li>
+ *   <li>{@code report --stdio} texts of 1024 bytes or more (a column header, a callchain name):
+ *       correct mode prints them whole; perf 6.1 mode cuts them to 1023 bytes as perf's fixed
+ *       buffers do ({@code io.perfj.compat.PerfStdioBuffers}).</li>
  * </ul>
  *
  * <p>All emulation code is in {@code io.perfj.compat}.
