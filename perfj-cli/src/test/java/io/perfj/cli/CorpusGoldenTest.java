@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Every recording of {@code fixtures/corpus/} (other projects' test files and recordings of other
  * kinds made here) against perf 6.1's output for it, one test per file and command: dump --stats,
  * dump, header -I, report --stdio and script, and report/script with symbols from
- * {@code corpus/symfs}, report --no-group and report --group where a golden for that was made. Like perf when the goldens were made,
+ * {@code corpus/symfs}, report --no-group, --group and -g folded where a golden for that was made. Like perf when the goldens were made,
  * perfj gets an empty symfs, build-id dir and kallsyms file, so nothing depends on this machine.
  * The differences not fixed yet are listed in {@link CorpusKnownDifferences}; a listed one must
  * still differ. Where perf itself failed and printed nothing (an error in the {@code .stderr.txt}
@@ -35,11 +35,14 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class CorpusGoldenTest {
     static final List<String> KINDS = List.of("stats", "D", "header-I", "report", "script", "report-symfs",
-            "script-symfs", "report-no-group", "report-group");
+            "script-symfs", "report-no-group", "report-group", "report-folded");
 
-    /** The kinds made only for some files (with symbols from symfs, the group view off or forced). */
+    /**
+     * The kinds made only for some files (with symbols from symfs, the group view off or forced,
+     * the folded callchain view).
+     */
     static boolean optional(String kind) {
-        return kind.endsWith("-symfs") || kind.endsWith("-group");
+        return kind.endsWith("-symfs") || kind.endsWith("-group") || kind.equals("report-folded");
     }
 
     private static Path empty;
@@ -182,6 +185,7 @@ class CorpusGoldenTest {
             case "report", "report-symfs" -> List.of("report", "--stdio");
             case "report-no-group" -> List.of("report", "--stdio", "--no-group");
             case "report-group" -> List.of("report", "--stdio", "--group");
+            case "report-folded" -> List.of("report", "--stdio", "-g", "folded");
             case "script", "script-symfs" -> List.of("script");
             default -> throw new IllegalArgumentException(kind);
         });

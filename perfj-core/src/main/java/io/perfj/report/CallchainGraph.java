@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * perf's stdio callchain views (ui/stdio/hist.c): the graph with its "|" rails and
@@ -26,7 +27,11 @@ final class CallchainGraph {
      */
     private final java.util.Comparator<CallchainNode> ties;
 
-    CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, PrintWriter out) {
+    /** What a frame's name prints as (perf 6.1's buffer cuts long ones under --compat). */
+    private final UnaryOperator<String> buffer;
+
+    CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, UnaryOperator<String> buffer, PrintWriter out) {
+        this.buffer = buffer;
         java.util.Comparator<CallchainNode> byPlace = java.util.Comparator.<CallchainNode>comparingLong(n -> {
             Frame f = frames.get(n.frame());
             return f.dso() == null ? Long.MIN_VALUE : f.dso().ordinal();
@@ -84,7 +89,7 @@ final class CallchainGraph {
     }
 
     private String name(CallchainNode n) {
-        return frames.get(n.frame()).chainName();
+        return buffer.apply(frames.get(n.frame()).chainName());
     }
 
     private static String value(long v, long total) {
@@ -185,20 +190,33 @@ final class CallchainGraph {
     private record End(CallchainNode node, List<String> path) {
     }
 
+    /**
+     * The chain ends under {@code n} in perf's order before its sort by period
+     * ({@code __sort_chain_flat}): a node's children in the {@link #ties} order, each child's
+     * ends before the child's own.
+     */
     private void ends(CallchainNode n, List<String> prefix, List<End> acc) {
         List<String> here = prefix;
         if (n.frame() >= 0) {
             here = new ArrayList<>(prefix);
             here.add(name(n));
-            if (n.hit > 0 && n.hit >= minHit) {
-                acc.add(new End(n, here));
-            }
         }
-        for (CallchainNode c : n.children()) {
+        List<CallchainNode> kids = new ArrayList<>(n.children());
+        try {
+            kids.sort(ties);
+        } catch (IllegalArgumentException notAnOrder) {
+            // names of inlined functions against places: no total order (see CallchainNode.sortedChildren)
+            kids = new ArrayList<>(n.children());
+        }
+        for (CallchainNode c : kids) {
             ends(c, here, acc);
+        }
+        if (n.frame() >= 0 && n.hit > 0 && n.hit >= minHit) {
+            acc.add(new End(n, here));
         }
     }
 
+    /** The chain ends, largest period first; equal ones in the order {@link #ends} gives them. */
     private List<End> sortedEnds(CallchainNode root) {
         List<End> list = new ArrayList<>();
         ends(root, List.of(), list);

@@ -79,6 +79,11 @@ public final class Report {
     /** Whether entries are found, merged and ordered as perf 6.1 does ({@code --compat perf-6.1}). */
     private final boolean perf61;
 
+    /** Whether this report gives perf 6.1's answers ({@code --compat perf-6.1}). */
+    public boolean perf61() {
+        return perf61;
+    }
+
     /**
      * Whether entries must be built the way perf builds them, sample by sample through its
      * tree: under {@code --compat perf-6.1} with --children, a symbol sort key and

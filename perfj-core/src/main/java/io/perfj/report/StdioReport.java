@@ -1,9 +1,12 @@
 package io.perfj.report;
 
+import io.perfj.compat.PerfStdioBuffers;
+
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * Prints a {@link Report} in the layout of {@code perf report --stdio} (perf 6.1): the preamble,
@@ -21,12 +24,18 @@ public final class StdioReport {
     /** {@code -q}: the comment lines are not printed. */
     private final PrintWriter comments;
     private final ReportView view;
+    /**
+     * What a column header or a callchain name prints as: itself, or under --compat perf-6.1
+     * cut as perf's fixed buffers cut it ({@link PerfStdioBuffers}).
+     */
+    private final UnaryOperator<String> buffer;
 
     public StdioReport(Report report, PrintWriter out) {
         this.report = report;
         this.out = out;
         ReportView v = report.options().view();
         this.view = v == null ? ReportView.DEFAULT : v;
+        this.buffer = report.perf61() ? PerfStdioBuffers::fit : UnaryOperator.identity();
         this.comments = view.quiet() ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     }
 
@@ -277,7 +286,7 @@ public final class StdioReport {
                 hdr.append("  ");
                 dots.append("  ");
             }
-            hdr.append(pad(headers.get(i), widths.get(i), right.get(i)));
+            hdr.append(buffer.apply(pad(headers.get(i), widths.get(i), right.get(i))));
             dots.append(".".repeat(widths.get(i)));
         }
         comments.print(hdr.append('\n'));
@@ -425,7 +434,7 @@ public final class StdioReport {
         // perf's threshold is a share of the period percentages are of, including the samples
         // the filters hide (absolute): an entry below it prints no callchain at all
         long minHit = (long) (total * (o.threshold() / 100.0));
-        CallchainGraph g = new CallchainGraph(h.frames(), o, minHit, out);
+        CallchainGraph g = new CallchainGraph(h.frames(), o, minHit, buffer, out);
         switch (o.mode()) {
             case GRAPH -> g.graph(e.chains(), total, parent, false, skipFirst(o));
             case FRACTAL -> g.graph(e.chains(), total, parent, true, skipFirst(o));

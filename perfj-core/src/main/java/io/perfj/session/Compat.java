@@ -28,6 +28,9 @@ import java.util.Locale;
  *   <li>{@code report -s srcline/srcfile} and {@code script -F srcline}: perf 6.1's srcfile of an
  *       address without a line, its --children entries looked up at raw addresses, its script
  *       without {@code ??:0} lines ({@code io.perfj.compat.PerfSrclines}).</li>
+ *   <li>{@code report --stdio} texts of 1024 bytes or more (a column header, a callchain name):
+ *       correct mode prints them whole; perf 6.1 mode cuts them to 1023 bytes as perf's fixed
+ *       buffers do ({@code io.perfj.compat.PerfStdioBuffers}).</li>
  * </ul>
  *
  * <p>All emulation code is in {@code io.perfj.compat}.

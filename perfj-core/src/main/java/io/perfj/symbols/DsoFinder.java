@@ -35,8 +35,9 @@ import java.util.List;
  * skipped. The first file with a {@code .symtab} wins; failing that, the first that exists.
  *
  * <p>The kernel: {@code --kallsyms FILE}; the cache's {@code [kernel.kallsyms]/BUILDID/kallsyms};
- * {@code /proc/kallsyms} when system files may be used and the running kernel's build-id (from
- * {@code /sys/kernel/notes}) is the recorded one, or none was recorded.
+ * without {@code --symfs}, {@code /proc/kallsyms} when system files may be used and the running
+ * kernel's build-id (from {@code /sys/kernel/notes}) is the recorded one, or none was recorded.
+ * Under {@code --symfs} a kernel without a cached kallsyms keeps its map with raw addresses.
  *
  * <p>An object recorded without a build-id takes the one of the file at its path (perf's
  * {@code dso__load} reads it there), so the cache and {@code /usr/lib/debug/.build-id} are tried
@@ -196,6 +197,11 @@ public final class DsoFinder {
                 out.add(link.resolve("kallsyms"));
             }
             out.add(cache.resolve("[kernel.kallsyms]").resolve(bid).resolve("kallsyms"));
+        }
+        if (opts.symfs() != null) {
+            // another machine's files: none of this one's kernels, nor a guess among the cache's
+            // (perf's dso__load_kernel_sym reads no kallsyms at all under --symfs)
+            return out;
         }
         if (opts.useSystem()) {
             byte[] running = runningKernelBuildId(kernelNotes);

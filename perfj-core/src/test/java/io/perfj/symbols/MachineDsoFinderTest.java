@@ -197,6 +197,31 @@ class MachineDsoFinderTest {
     }
 
     @Test
+    void underSymfsTheKernelTakesNoKallsymsOfThisMachine() throws IOException {
+        Path proc = tmp.resolve("proc-kallsyms");
+        Files.writeString(proc, "ffffffff81000000 T _text\n");
+        Path notes = tmp.resolve("notes");
+        Files.write(notes, note(id(KERNEL_BID)));
+        Path symfs = Files.createDirectories(tmp.resolve("symfs"));
+        Path onlyOne = tmp.resolve("cache");
+        Files.createDirectories(onlyOne.resolve("[kernel.kallsyms]").resolve(KERNEL_BID));
+        Files.writeString(onlyOne.resolve("[kernel.kallsyms]").resolve(KERNEL_BID).resolve("kallsyms"),
+                "ffffffff81000000 T _text\n");
+        Dso noBid = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, null, null);
+        Dso matching = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), null);
+        DsoFinder withoutSymfs = new DsoFinder(opts(null, onlyOne, null, true), new DefaultSymbolLoader(), proc, notes);
+        assertEquals(proc, withoutSymfs.find(noBid));
+        DsoFinder f = new DsoFinder(opts(symfs, onlyOne, null, true), new DefaultSymbolLoader(), proc, notes);
+        assertNull(f.find(noBid), "neither /proc/kallsyms nor the cache's only kernel");
+        assertEquals(onlyOne.resolve("[kernel.kallsyms]").resolve(KERNEL_BID).resolve("kallsyms"), f.find(matching),
+                "the cache's kallsyms of the recorded build-id");
+        Path given = tmp.resolve("given");
+        Files.writeString(given, "ffffffff81000000 T _text\n");
+        assertEquals(given, new DsoFinder(opts(symfs, onlyOne, given, true), new DefaultSymbolLoader(), proc, notes)
+                .find(noBid));
+    }
+
+    @Test
     void aKernelWithoutKallsymsAnywhereSaysSoInPerfsWords() throws IOException {
         Path notes = tmp.resolve("other-notes");
         Files.write(notes, note(id("00112233445566778899aabbccddeeff00112233")));
