@@ -30,7 +30,7 @@ import java.util.Map;
 public final class Report {
     private final PerfData data;
     private final ReportOptions opts;
-    private final FrameTable frames = new FrameTable();
+    private final FrameTable frames;
     private final StackTable stacks = new StackTable();
     private final List<Hists> hists = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
@@ -104,6 +104,7 @@ public final class Report {
         this.data = data;
         this.opts = opts;
         this.perf61 = perf61;
+        this.frames = new FrameTable(opts.view() != null && opts.view().verbose());
         this.walk = data == null ? null : ChainWalk.of(perf61, data.fileBytes());
     }
 
@@ -243,6 +244,7 @@ public final class Report {
                 : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
+        ignoreCallees = opts.view() == null ? null : opts.view().ignoreCallees();
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         // stacks and rows are made on a second thread when there are callchains to intern;
@@ -270,7 +272,11 @@ public final class Report {
                         return;
                     }
                     totalSamples++;
+                    rootSelf = -1;
                     int n = wantStacks ? chainOf(s.sample(), resolver, frames.get(self).level()) : 0;
+                    if (rootSelf >= 0) {
+                        self = rootSelf;
+                    }
                     int trace = traces == null ? -1 : traces.id(s.sample());
                     if (inOrder != null) {
                         int stack = StackTable.EMPTY;
@@ -454,7 +460,56 @@ public final class Report {
             }
         }
         levelUnmapped(n, sampleLevel);
+        if (ignoreCallees != null) {
+            n = ignoreCallees(n, s, resolver);
+        }
         return hideUnresolved ? resolvedOnly(n) : n;
+    }
+
+    /** {@code --ignore-callees}, or null. */
+    private java.util.regex.Pattern ignoreCallees;
+    /** Per frame id, whether {@link #ignoreCallees} finds its symbol: 0 not asked yet, 1 yes, 2 no. */
+    private byte[] ignoredAt = new byte[256];
+    /** The sample's own frame as {@link #ignoreCallees} made it for the last chain, or -1. */
+    private int rootSelf = -1;
+
+    /**
+     * perf's --ignore-callees: walking the chain in the chosen order (from the root in caller
+     * order), a frame whose symbol matches forgets the frames walked before it and becomes the
+     * sample's own frame (perf's {@code root_al}), so the last match in walk order wins. Keeps
+     * that frame and those walked after it (the chain is leaf first here); sets {@link #rootSelf}.
+     */
+    private int ignoreCallees(int n, Sample s, FrameResolver resolver) {
+        int from = -1;
+        boolean fromRoot = opts.callerOrder();
+        for (int i = 0; i < n; i++) {
+            int f = chainFrames[i];
+            if (f >= ignoredAt.length) {
+                ignoredAt = java.util.Arrays.copyOf(ignoredAt, Math.max(f + 1, ignoredAt.length * 2));
+            }
+            if (ignoredAt[f] == 0) {
+                io.perfj.symbols.Symbol sym = frames.get(f).sym();
+                ignoredAt[f] = (byte) (sym != null && ignoreCallees.matcher(sym.name()).find() ? 1 : 2);
+            }
+            if (ignoredAt[f] == 1) {
+                from = i;
+                if (fromRoot) {
+                    break;
+                }
+            }
+        }
+        if (from < 0) {
+            return n;
+        }
+        rootSelf = frameOf(resolver, s.pid(), s.tid(), chainModes[from], s.cpumode(), chainIps[from], false);
+        if (fromRoot) {
+            return from + 1;
+        }
+        System.arraycopy(chainFrames, from, chainFrames, 0, n - from);
+        System.arraycopy(chainIps, from, chainIps, 0, n - from);
+        System.arraycopy(chainMaps, from, chainMaps, 0, n - from);
+        System.arraycopy(chainModes, from, chainModes, 0, n - from);
+        return n - from;
     }
 
     /** The first {@code n} chain frames' addresses in no map, given the level perf gives them. */
