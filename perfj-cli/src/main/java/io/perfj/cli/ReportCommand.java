@@ -114,7 +114,8 @@ public final class ReportCommand implements Callable<Integer> {
                         + "groups the recording has; --group makes all events one group when it has none).")
                 .value(Boolean.class, v -> group = v);
         m.option("--symbol-filter").label("TEXT")
-                .describe("Only rows whose symbol's name contains TEXT (rows without a symbol are left out).")
+                .describe("With a symbol sort key, only rows whose symbol's name contains TEXT (rows without a "
+                        + "symbol are left out).")
                 .value(String.class, v -> symbolFilter = v);
         m.option("--ignore-callees").label("REGEX")
                 .describe("A callchain frame whose symbol matches REGEX stands for the functions it called: their "
