@@ -131,6 +131,8 @@ class OptionsGoldenTest {
             new Case("bpf-sys", "report-hierarchy-percent-limit", true, "report", "--stdio", "--hierarchy",
                     "--percent-limit", "1", "-g", "none"),
             new Case("bpf-sys", "report-hierarchy-pid-sym", true, "report", "--stdio", "--hierarchy", "-s", "pid,sym",
+                    "-g", "none"),
+            new Case("two-events", "report-hierarchy-group", true, "report", "--stdio", "--hierarchy", "--group", "-n",
                     "-g", "none"));
 
     @TestFactory

@@ -401,6 +401,8 @@ public final class Report {
 
     /** The cpumode of each chain frame (from the chain's context markers; user for unwound frames). */
     private int[] chainModes = new int[256];
+    /** Whether each chain frame was found by DWARF unwinding. */
+    private boolean[] chainUnwound = new boolean[256];
 
     private int addChainFrame(int n, int frame, long ip, int mode) {
         if (n == chainFrames.length) {
@@ -408,10 +410,12 @@ public final class Report {
             chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
             chainMaps = java.util.Arrays.copyOf(chainMaps, n * 2);
             chainModes = java.util.Arrays.copyOf(chainModes, n * 2);
+            chainUnwound = java.util.Arrays.copyOf(chainUnwound, n * 2);
         }
         chainFrames[n] = frame;
         chainIps[n] = ip;
         chainModes[n] = mode;
+        chainUnwound[n] = false;
         return n + 1;
     }
 
@@ -453,6 +457,7 @@ public final class Report {
                     }
                     n = addChainFrame(n, f, ip, 2);
                     chainMaps[n - 1] = map;
+                    chainUnwound[n - 1] = true;
                 }
             } else {
                 n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip,
@@ -491,7 +496,7 @@ public final class Report {
                 io.perfj.symbols.Symbol sym = frames.get(f).sym();
                 ignoredAt[f] = (byte) (sym != null && ignoreCallees.matcher(sym.name()).find() ? 1 : 2);
             }
-            if (ignoredAt[f] == 1) {
+            if (ignoredAt[f] == 1 && (!perf61 || io.perfj.compat.PerfIgnoreCallees.tests(chainUnwound[i]))) {
                 from = i;
                 if (fromRoot) {
                     break;
@@ -509,6 +514,7 @@ public final class Report {
         System.arraycopy(chainIps, from, chainIps, 0, n - from);
         System.arraycopy(chainMaps, from, chainMaps, 0, n - from);
         System.arraycopy(chainModes, from, chainModes, 0, n - from);
+        System.arraycopy(chainUnwound, from, chainUnwound, 0, n - from);
         return n - from;
     }
 
@@ -546,6 +552,7 @@ public final class Report {
                 chainIps[k] = chainIps[i];
                 chainMaps[k] = chainMaps[i];
                 chainModes[k] = chainModes[i];
+                chainUnwound[k] = chainUnwound[i];
                 k++;
             }
         }

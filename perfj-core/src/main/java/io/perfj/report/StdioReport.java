@@ -369,7 +369,6 @@ public final class StdioReport {
         private final class Node {
             final List<HistEntry> entries = new ArrayList<>();
             long period;
-            long samples;
             List<Node> children = List.of();
         }
 
@@ -423,7 +422,6 @@ public final class StdioReport {
                 Node n = byValue.computeIfAbsent(d < keys.size() ? h.keyValue(e, keys.get(d)) : "", v -> new Node());
                 n.entries.add(e);
                 n.period += e.selfPeriod();
-                n.samples += e.selfSamples();
             }
             List<Node> out = new ArrayList<>(byValue.values());
             out.sort((a, b) -> a.period != b.period ? Long.compare(b.period, a.period)
@@ -436,6 +434,16 @@ public final class StdioReport {
             return out;
         }
 
+        /** The period (or samples) of a row's entries in event {@code i} of the group (0: this event). */
+        private static long sum(Node n, int i, boolean samples) {
+            long v = 0;
+            for (HistEntry e : n.entries) {
+                HistEntry m = i == 0 ? e : e.pair(i);
+                v += m == null ? 0 : samples ? m.selfSamples() : m.selfPeriod();
+            }
+            return v;
+        }
+
         /** Whether a row is shown: perf's --percent-limit hides a row and the rows under it. */
         private boolean shown(Node n, ReportOptions o) {
             return (o.percentLimit() <= 0 || percent(n.period, total(h)) >= o.percentLimit())
@@ -445,13 +453,23 @@ public final class StdioReport {
         private void printNode(Node n, int d, ReportOptions o) {
             HistEntry first = n.entries.getFirst();
             StringBuilder row = new StringBuilder(" ".repeat(d * INDENT));
-            int c = 0;
-            row.append("  ").append(pad(pct(n.period, total(h)), valueWidths.get(c++), true));
+            // a value per event of the group, each as wide as one event's column
+            List<Hists> events = group(h);
+            row.append("  ");
+            for (int i = 0; i < events.size(); i++) {
+                row.append(pad(pct(sum(n, i, false), total(events.get(i))), 8, true));
+            }
             if (view.samples()) {
-                row.append("  ").append(pad(Long.toString(n.samples), valueWidths.get(c++), true));
+                row.append("  ");
+                for (int i = 0; i < events.size(); i++) {
+                    row.append(pad(Long.toString(sum(n, i, true)), 12, true));
+                }
             }
             if (view.period()) {
-                row.append("  ").append(pad(Long.toUnsignedString(n.period), valueWidths.get(c), true));
+                row.append("  ");
+                for (int i = 0; i < events.size(); i++) {
+                    row.append(pad(Long.toUnsignedString(sum(n, i, false)), 12, true));
+                }
             }
             row.append(" ".repeat(Math.max(0, nodes - 2) * INDENT)).append("  ");
             String v;
