@@ -111,6 +111,9 @@ class OptionsGoldenTest {
             new Case("c-fp", "report-symbol-filter", true, "report", "--stdio", "--symbol-filter=a"),
             new Case("bpf-sys", "report-symbol-filter-nochildren", true, "report", "--stdio", "--no-children",
                     "--symbol-filter", "pvm"),
+            // relative: the rows' percentages are of the rows left, the callchains' of all samples kept
+            new Case("bpf-sys", "report-symbol-filter-relative", true, "report", "--stdio", "--no-children",
+                    "--symbol-filter", "pvm", "--percentage", "relative"),
             // the callers walked before a matching frame (from the root with children) are dropped
             new Case("c-fp", "report-ignore-callees", true, "report", "--stdio", "--ignore-callees", "^work$"),
             new Case("c-fp", "report-ignore-callees-nochildren", true, "report", "--stdio", "--no-children",

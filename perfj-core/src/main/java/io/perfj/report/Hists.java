@@ -653,6 +653,12 @@ public final class Hists {
             shown = new ArrayList<>(shown);
             shown.removeIf(e -> e.frame < 0 || frames.get(e.frame).sym() == null
                     || !frames.get(e.frame).sym().name().contains(symbolFilter));
+            // what --percentage relative makes the rows' percentages of: the rows left (perf's
+            // non-filtered period, recounted after the filter; its callchains keep the other)
+            rowsPeriod = 0;
+            for (HistEntry e : shown) {
+                rowsPeriod += e.selfPeriod;
+            }
         }
         sorted = shown;
     }
@@ -960,6 +966,16 @@ public final class Hists {
     public long keptPeriod() {
         return keptPeriod;
     }
+
+    /**
+     * What relative percentages of rows are of: {@link #keptPeriod()}, or after
+     * {@code --symbol-filter} the period of the rows it left.
+     */
+    public long rowsPeriod() {
+        return rowsPeriod >= 0 ? rowsPeriod : keptPeriod;
+    }
+
+    private long rowsPeriod = -1;
 
     /** How many samples the filters keep. */
     public long keptSamples() {

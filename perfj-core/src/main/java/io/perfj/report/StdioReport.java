@@ -35,8 +35,13 @@ public final class StdioReport {
         return o.select() == null || o.select().time() == null ? "" : " (time slices: " + o.select().time().text() + ")";
     }
 
-    /** The period percentages are of: all samples', or (--percentage relative) the kept ones'. */
+    /** The period the rows' percentages are of: all samples', or (--percentage relative) the kept rows'. */
     private long total(Hists h) {
+        return view.relative() ? h.rowsPeriod() : h.totalPeriod();
+    }
+
+    /** The period callchain percentages are of: all samples', or (--percentage relative) the kept ones'. */
+    private long chainTotal(Hists h) {
         return view.relative() ? h.keptPeriod() : h.totalPeriod();
     }
 
@@ -609,7 +614,7 @@ public final class StdioReport {
     }
 
     private void printChains(Hists h, HistEntry e, ReportOptions o) {
-        long total = total(h);
+        long total = chainTotal(h);
         long parent = o.children() ? e.accPeriod() : e.selfPeriod();
         // perf's threshold is a share of the period percentages are of, including the samples
         // the filters hide (absolute): an entry below it prints no callchain at all
