@@ -45,6 +45,10 @@ public final class ReportCommand implements Callable<Integer> {
     Boolean branchStack;
     /** {@code --group} (true), {@code --no-group} (false), or neither (null: the recorded groups). */
     Boolean group;
+    String symbolFilter;
+    String ignoreCallees;
+    boolean verbose;
+    boolean hierarchy;
     final Refused refused = new Refused();
     final CommandSpec spec;
 
@@ -109,6 +113,22 @@ public final class ReportCommand implements Callable<Integer> {
                 .describe("Report an event group's events together, a column per event (default: on for the "
                         + "groups the recording has; --group makes all events one group when it has none).")
                 .value(Boolean.class, v -> group = v);
+        m.option("--symbol-filter").label("TEXT")
+                .describe("With a symbol sort key, only rows whose symbol's name contains TEXT (rows without a "
+                        + "symbol are left out).")
+                .value(String.class, v -> symbolFilter = v);
+        m.option("--ignore-callees").label("REGEX")
+                .describe("A callchain frame whose symbol matches REGEX stands for the functions it called: their "
+                        + "frames are dropped and the sample is counted in it.")
+                .value(String.class, v -> ignoreCallees = v);
+        m.option("-v", "--verbose")
+                .describe("Objects by their full paths; before each symbol, its first sample's address and where "
+                        + "its symbols came from (k kallsyms, B/D build-id cache, d the object's path, ! none).")
+                .flag(v -> verbose = v);
+        m.option("--hierarchy")
+                .describe("One level of rows per sort key, each indented under the one before; implies "
+                        + "--no-children.")
+                .flag(v -> hierarchy = v);
         refused.declare(m, Refused.REPORT);
         spec = m.spec();
     }
@@ -233,12 +253,20 @@ public final class ReportCommand implements Callable<Integer> {
         io.perfj.report.ReportView.Groups groups = json || Boolean.FALSE.equals(group)
                 ? io.perfj.report.ReportView.Groups.NONE
                 : group != null ? io.perfj.report.ReportView.Groups.FORCED : io.perfj.report.ReportView.Groups.RECORDED;
+        java.util.regex.Pattern callees;
+        try {
+            callees = ignoreCallees == null ? null : java.util.regex.Pattern.compile(ignoreCallees);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--ignore-callees: '" + ignoreCallees + "' is not a regular expression");
+        }
         io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
-                hideUnresolved, !inline, groups);
+                hideUnresolved, !inline, groups, symbolFilter, callees, verbose, hierarchy);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds. Without
         // callchains perf silently drops an asked-for --children.
-        boolean child = !data.isPipe() && callchains && (children == null || children);
+        // perf 6.1's --hierarchy turns --children off after the callchain order is chosen
+        boolean child = !data.isPipe() && callchains && (children == null || children) && !hierarchy;
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         CallGraph g = CallGraph.parse(callGraph, mode, spec);
         mode = g.mode();
@@ -267,6 +295,14 @@ public final class ReportCommand implements Callable<Integer> {
             throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
+        }
+        if (hierarchy && symbolFilter != null && sym.compat.perf61()) {
+            // perf tests each level's row on the symbol of the sample that made it
+            throw new CliError("report --hierarchy with --symbol-filter: perf 6.1's levels are not reproduced "
+                    + "(without --compat perf-6.1 perfj shows the levels over the rows the filter keeps)");
+        }
+        if (hierarchy && keys.contains(SortKey.TRACE_FIELDS)) {
+            throw new CliError("report --hierarchy: the trace_fields sort key is not supported in the hierarchy");
         }
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,

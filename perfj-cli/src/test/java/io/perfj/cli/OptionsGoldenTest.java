@@ -102,7 +102,117 @@ class OptionsGoldenTest {
             // -I alone changes nothing: it details --header's header
             new Case("sample-cpu", "script-show-info", true, "script", "-I"));
 
+    /**
+     * report's view options, each against perf 6.1's golden both by default and under
+     * {@code --compat perf-6.1}: perf 7.2 treats them alike (its goldens differ only where it
+     * resolves or names other frames differently), except --hierarchy, below.
+     */
+    static final List<Case> VIEW_CASES = List.of(
+            new Case("c-fp", "report-symbol-filter", true, "report", "--stdio", "--symbol-filter=a"),
+            new Case("bpf-sys", "report-symbol-filter-nochildren", true, "report", "--stdio", "--no-children",
+                    "--symbol-filter", "pvm"),
+            // relative: the rows' percentages are of the rows left, the callchains' of all samples kept
+            new Case("bpf-sys", "report-symbol-filter-relative", true, "report", "--stdio", "--no-children",
+                    "--symbol-filter", "pvm", "--percentage", "relative"),
+            // the callers walked before a matching frame (from the root with children) are dropped
+            new Case("c-fp", "report-ignore-callees", true, "report", "--stdio", "--ignore-callees", "^work$"),
+            new Case("c-fp", "report-ignore-callees-nochildren", true, "report", "--stdio", "--no-children",
+                    "--ignore-callees", "main"),
+            new Case("bpf-sys", "report-ignore-callees-nochildren", true, "report", "--stdio", "--no-children",
+                    "--ignore-callees", "syscall"),
+            new Case("c-fp", "report-verbose", true, "report", "--stdio", "-v", "--no-children"),
+            new Case("c-fp", "report-verbose-children", true, "report", "--stdio", "-v", "-g", "none"),
+            new Case("bpf-sys", "report-verbose", true, "report", "--stdio", "--verbose", "--no-children", "-g", "none"),
+            // --hierarchy turns --children off, as perf 6.1 does
+            new Case("c-fp", "report-hierarchy", true, "report", "--stdio", "--hierarchy"),
+            new Case("c-fp", "report-hierarchy-children", true, "report", "--stdio", "--hierarchy", "--children"),
+            new Case("c-fp", "report-hierarchy-sym-dso", true, "report", "--stdio", "--hierarchy", "-s", "sym,dso"),
+            new Case("c-fp", "report-hierarchy-ipc", true, "report", "--stdio", "--hierarchy", "-s",
+                    "comm,dso,symbol", "-g", "none"),
+            new Case("c-fp", "report-hierarchy-nr-period", true, "report", "--stdio", "--hierarchy", "-n",
+                    "--show-total-period", "-s", "dso,sym", "-g", "none"),
+            new Case("bpf-sys", "report-hierarchy-percent-limit", true, "report", "--stdio", "--hierarchy",
+                    "--percent-limit", "1", "-g", "none"),
+            new Case("bpf-sys", "report-hierarchy-pid-sym", true, "report", "--stdio", "--hierarchy", "-s", "pid,sym",
+                    "-g", "none"),
+            new Case("two-events", "report-hierarchy-group", true, "report", "--stdio", "--hierarchy", "--group", "-n",
+                    "-g", "none"));
+
+    @TestFactory
+    Stream<DynamicTest> viewOptionsMatchPerf61() {
+        return VIEW_CASES.stream().flatMap(c -> Stream.of(false, true)
+                .map(compat -> DynamicTest.dynamicTest(c.name() + " " + c.kind() + (compat ? " compat" : ""), () -> {
+                    CliFixtures.Run r = compat ? run(c.name(), c.args()) : runDefault(c.name(), c.args());
+                    assertEquals(0, r.rc(), r.err());
+                    assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden(c.name(), c.kind()))),
+                            String.join("\n", ReportGoldenTest.withoutTip(r.out())));
+                })));
+    }
+
+    /**
+     * perf (6.1 and 7.2 alike) applies --symbol-filter only when a sort key needs its collapse
+     * step (comm): with {@code -s sym} it filters nothing. perfj filters by default, and
+     * reproduces perf under {@code --compat perf-6.1}.
+     */
+    @Test
+    void symbolFilterWithoutCommKey() {
+        String golden = Fixtures.golden("c-fp", "report-symbol-filter-sym");
+        assertTrue(golden.contains("[.] main\n") && golden.contains("[.] work\n"), "perf left them in");
+        assertTrue(Fixtures.golden("c-fp", "report-symbol-filter-sym.perf72").contains("[.] main\n"), "perf 7.2 too");
+        String[] args = {"report", "--stdio", "--symbol-filter=_", "-s", "sym", "-g", "none"};
+        CliFixtures.Run compat = run("c-fp", args);
+        assertEquals(0, compat.rc(), compat.err());
+        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(golden)),
+                String.join("\n", ReportGoldenTest.withoutTip(compat.out())));
+        CliFixtures.Run r = runDefault("c-fp", args);
+        assertEquals(0, r.rc(), r.err());
+        String kept = golden.replace("    99.60%     0.00%  [.] main\n", "").replace("    39.04%     0.20%  [.] work\n", "");
+        assertEquals(String.join("\n", ReportGoldenTest.withoutTip(kept)),
+                String.join("\n", ReportGoldenTest.withoutTip(r.out())));
+    }
+
+    /**
+     * perf 7.2 keeps --children in the hierarchy, with wrong upper-level Children and callchains
+     * of bare addresses: perfj's default is perf 6.1's (--children off).
+     */
+    @Test
+    void hierarchyIsPerf61sByDefault() {
+        String p72 = Fixtures.golden("c-fp", "report-hierarchy.perf72");
+        assertTrue(p72.contains("#       Children  Overhead  Command / Shared Object / Symbol")
+                && p72.contains("---0x"), "perf 7.2's golden as the README describes it");
+        CliFixtures.Run r = runDefault("c-fp", "report", "--stdio", "--hierarchy");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("#       Overhead  Command / Shared Object / Symbol\n"), r.out());
+    }
+
+    /** A bad --ignore-callees is a usage error; --hierarchy with --symbol-filter is not reproduced for perf 6.1. */
+    @Test
+    void viewOptionsRefusals() {
+        CliFixtures.Run bad = runDefault("c-fp", "report", "--stdio", "--ignore-callees", "(");
+        assertEquals(2, bad.rc());
+        assertTrue(bad.err().contains("--ignore-callees: '(' is not a regular expression"), bad.err());
+        CliFixtures.Run h = run("c-fp", "report", "--stdio", "--hierarchy", "--symbol-filter", "a");
+        assertNotEquals(0, h.rc());
+        assertEquals("", h.out());
+        assertTrue(h.err().startsWith("perfj: report --hierarchy with --symbol-filter"), h.err());
+        CliFixtures.Run d = runDefault("c-fp", "report", "--stdio", "--hierarchy", "--symbol-filter", "leaf", "-g",
+                "none");
+        assertEquals(0, d.rc(), d.err());
+        assertTrue(d.out().contains("   100.00%        hot    \n       99.40%        hot          \n"
+                + "          38.65%        [.] leaf_mix\n\n"), d.out());
+    }
+
+    /** Under {@code --compat perf-6.1}. */
     static CliFixtures.Run run(String name, String... args) {
+        return CliFixtures.runPerf(withFixture(name, args));
+    }
+
+    /** In perfj's default mode. */
+    static CliFixtures.Run runDefault(String name, String... args) {
+        return CliFixtures.run(withFixture(name, args));
+    }
+
+    private static String[] withFixture(String name, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("-i", Fixtures.recording(name).toString(), "--buildid-dir",
                 BuildIdCacheFixture.dir().toString(), "--no-system-files",
@@ -110,7 +220,7 @@ class OptionsGoldenTest {
         if (List.of("sample-cpu", "fixed-period", "sideband", "lost").contains(name)) {
             all.addAll(List.of("-k", Fixtures.file("kallsyms-sample-cpu.txt").toString()));
         }
-        return CliFixtures.runPerf(all.toArray(new String[0]));
+        return all.toArray(new String[0]);
     }
 
     @TestFactory

@@ -29,7 +29,11 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
         this.frames = frames;
         this.keys = opts.sortKeys().toArray(SortKey[]::new);
         this.dsoKey = opts.has(SortKey.DSO);
+        this.verbose = opts.view() != null && opts.view().verbose();
     }
+
+    /** {@code -v}: perf names objects, and so compares them, by their long names. */
+    private final boolean verbose;
 
     /** {@code hist_entry__cmp}: the sort keys' comparisons in order, the first non-zero. */
     @Override
@@ -63,16 +67,18 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
 
     /**
      * {@code sort__dso_cmp}, which hands its entries to {@code _sort__dso_cmp} the other way
-     * round: by short name, right against left; without a DSO, left's absence first.
+     * round: by short name (long name with -v), right against left; without a DSO, left's
+     * absence first.
      */
-    public static long dsoCmp(Frame l, Frame r) {
+    private long dsoCmp(Frame l, Frame r) {
         if (l.dso() == r.dso()) {
             return 0;
         }
         if (l.dso() == null || r.dso() == null) {
             return l.dso() == null ? (r.dso() == null ? 0 : -1) : 1;
         }
-        return r.dso().shortName().compareTo(l.dso().shortName());
+        return verbose ? r.dso().longName().compareTo(l.dso().longName())
+                : r.dso().shortName().compareTo(l.dso().shortName());
     }
 
     /**

@@ -95,7 +95,8 @@ public final class PerfHistSort {
             int idx = i;
             c = c.thenComparing((a, b) -> Long.compare(pairSelf(b, idx), pairSelf(a, idx)));
         }
-        c = c.thenComparing((a, b) -> keyOrder(a, b, shownKeys, frames));
+        boolean verbose = opts.view() != null && opts.view().verbose();
+        c = c.thenComparing((a, b) -> keyOrder(a, b, shownKeys, frames, verbose));
         if (opts.symbolIpc()) {
             // perf report appends "ipc_null" to a --sort naming symbol (the IPC columns); its
             // output comparison is sort__sym_cmp itself: rows without a symbol by ip, others by
@@ -121,7 +122,7 @@ public final class PerfHistSort {
                 : Integer.compare(a.maxDepth(), b.maxDepth());
     }
 
-    private static int keyOrder(HistEntry a, HistEntry b, List<SortKey> keys, FrameTable frames) {
+    private static int keyOrder(HistEntry a, HistEntry b, List<SortKey> keys, FrameTable frames, boolean verbose) {
         Frame fa = a.frame() >= 0 ? frames.get(a.frame()) : null;
         Frame fb = b.frame() >= 0 ? frames.get(b.frame()) : null;
         for (SortKey k : keys) {
@@ -129,8 +130,9 @@ public final class PerfHistSort {
                 case COMM -> a.comm().compareTo(b.comm());
                 case PID, TID -> Integer.compare(a.tid(), b.tid());
                 case CPU -> Integer.compare(a.cpu(), b.cpu());
-                case DSO -> nullsLast(fa == null || fa.dso() == null ? null : fa.dso().shortName(),
-                        fb == null || fb.dso() == null ? null : fb.dso().shortName());
+                // -v: perf names objects by their long names
+                case DSO -> nullsLast(fa == null || fa.dso() == null ? null : verbose ? fa.dso().longName() : fa.dso().shortName(),
+                        fb == null || fb.dso() == null ? null : verbose ? fb.dso().longName() : fb.dso().shortName());
                 case SYM -> nullsLast(fa == null || fa.sym() == null ? null : fa.sym().name(),
                         fb == null || fb.sym() == null ? null : fb.sym().name());
                 case TRACE -> io.perfj.report.Hists.traceOrder(a.trace(), b.trace());

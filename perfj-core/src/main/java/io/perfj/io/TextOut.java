@@ -327,6 +327,11 @@ public final class TextOut {
         return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
     }
 
+    /** {@code s} left-aligned in {@code width} columns (as printf's %-*s). */
+    public static String padRight(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
     /** {@code v} in at least {@code digits} digits, zero-filled after any minus sign (printf's %0*d). */
     public static String zeroPad(long v, int digits) {
         String d = v < 0 ? Long.toString(v).substring(1) : Long.toString(v);

@@ -13,19 +13,39 @@ import java.util.Objects;
 
 /** Interns {@link Frame}s: equal (dso, symbol or address, level) get the same small int id. */
 public final class FrameTable {
-    private record Key(Dso dso, Symbol sym, long addr, char level) {
+    /** {@code own}: a sample's own address, when {@link #byOwnAddress} makes it part of the key; else 0. */
+    private record Key(Dso dso, Symbol sym, long addr, char level, long own) {
         @Override
         public boolean equals(Object o) {
             // written out with the generated hash, for start-up (see Symbol.equals)
-            return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso
+            return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso && own == k.own
                     && Objects.equals(sym, k.sym);
         }
 
         @Override
         public int hashCode() {
-            return ((System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31
-                    + Long.hashCode(addr)) * 31 + level;
+            return (((System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31
+                    + Long.hashCode(addr)) * 31 + level) * 31 + Long.hashCode(own);
         }
+    }
+
+    /**
+     * Whether a sample's own frames are told apart by address (all of one place still share
+     * their {@link #canonical} frame, which is what entries are keyed by), so that an entry's
+     * frame, the one of the sample that made it, knows that sample's address ({@code -v}).
+     */
+    private final boolean byOwnAddress;
+    /** By frame id: the address perf's hist entry keeps when the frame makes one ({@link #address}). */
+    private long[] met = new long[1024];
+
+    /** A table whose frames are equal by object, symbol (or address) and level. */
+    public FrameTable() {
+        this(false);
+    }
+
+    /** @param byOwnAddress see {@link #byOwnAddress} */
+    public FrameTable(boolean byOwnAddress) {
+        this.byOwnAddress = byOwnAddress;
     }
 
     private record Place(Dso dso, Symbol sym, long addr) {
@@ -55,7 +75,32 @@ public final class FrameTable {
     public int intern(Location loc) {
         Symbol sym = loc.symbol();
         long addr = sym != null ? 0 : (loc.dso() != null ? loc.mapIp() : loc.ip());
-        return intern(loc.dso(), sym, addr, loc.level(), loc.mapIp());
+        long own = ownAddress(loc);
+        return intern(loc.dso(), sym, addr, loc.level(), loc.mapIp(), own, byOwnAddress ? own : 0);
+    }
+
+    /**
+     * A sample's own address as perf's hist entry keeps it: in its object's terms, which for a
+     * BPF program (whose symbols perfj keys by kernel address) is the offset into its map.
+     */
+    private static long ownAddress(Location loc) {
+        if (loc.dso() == null) {
+            return loc.ip();
+        }
+        if (loc.dso().kind() == io.perfj.symbols.DsoKind.BPF && loc.map() != null) {
+            return loc.ip() - loc.map().start() + loc.map().pgoff();
+        }
+        return loc.mapIp();
+    }
+
+    /**
+     * The address perf's {@code -v} prints before an entry's symbol: that of the sample which
+     * made the entry, for a sample's own frame in its object's terms ({@link #ownAddress}), for
+     * a callchain frame (--children) as the chain has it. A callchain frame is one per place, so
+     * its address is where the recording first met the place.
+     */
+    public long address(int id) {
+        return met[id];
     }
 
     /**
@@ -71,21 +116,21 @@ public final class FrameTable {
                     case KERNEL, KERNEL_MODULE, BPF -> 'k';
                     default -> '.';
                 };
-        return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp());
+        return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), 0);
     }
 
     /** A frame another table made (the same object, symbol or address and level), as a frame of this one. */
     public int intern(Frame f) {
-        return intern(f.dso(), f.sym(), f.sym() != null ? 0 : f.addr(), f.level(), f.addr());
+        return intern(f.dso(), f.sym(), f.sym() != null ? 0 : f.addr(), f.level(), f.addr(), f.addr(), 0);
     }
 
     /** A callchain address in no map, with the level perf gives it. */
     public int internUnmapped(long ip, char level) {
-        return intern(null, null, ip, level, ip);
+        return intern(null, null, ip, level, ip, ip, 0);
     }
 
-    private int intern(Dso dso, Symbol sym, long addr, char level, long mapIp) {
-        Key k = new Key(dso, sym, addr, level);
+    private int intern(Dso dso, Symbol sym, long addr, char level, long mapIp, long address, long own) {
+        Key k = new Key(dso, sym, addr, level, own);
         Integer id = ids.get(k);
         if (id == null) {
             id = frames.size();
@@ -99,6 +144,10 @@ public final class FrameTable {
             canonical[id] = places.computeIfAbsent(new Place(dso, sym, addr), p -> first);
             chainNode[id] = sym != null && sym.inlined() ? inlinedByName.computeIfAbsent(sym.name(), n -> first)
                     : canonical[id];
+            if (id == met.length) {
+                met = Arrays.copyOf(met, id * 2);
+            }
+            met[id] = address;
         }
         return id;
     }

@@ -142,6 +142,7 @@ public final class Hists {
         this.stacks = stacks;
         this.perf61 = perf61;
         this.bySym = opts.has(SortKey.SYM);
+        this.verbose = opts.view() != null && opts.view().verbose();
         this.byDso = opts.has(SortKey.DSO);
         this.byComm = opts.has(SortKey.COMM);
         this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU)
@@ -667,6 +668,22 @@ public final class Hists {
         if (opts.children() && opts.filters()) {
             shown.removeIf(e -> e.filtered);
         }
+        beforeSymbolFilter = shown;
+        String symbolFilter = opts.view() == null ? null : opts.view().symbolFilter();
+        // --symbol-filter: a row stays when its symbol's name contains the text (the rows are
+        // rows of symbols only with a symbol key; perf filters only where PerfSymbolFilter says)
+        if (symbolFilter != null && (perf61 ? io.perfj.compat.PerfSymbolFilter.applies(byComm, opts.view().hierarchy())
+                : bySym)) {
+            shown = new ArrayList<>(shown);
+            shown.removeIf(e -> e.frame < 0 || frames.get(e.frame).sym() == null
+                    || !frames.get(e.frame).sym().name().contains(symbolFilter));
+            // what --percentage relative makes the rows' percentages of: the rows left (perf's
+            // non-filtered period, recounted after the filter; its callchains keep the other)
+            rowsPeriod = 0;
+            for (HistEntry e : shown) {
+                rowsPeriod += e.selfPeriod;
+            }
+        }
         sorted = shown;
     }
 
@@ -780,6 +797,24 @@ public final class Hists {
         };
     }
 
+    /** {@link #keyOrder(HistEntry, HistEntry, List)} over all the sort keys. */
+    int keyOrder(HistEntry a, HistEntry b) {
+        return keyOrder(a, b, opts.sortKeys());
+    }
+
+    /** What makes two entries' values of sort key {@code k} the same (perf's hierarchy levels). */
+    Object keyValue(HistEntry e, SortKey k) {
+        Frame f = e.frame >= 0 ? frames.get(e.frame) : null;
+        return switch (k) {
+            case COMM -> e.comm;
+            case PID, TID -> List.of(e.tid, e.pid);
+            case CPU -> e.cpu;
+            case DSO -> f == null || f.dso() == null ? "[unknown]" : f.dso();
+            case SYM -> e.frame < 0 ? -1 : frames.canonical(e.frame);
+            case TRACE, TRACE_FIELDS -> column(e, k);
+        };
+    }
+
     /** The sort keys' natural values in --sort order, then the frames' first appearance. */
     private int keyOrder(HistEntry a, HistEntry b, List<SortKey> keys) {
         Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
@@ -789,7 +824,7 @@ public final class Hists {
                 case COMM -> a.comm.compareTo(b.comm);
                 case PID, TID -> a.tid != b.tid ? Integer.compare(a.tid, b.tid) : Integer.compare(a.pid, b.pid);
                 case CPU -> Integer.compare(a.cpu, b.cpu);
-                case DSO -> dsoOrder(fa, fb);
+                case DSO -> dsoOrder(fa, fb, verbose);
                 case SYM -> symOrder(fa, fb);
                 case TRACE -> traceOrder(a.trace(), b.trace());
                 case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
@@ -808,7 +843,8 @@ public final class Hists {
         return a == null || b == null ? 0 : java.util.Arrays.compareUnsigned(a, b);
     }
 
-    private static int dsoOrder(Frame a, Frame b) {
+    /** Objects by short name then long name; with -v by long name, as perf names them then. */
+    private static int dsoOrder(Frame a, Frame b, boolean verbose) {
         io.perfj.symbols.Dso da = a == null ? null : a.dso();
         io.perfj.symbols.Dso db = b == null ? null : b.dso();
         if (da == db) {
@@ -817,7 +853,7 @@ public final class Hists {
         if (da == null || db == null) {
             return da == null ? 1 : -1;
         }
-        int c = da.shortName().compareTo(db.shortName());
+        int c = verbose ? 0 : da.shortName().compareTo(db.shortName());
         return c != 0 ? c : da.longName().compareTo(db.longName());
     }
 
@@ -837,7 +873,7 @@ public final class Hists {
             c = sa.name().compareTo(sb.name());
         }
         if (c == 0 && !opts.has(SortKey.DSO)) {
-            c = dsoOrder(a, b);
+            c = dsoOrder(a, b, verbose);
         }
         return c != 0 || sa == null ? c : Long.compareUnsigned(sa.start(), sb.start());
     }
@@ -851,14 +887,32 @@ public final class Hists {
             case TID -> TextOut.padLeft(Integer.toString(e.tid), 7);
             // perf's %*.*d: at least three digits after a minus sign (-1 is "-001")
             case CPU -> TextOut.zeroPad(e.cpu, 3);
-            case DSO -> f == null ? "" : f.dsoName();
-            case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
+            case DSO -> f == null ? "" : verbose && f.dso() != null ? f.dso().longName() : f.dsoName();
+            case SYM -> f == null ? "" : (verbose ? verbosePrefix(e, f) : "") + "[" + f.level() + "] " + f.symName();
             case TRACE -> e.trace() == null ? "N/A" : new String(e.trace(), java.nio.charset.StandardCharsets.UTF_8);
             case TRACE_FIELDS -> throw new IllegalArgumentException("trace_fields is a column per field: see traceField");
             case SRCLINE -> e.srcline();
             case SRCFILE -> e.srcfile();
         };
     }
+
+    /** {@code -v}: objects by their full paths, symbols after their address and origin. */
+    private final boolean verbose;
+
+    /**
+     * What perf's {@code -v} prints before the symbol column's level: the entry's first
+     * address ({@link FrameTable#address}, perf's {@code %-#18llx}) and the letter of
+     * where its object's symbols came from ({@link io.perfj.symbols.Dso#symtabOrigin()}).
+     */
+    private String verbosePrefix(HistEntry e, Frame f) {
+        long a = frames.address(e.frame);
+        return TextOut.padRight(a == 0 ? "0" : "0x" + Long.toHexString(a), VERBOSE_ADDR) + " "
+                + (f.dso() == null ? '!' : f.dso().symtabOrigin()) + " ";
+    }
+
+    /** The width of perf's address before a symbol with {@code -v}, and all it prints there. */
+    static final int VERBOSE_ADDR = 18;
+    static final int VERBOSE_PREFIX = VERBOSE_ADDR + 3;
 
     /** The fields of this event's format: the trace_fields columns (empty for other events). */
     public List<io.perfj.trace.FormatField> traceFields() {
@@ -922,6 +976,13 @@ public final class Hists {
         return sorted;
     }
 
+    /** The rows before {@code --symbol-filter} took any out (the hierarchy's levels sum them all). */
+    public List<HistEntry> entriesBeforeSymbolFilter() {
+        return beforeSymbolFilter;
+    }
+
+    private List<HistEntry> beforeSymbolFilter = List.of();
+
     public long totalPeriod() {
         return totalPeriod;
     }
@@ -934,6 +995,16 @@ public final class Hists {
     public long keptPeriod() {
         return keptPeriod;
     }
+
+    /**
+     * What relative percentages of rows are of: {@link #keptPeriod()}, or after
+     * {@code --symbol-filter} the period of the rows it left.
+     */
+    public long rowsPeriod() {
+        return rowsPeriod >= 0 ? rowsPeriod : keptPeriod;
+    }
+
+    private long rowsPeriod = -1;
 
     /** How many samples the filters keep. */
     public long keptSamples() {

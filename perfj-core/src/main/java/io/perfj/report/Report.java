@@ -30,7 +30,7 @@ import java.util.Map;
 public final class Report {
     private final PerfData data;
     private final ReportOptions opts;
-    private final FrameTable frames = new FrameTable();
+    private final FrameTable frames;
     private final StackTable stacks = new StackTable();
     private final List<Hists> hists = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
@@ -109,6 +109,7 @@ public final class Report {
         this.data = data;
         this.opts = opts;
         this.perf61 = perf61;
+        this.frames = new FrameTable(opts.view() != null && opts.view().verbose());
         this.walk = data == null ? null : ChainWalk.of(perf61, data.fileBytes());
     }
 
@@ -257,6 +258,7 @@ public final class Report {
                 perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??",
                 perf61 ? io.perfj.compat.PerfSrclines::chainValue : null)
                 : null;
+        ignoreCallees = opts.view() == null ? null : opts.view().ignoreCallees();
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
         inOrder = perfOrderedEntries() ? new ArrayList<>() : null;
         // stacks and rows are made on a second thread when there are callchains to intern;
@@ -284,7 +286,11 @@ public final class Report {
                         return;
                     }
                     totalSamples++;
+                    rootSelf = -1;
                     int n = wantStacks ? chainOf(s.sample(), resolver, frames.get(self).level()) : 0;
+                    if (rootSelf >= 0) {
+                        self = rootSelf;
+                    }
                     int trace = traces == null ? -1 : traces.id(s.sample());
                     if (sources != null) {
                         trace = sourceKey(resolver, s, trace, n);
@@ -412,6 +418,8 @@ public final class Report {
 
     /** The cpumode of each chain frame (from the chain's context markers; user for unwound frames). */
     private int[] chainModes = new int[256];
+    /** Whether each chain frame was found by DWARF unwinding. */
+    private boolean[] chainUnwound = new boolean[256];
 
     private int addChainFrame(int n, int frame, long ip, int mode) {
         if (n == chainFrames.length) {
@@ -419,10 +427,12 @@ public final class Report {
             chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
             chainMaps = java.util.Arrays.copyOf(chainMaps, n * 2);
             chainModes = java.util.Arrays.copyOf(chainModes, n * 2);
+            chainUnwound = java.util.Arrays.copyOf(chainUnwound, n * 2);
         }
         chainFrames[n] = frame;
         chainIps[n] = ip;
         chainModes[n] = mode;
+        chainUnwound[n] = false;
         return n + 1;
     }
 
@@ -464,6 +474,7 @@ public final class Report {
                     }
                     n = addChainFrame(n, f, ip, 2);
                     chainMaps[n - 1] = map;
+                    chainUnwound[n - 1] = true;
                 }
             } else {
                 n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip,
@@ -471,7 +482,57 @@ public final class Report {
             }
         }
         levelUnmapped(n, sampleLevel);
+        if (ignoreCallees != null) {
+            n = ignoreCallees(n, s, resolver);
+        }
         return hideUnresolved ? resolvedOnly(n) : n;
+    }
+
+    /** {@code --ignore-callees}, or null. */
+    private java.util.regex.Pattern ignoreCallees;
+    /** Per frame id, whether {@link #ignoreCallees} finds its symbol: 0 not asked yet, 1 yes, 2 no. */
+    private byte[] ignoredAt = new byte[256];
+    /** The sample's own frame as {@link #ignoreCallees} made it for the last chain, or -1. */
+    private int rootSelf = -1;
+
+    /**
+     * perf's --ignore-callees: walking the chain in the chosen order (from the root in caller
+     * order), a frame whose symbol matches forgets the frames walked before it and becomes the
+     * sample's own frame (perf's {@code root_al}), so the last match in walk order wins. Keeps
+     * that frame and those walked after it (the chain is leaf first here); sets {@link #rootSelf}.
+     */
+    private int ignoreCallees(int n, Sample s, FrameResolver resolver) {
+        int from = -1;
+        boolean fromRoot = opts.callerOrder();
+        for (int i = 0; i < n; i++) {
+            int f = chainFrames[i];
+            if (f >= ignoredAt.length) {
+                ignoredAt = java.util.Arrays.copyOf(ignoredAt, Math.max(f + 1, ignoredAt.length * 2));
+            }
+            if (ignoredAt[f] == 0) {
+                io.perfj.symbols.Symbol sym = frames.get(f).sym();
+                ignoredAt[f] = (byte) (sym != null && ignoreCallees.matcher(sym.name()).find() ? 1 : 2);
+            }
+            if (ignoredAt[f] == 1 && (!perf61 || io.perfj.compat.PerfIgnoreCallees.tests(chainUnwound[i]))) {
+                from = i;
+                if (fromRoot) {
+                    break;
+                }
+            }
+        }
+        if (from < 0) {
+            return n;
+        }
+        rootSelf = frameOf(resolver, s.pid(), s.tid(), chainModes[from], s.cpumode(), chainIps[from], false);
+        if (fromRoot) {
+            return from + 1;
+        }
+        System.arraycopy(chainFrames, from, chainFrames, 0, n - from);
+        System.arraycopy(chainIps, from, chainIps, 0, n - from);
+        System.arraycopy(chainMaps, from, chainMaps, 0, n - from);
+        System.arraycopy(chainModes, from, chainModes, 0, n - from);
+        System.arraycopy(chainUnwound, from, chainUnwound, 0, n - from);
+        return n - from;
     }
 
     /** The first {@code n} chain frames' addresses in no map, given the level perf gives them. */
@@ -508,6 +569,7 @@ public final class Report {
                 chainIps[k] = chainIps[i];
                 chainMaps[k] = chainMaps[i];
                 chainModes[k] = chainModes[i];
+                chainUnwound[k] = chainUnwound[i];
                 k++;
             }
         }

@@ -12,11 +12,25 @@ package io.perfj.report;
  *                       without a symbol
  * @param noInline       {@code --no-inline}: callchains without the functions inlined at an address
  * @param groups         whether the events of a group are reported together (perf's group view)
+ * @param symbolFilter   {@code --symbol-filter}: only rows whose symbol's name contains this
+ *                       text (rows without a symbol are left out), or null
+ * @param ignoreCallees  {@code --ignore-callees}: a callchain frame whose symbol's name this
+ *                       finds becomes the sample's own frame, the frames it called dropped; or null
+ * @param verbose        {@code -v}: the objects' full paths, and before each symbol its address
+ *                       and where its symbols came from
+ * @param hierarchy      {@code --hierarchy}: one level of rows per sort key
  */
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
-                         boolean noInline, Groups groups) {
+                         boolean noInline, Groups groups, String symbolFilter,
+                         java.util.regex.Pattern ignoreCallees, boolean verbose, boolean hierarchy) {
     /** perf's default columns. */
     public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, Groups.RECORDED);
+
+    /** Rows as perf shows them by default, with these columns and filters. */
+    public ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
+                      boolean noInline, Groups groups) {
+        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, null, null, false, false);
+    }
 
     /**
      * perf report's group view: a group's events as one report, one percentage column per event,

@@ -44,8 +44,13 @@ public final class StdioReport {
         return o.select() == null || o.select().time() == null ? "" : " (time slices: " + o.select().time().text() + ")";
     }
 
-    /** The period percentages are of: all samples', or (--percentage relative) the kept ones'. */
+    /** The period the rows' percentages are of: all samples', or (--percentage relative) the kept rows'. */
     private long total(Hists h) {
+        return view.relative() ? h.rowsPeriod() : h.totalPeriod();
+    }
+
+    /** The period callchain percentages are of: all samples', or (--percentage relative) the kept ones'. */
+    private long chainTotal(Hists h) {
         return view.relative() ? h.keptPeriod() : h.totalPeriod();
     }
 
@@ -262,7 +267,7 @@ public final class StdioReport {
             boolean fixed = k == SortKey.CPU || k == SortKey.TRACE && !h.traceCompared();
             for (HistEntry e : fixed ? List.<HistEntry>of() : h.entries()) {
                 w = Math.max(w, k == SortKey.COMM ? utf8Length(h.threadComm(e))
-                        : utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k));
+                        : utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k) - unresolvedVerbose(h, e, k));
                 if (k == SortKey.DSO && o.dsos() == null && e.frame() >= 0 && h.frames().get(e.frame()).sym() == null) {
                     // perf's hists__set_unres_dso_col_len: an entry without a symbol widens the
                     // object column to an address's 16 digits
@@ -274,6 +279,12 @@ public final class StdioReport {
             right.add(false);
         }
         boolean ipc = o.symbolIpc();
+        if (view.hierarchy()) {
+            new Hierarchy(h, keys, ipc, headers.subList(0, headers.size() - keys.size()),
+                    widths.subList(0, widths.size() - keys.size()), widths.subList(widths.size() - keys.size(),
+                    widths.size())).print(h.entriesBeforeSymbolFilter(), new java.util.HashSet<>(h.entries()), o);
+            return;
+        }
         if (ipc) {
             headers.add(IPC_HEADER);
             widths.add(IPC_HEADER.length());
@@ -340,6 +351,181 @@ public final class StdioReport {
         }
     }
 
+    /**
+     * perf's {@code --hierarchy} layout: a row per value of the first sort key, under it a row
+     * per value of the second among its rows, and so on ({@link #INDENT} more columns a
+     * level), the last level's rows with their callchains; perf's IPC key, when it has one, is
+     * the last level. The value columns come first on every row; the sort keys' headers are one
+     * header joined by " / ".
+     */
+    private final class Hierarchy {
+        static final int INDENT = 3;
+        private final Hists h;
+        private final List<SortKey> keys;
+        private final boolean ipc;
+        private final List<String> valueHeaders;
+        private final List<Integer> valueWidths;
+        private final List<Integer> keyWidths;
+        /** perf's nr_hpp_node: the value columns' node and one per level. */
+        private final int nodes;
+
+        Hierarchy(Hists h, List<SortKey> keys, boolean ipc, List<String> valueHeaders, List<Integer> valueWidths,
+                  List<Integer> keyWidths) {
+            this.h = h;
+            this.keys = keys;
+            this.ipc = ipc;
+            this.valueHeaders = valueHeaders;
+            this.valueWidths = valueWidths;
+            this.keyWidths = keyWidths;
+            this.nodes = 1 + keys.size() + (ipc ? 1 : 0);
+        }
+
+        /** The rows of one level under one parent: the entries they sum, in output order. */
+        private final class Node {
+            final List<HistEntry> entries = new ArrayList<>();
+            long period;
+            List<Node> children = List.of();
+        }
+
+        /** The rows --symbol-filter kept (all without it): a level's row is shown when it has one. */
+        private java.util.Set<HistEntry> kept;
+
+        void print(List<HistEntry> all, java.util.Set<HistEntry> kept, ReportOptions o) {
+            this.kept = kept;
+            printHeader();
+            for (Node n : level(all, 0)) {
+                if (shown(n, o)) {
+                    printNode(n, 0, o);
+                }
+            }
+        }
+
+        private void printHeader() {
+            String indent = nodes < 2 ? "" : " ".repeat((nodes - 2) * INDENT);
+            StringBuilder hdr = new StringBuilder("# ").append(indent);
+            StringBuilder dots = new StringBuilder("# ").append(".".repeat(indent.length()));
+            for (int i = 0; i < valueHeaders.size(); i++) {
+                hdr.append(pad(valueHeaders.get(i), valueWidths.get(i), true)).append("  ");
+                dots.append(i > 0 ? ".." : "").append(".".repeat(valueWidths.get(i)));
+            }
+            List<String> names = new ArrayList<>();
+            int width = 0;
+            for (int d = 0; d < levels(); d++) {
+                names.add(d < keys.size() ? keys.get(d).header().strip() : IPC_HEADER);
+                width = Math.max(width, d * INDENT + levelWidth(d));
+            }
+            String joined = String.join(" / ", names);
+            hdr.append(joined);
+            dots.append("  ").append(".".repeat(Math.max(width, utf8Length(joined))));
+            comments.print(hdr.append('\n'));
+            comments.print(dots.append('\n'));
+            comments.print("#\n");
+        }
+
+        private int levels() {
+            return keys.size() + (ipc ? 1 : 0);
+        }
+
+        private int levelWidth(int d) {
+            return d < keys.size() ? keyWidths.get(d) : IPC_HEADER.length();
+        }
+
+        /** The rows of level {@code d} over these entries: larger period first, then perf's key order. */
+        private List<Node> level(List<HistEntry> entries, int d) {
+            java.util.Map<Object, Node> byValue = new java.util.LinkedHashMap<>();
+            for (HistEntry e : entries) {
+                Node n = byValue.computeIfAbsent(d < keys.size() ? h.keyValue(e, keys.get(d)) : "", v -> new Node());
+                n.entries.add(e);
+                n.period += e.selfPeriod();
+            }
+            List<Node> out = new ArrayList<>(byValue.values());
+            out.sort((a, b) -> a.period != b.period ? Long.compare(b.period, a.period)
+                    : h.keyOrder(a.entries.getFirst(), b.entries.getFirst()));
+            if (d + 1 < levels()) {
+                for (Node n : out) {
+                    n.children = level(n.entries, d + 1);
+                }
+            }
+            return out;
+        }
+
+        /** The period (or samples) of a row's entries in event {@code i} of the group (0: this event). */
+        private static long sum(Node n, int i, boolean samples) {
+            long v = 0;
+            for (HistEntry e : n.entries) {
+                HistEntry m = i == 0 ? e : e.pair(i);
+                v += m == null ? 0 : samples ? m.selfSamples() : m.selfPeriod();
+            }
+            return v;
+        }
+
+        /** Whether a row is shown: perf's --percent-limit hides a row and the rows under it. */
+        private boolean shown(Node n, ReportOptions o) {
+            return (o.percentLimit() <= 0 || percent(n.period, total(h)) >= o.percentLimit())
+                    && n.entries.stream().anyMatch(kept::contains);
+        }
+
+        private void printNode(Node n, int d, ReportOptions o) {
+            HistEntry first = n.entries.getFirst();
+            StringBuilder row = new StringBuilder(" ".repeat(d * INDENT));
+            // a value per event of the group, each as wide as one event's column
+            List<Hists> events = group(h);
+            row.append("  ");
+            for (int i = 0; i < events.size(); i++) {
+                row.append(pad(pct(sum(n, i, false), total(events.get(i))), 8, true));
+            }
+            if (view.samples()) {
+                row.append("  ");
+                for (int i = 0; i < events.size(); i++) {
+                    row.append(pad(Long.toString(sum(n, i, true)), 12, true));
+                }
+            }
+            if (view.period()) {
+                row.append("  ");
+                for (int i = 0; i < events.size(); i++) {
+                    row.append(pad(Long.toUnsignedString(sum(n, i, false)), 12, true));
+                }
+            }
+            row.append(" ".repeat(Math.max(0, nodes - 2) * INDENT)).append("  ");
+            String v;
+            if (d < keys.size()) {
+                SortKey k = keys.get(d);
+                v = h.column(first, k);
+                if (k == SortKey.COMM || k == SortKey.TRACE) {
+                    v = cut(v, keyWidths.get(d));
+                }
+                // perf left-trims each level's text; a symbol is not padded
+                v = k == SortKey.SYM || k == SortKey.TRACE ? v : pad(v, keyWidths.get(d), false);
+                v = v.stripLeading();
+            } else {
+                v = IPC_VALUE;
+            }
+            out.print(row.append(v).append('\n'));
+            if (d + 1 == levels()) {
+                if (o.mode() != CallchainMode.NONE && first.chains() != null) {
+                    printChains(h, first, o);
+                }
+                return;
+            }
+            boolean any = false;
+            for (Node child : n.children) {
+                if (shown(child, o)) {
+                    printNode(child, d + 1, o);
+                    any = true;
+                }
+            }
+            if (!any) {
+                // where a row under it would print its value
+                int values = 2 * (valueWidths.size() - 1);
+                for (int w : valueWidths) {
+                    values += w;
+                }
+                out.print(" ".repeat((nodes + d - 1) * INDENT + values + 4) + "no entry >= " + fixed2(o.percentLimit())
+                        + "%\n");
+            }
+        }
+    }
+
     static double percent(long v, long total) {
         return total == 0 ? 0 : v * 100.0 / total;
     }
@@ -382,6 +568,15 @@ public final class StdioReport {
         }
         Frame f = h.frames().get(e.frame());
         return f.sym() != null && f.sym().inlined() ? " (inlined)".length() : 0;
+    }
+
+    /**
+     * perf sizes the symbol column of an address without a symbol as if {@code -v} printed
+     * nothing before it: the length of what it prints there then.
+     */
+    private int unresolvedVerbose(Hists h, HistEntry e, SortKey k) {
+        return k == SortKey.SYM && view.verbose() && e.frame() >= 0 && h.frames().get(e.frame()).sym() == null
+                ? Hists.VERBOSE_PREFIX : 0;
     }
 
     /**
@@ -429,7 +624,7 @@ public final class StdioReport {
     }
 
     private void printChains(Hists h, HistEntry e, ReportOptions o) {
-        long total = total(h);
+        long total = chainTotal(h);
         long parent = o.children() ? e.accPeriod() : e.selfPeriod();
         // perf's threshold is a share of the period percentages are of, including the samples
         // the filters hide (absolute): an entry below it prints no callchain at all

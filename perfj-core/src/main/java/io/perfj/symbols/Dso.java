@@ -191,6 +191,22 @@ public final class Dso {
         this.loadError = message;
     }
 
+    /**
+     * perf's letter for where the symbols came from ({@code dso__symtab_origin}, printed by
+     * report -v): 'k' kallsyms, 'B' the build-id cache's copy, 'D' its debug file, 'l' a
+     * .gnu_debuglink file, 'b' /usr/lib/debug/.build-id, 'f' /usr/lib/debug/PATH.debug,
+     * 'u' /usr/lib/debug/PATH, 'd' the object's own path, 'j' a perf map; '!' none found.
+     */
+    public char symtabOrigin() {
+        return symtabOrigin;
+    }
+
+    public void symtabOrigin(char origin) {
+        this.symtabOrigin = origin;
+    }
+
+    private volatile char symtabOrigin = '!';
+
     /** The file symbols were read from (for messages and annotate), or null. */
     public String symbolSource() {
         return symbolSource;

@@ -261,6 +261,7 @@ public final class DsoFinder {
                         return SymbolTable.EMPTY;
                     }
                     dso.symbolSource(p.toString());
+                    dso.symtabOrigin('k');
                     return tables.get(loader.kallsymsKey(p), () -> loader.loadKallsyms(p));
                 }
                 case JIT_MAP -> {
@@ -269,6 +270,7 @@ public final class DsoFinder {
                         return SymbolTable.EMPTY;
                     }
                     dso.symbolSource(p.toString());
+                    dso.symtabOrigin('j');
                     return loader.loadPerfMap(p);
                 }
                 case BPF, ANON, JIT_CODE -> {
@@ -282,6 +284,7 @@ public final class DsoFinder {
                             Path k = firstExisting(kallsymsCandidates(kernel));
                             if (k != null) {
                                 dso.symbolSource(k.toString());
+                                dso.symtabOrigin('k');
                                 String key = loader.kallsymsKey(k);
                                 return tables.get(key == null ? null : key + "\nmodule " + dso.shortName(),
                                         () -> loader.loadKallsymsModule(k, dso.shortName()));
@@ -290,6 +293,7 @@ public final class DsoFinder {
                         return SymbolTable.EMPTY;
                     }
                     dso.symbolSource(p.toString());
+                    dso.symtabOrigin(origin(dso, p));
                     return tables.get(loader.elfKey(p, dso), () -> loader.loadElf(p, dso));
                 }
             }
@@ -300,6 +304,27 @@ public final class DsoFinder {
         } catch (RuntimeException e) {
             throw new IllegalStateException(describe(dso, e), e);
         }
+    }
+
+    /** perf's letter for the kind of file an ELF object's symbols came from ({@link Dso#symtabOrigin()}). */
+    private char origin(Dso dso, Path p) {
+        Path cache = buildIdDir();
+        if (cache != null && p.toAbsolutePath().normalize().startsWith(cache.toAbsolutePath().normalize())) {
+            return p.getFileName().toString().equals("debug") ? 'D' : 'B';
+        }
+        String name = dso.longName();
+        String bid = dso.buildIdHex();
+        if (bid != null && bid.length() > 2
+                && p.equals(sys("/usr/lib/debug/.build-id/" + bid.substring(0, 2) + "/" + bid.substring(2) + ".debug"))) {
+            return 'b';
+        }
+        if (p.equals(sys("/usr/lib/debug" + name + ".debug"))) {
+            return 'f';
+        }
+        if (p.equals(sys("/usr/lib/debug" + name))) {
+            return 'u';
+        }
+        return p.equals(sys(name)) ? 'd' : 'l';
     }
 
     private static String describe(Dso dso, Exception e) {

@@ -260,6 +260,33 @@ class MachineDsoFinderTest {
         assertEquals(0x19, 0xffffffff8225fd19L - s.start());
     }
 
+    /** report -v's letter for where each object's symbols came from (perf's dso__symtab_origin). */
+    @Test
+    void symtabOriginSaysWhichKindOfFileGaveTheSymbols() throws IOException {
+        Path cache = BuildIdCacheFixture.dir();
+        DsoFinder f = new DsoFinder(opts(null, cache, null, false), new DefaultSymbolLoader());
+        Dso kernel = new Dso("[kernel.kallsyms]", DsoKind.KERNEL, id(KERNEL_BID), f::load);
+        Dso hot = new Dso("/work/main/fixtures/bin/hot", DsoKind.USER, id(HOT_BID), f::load);
+        Dso libc = new Dso("/usr/lib/x86_64-linux-gnu/libc.so.6", DsoKind.USER, id(LIBC_BID), f::load);
+        Dso missing = new Dso("/opt/none/libx.so", DsoKind.USER, id("00112233"), f::load);
+        for (Dso d : new Dso[] {kernel, hot, libc, missing}) {
+            d.symbols();
+        }
+        assertEquals('k', kernel.symtabOrigin());
+        assertEquals('B', hot.symtabOrigin(), "the cache's elf");
+        assertEquals('D', libc.symtabOrigin(), "the cache's debug file, which has the .symtab");
+        assertEquals('!', missing.symtabOrigin());
+        // the object's own path, under --symfs
+        Path root = tmp.resolve("root");
+        Path copy = root.resolve("opt/app/hot");
+        Files.createDirectories(copy.getParent());
+        Files.copy(Fixtures.file("bin/hot"), copy);
+        DsoFinder s = new DsoFinder(opts(root, tmp.resolve("nocache"), null, false), new DefaultSymbolLoader());
+        Dso own = new Dso("/opt/app/hot", DsoKind.USER, id(HOT_BID), s::load);
+        own.symbols();
+        assertEquals('d', own.symtabOrigin());
+    }
+
     @Test
     void missingFileShowsTheNameWithoutWarningAndACorruptFileGivesOneWarning() throws IOException {
         Path root = tmp.resolve("root");
