@@ -812,6 +812,8 @@ public final class Hists {
             case DSO -> f == null || f.dso() == null ? "[unknown]" : f.dso();
             case SYM -> e.frame < 0 ? -1 : frames.canonical(e.frame);
             case TRACE, TRACE_FIELDS -> column(e, k);
+            case SRCLINE -> e.srcline();
+            case SRCFILE -> e.srcfile();
         };
     }
 
