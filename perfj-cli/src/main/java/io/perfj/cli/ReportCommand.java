@@ -62,8 +62,10 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--children").negatable()
                 .describe("Add callers' accumulated periods (default: on when callchains were recorded).")
                 .value(Boolean.class, v -> children = v);
-        m.option("-g", "--call-graph").label("MODE[,THRESHOLD[,ORDER]]")
-                .describe("Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
+        m.option("-g", "--call-graph").label("MODE[,PART...]")
+                .describe("Callchain view, parts in any order: mode none, graph, flat, fractal or folded; threshold "
+                        + "percent (0.5); print limit (branches per node); order caller or callee; key function; "
+                        + "value percent, period or count.")
                 .value(String.class, v -> {
                     callGraph = v;
                     lastOfThresholds = 1;
@@ -233,14 +235,14 @@ public final class ReportCommand implements Callable<Integer> {
         io.perfj.report.ReportView.Groups groups = json || Boolean.FALSE.equals(group)
                 ? io.perfj.report.ReportView.Groups.NONE
                 : group != null ? io.perfj.report.ReportView.Groups.FORCED : io.perfj.report.ReportView.Groups.RECORDED;
-        io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
-                hideUnresolved, !inline, groups);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds. Without
         // callchains perf silently drops an asked-for --children.
         boolean child = !data.isPipe() && callchains && (children == null || children);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         CallGraph g = CallGraph.parse(callGraph, mode, spec);
+        io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
+                hideUnresolved, !inline, groups, g.value(), g.printLimit());
         mode = g.mode();
         double threshold = g.threshold();
         boolean thresholdGiven = g.thresholdGiven();
@@ -274,41 +276,67 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /**
-     * What {@code -g MODE[,THRESHOLD[,ORDER]]} says: the mode ({@code dflt} when it names none),
-     * the threshold (0.5 unless given) and the order (null when it names none).
+     * What {@code -g} says, its parts in any order as perf reads them: the mode ({@code dflt}
+     * when it names none), the threshold (0.5 unless given), the order (null when it names
+     * none), the value a branch shows and the print limit (the second number; 0 for none). A
+     * word may be cut short, as perf takes any prefix of the first word it matches in the
+     * order: graph, flat, fractal, folded, caller, callee, function, address, percent, period,
+     * count; none (or its prefix) ends the list.
      */
-    record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller) {
+    record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller,
+                     io.perfj.report.CallchainValue value, int printLimit) {
+        private static final List<String> WORDS = List.of("graph", "flat", "fractal", "folded", "caller", "callee",
+                "function", "address", "percent", "period", "count");
+
         static CallGraph parse(String text, CallchainMode dflt, picocli.CommandLine.Model.CommandSpec spec) {
             CallchainMode mode = dflt;
             double threshold = 0.5;
             boolean thresholdGiven = false;
             Boolean caller = null;
+            io.perfj.report.CallchainValue value = io.perfj.report.CallchainValue.PERCENT;
+            int printLimit = 0;
             if (text == null) {
-                return new CallGraph(mode, threshold, false, null);
+                return new CallGraph(mode, threshold, false, null, value, 0);
             }
-            String[] parts = text.split(",");
-            for (int i = 0; i < parts.length; i++) {
-                String p = parts[i].trim().toLowerCase(Locale.ROOT);
-                switch (p) {
-                    case "none" -> mode = CallchainMode.NONE;
+            for (String part : text.split(",")) {
+                String p = part.trim().toLowerCase(Locale.ROOT);
+                if (p.isEmpty()) {
+                    continue;
+                }
+                if ("none".startsWith(p)) {
+                    return new CallGraph(CallchainMode.NONE, threshold, thresholdGiven, caller, value, printLimit);
+                }
+                String word = WORDS.stream().filter(w -> w.startsWith(p)).findFirst().orElse("");
+                switch (word) {
                     case "graph" -> mode = CallchainMode.GRAPH;
                     case "flat" -> mode = CallchainMode.FLAT;
                     case "fractal" -> mode = CallchainMode.FRACTAL;
                     case "folded" -> mode = CallchainMode.FOLDED;
                     case "caller" -> caller = true;
                     case "callee" -> caller = false;
+                    case "function" -> {
+                    }
+                    case "address" -> throw new CliError("report -g address (callchain nodes by address, printed "
+                            + "with their source lines) is not supported; use -g function");
+                    case "percent" -> value = io.perfj.report.CallchainValue.PERCENT;
+                    case "period" -> value = io.perfj.report.CallchainValue.PERIOD;
+                    case "count" -> value = io.perfj.report.CallchainValue.COUNT;
                     default -> {
                         try {
-                            threshold = Double.parseDouble(p);
-                            thresholdGiven = true;
+                            if (!thresholdGiven) {
+                                threshold = Double.parseDouble(p);
+                                thresholdGiven = true;
+                            } else {
+                                printLimit = Integer.parseInt(p);
+                            }
                         } catch (NumberFormatException e) {
                             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                                    "-g: '" + parts[i] + "' is not a mode, threshold or order");
+                                    "-g: '" + part + "' is not a mode, order, key, value, threshold or print limit");
                         }
                     }
                 }
             }
-            return new CallGraph(mode, threshold, thresholdGiven, caller);
+            return new CallGraph(mode, threshold, thresholdGiven, caller, value, printLimit);
         }
     }
 }

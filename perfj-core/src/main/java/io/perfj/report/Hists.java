@@ -243,7 +243,7 @@ public final class Hists {
             ChainPass c = new ChainPass(part, parts);
             for (int r = 0; r < t.rows(); r++) {
                 c.row(base + r + 1, t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r),
-                        t.cpu(r), t.self(r), t.stack(r), t.trace(r), t.period(r));
+                        t.cpu(r), t.self(r), t.stack(r), t.trace(r), t.period(r), t.count(r));
             }
             tables[part] = c.table;
         });
@@ -273,7 +273,7 @@ public final class Hists {
          * without counting: the entries exist and their periods are final); {@code mark} stamps them.
          */
         void row(int mark, int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
-                 long period) {
+                 long period, long samples) {
             if (!accepted(comm, pid, tid, cpu, selfFrame) && !opts.children()) {
                 return;
             }
@@ -292,13 +292,13 @@ public final class Hists {
             HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
             if (!opts.children()) {
                 if (owns(self)) {
-                    chain(self, nodes, chain.length - 1, period, true);
+                    chain(self, nodes, chain.length - 1, period, samples, true);
                 }
                 return;
             }
             if (owns(self)) {
                 self.row = mark;
-                chain(self, nodes, chain.length - 1, period, true);
+                chain(self, nodes, chain.length - 1, period, samples, true);
             }
             for (int n = 0; n < chain.length; n++) {
                 int i = byPrefix ? chain.length - 1 - n : n;
@@ -307,17 +307,17 @@ public final class Hists {
                     continue;
                 }
                 e.row = mark;
-                chain(e, nodes, i, period, false);
+                chain(e, nodes, i, period, samples, false);
             }
         }
 
         /** The tree (above the floor) of one chain: summed for later in caller order, else added now. */
-        private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole) {
+        private void chain(HistEntry e, int[] nodes, int at, long period, long samples, boolean whole) {
             if (chainFloor == 0 || (opts.children() ? e.accPeriod : e.selfPeriod) >= chainFloor) {
                 if (opts.callerOrder()) {
-                    table.add(e.id, prefixes[at], period);
+                    table.add(e.id, prefixes[at], period, samples);
                 } else {
-                    addChain(e, nodes, at, period, whole);
+                    addChain(e, nodes, at, period, samples, whole);
                 }
             }
         }
@@ -352,7 +352,7 @@ public final class Hists {
             self.accPeriod += period;
             self.accSamples += samples;
             if (withChains) {
-                chain(self, nodes, chain.length - 1, period, true, chains);
+                chain(self, nodes, chain.length - 1, period, samples, true, chains);
             }
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
@@ -365,19 +365,19 @@ public final class Hists {
                 e.accPeriod += period;
                 e.accSamples += samples;
                 if (withChains) {
-                    chain(e, nodes, i, period, false, chains);
+                    chain(e, nodes, i, period, samples, false, chains);
                 }
             }
         } else if (withChains) {
-            chain(self, nodes, chain.length - 1, period, true, chains);
+            chain(self, nodes, chain.length - 1, period, samples, true, chains);
         }
     }
 
     /** The depth and, unless deferred, the tree of one chain. */
-    private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole, boolean chains) {
+    private void chain(HistEntry e, int[] nodes, int at, long period, long samples, boolean whole, boolean chains) {
         e.maxDepth = Math.max(e.maxDepth, depth(nodes, at, whole));
         if (chains) {
-            addChain(e, nodes, at, period, whole);
+            addChain(e, nodes, at, period, samples, whole);
         }
     }
 
@@ -388,6 +388,7 @@ public final class Hists {
         int[] pairEntry = cp.entry;
         int[] pairStack = cp.stack;
         long[] pairPeriod = cp.period;
+        int[] pairCount = cp.count;
         // entry by entry (each tree is independent; within one the order is kept), so that one
         // tree's nodes stay in the cache while its chains are added
         int[] start = new int[created.size() + 1];
@@ -424,7 +425,7 @@ public final class Hists {
                         nodes[0] = new int[depth * 2];
                     }
                     stacks.canonicalFrames(pairStack[k], frames, nodes[0]);
-                    addChain(e, nodes[0], depth - 1, pairPeriod[k], false);
+                    addChain(e, nodes[0], depth - 1, pairPeriod[k], pairCount[k], false);
                 }
             };
         });
@@ -489,7 +490,7 @@ public final class Hists {
         self.accSamples++;
         added.add(self);
         if (withChains) {
-            addChain(self, nodes, chain.length - 1, period, true);
+            addChain(self, nodes, chain.length - 1, period, 1, true);
         }
         next:
         for (int n = 0; n < chain.length; n++) {
@@ -506,7 +507,7 @@ public final class Hists {
             e.accSamples++;
             added.add(e);
             if (withChains) {
-                addChain(e, nodes, i, period, false);
+                addChain(e, nodes, i, period, 1, false);
             }
         }
     }
@@ -570,17 +571,17 @@ public final class Hists {
      * entry the part from its frame on (toward the leaf in caller order, toward the root in
      * callee order).
      */
-    private void addChain(HistEntry e, int[] chain, int at, long period, boolean whole) {
+    private void addChain(HistEntry e, int[] chain, int at, long period, long samples, boolean whole) {
         if (e.chains == null) {
             e.chains = CallchainNode.root();
         }
         e.maxDepth = Math.max(e.maxDepth, depth(chain, at, whole));
         if (opts.callerOrder()) {
             int from = whole ? chain.length - 1 : at;
-            e.chains.add(chain, from, -1, -1, period);
+            e.chains.add(chain, from, -1, -1, period, samples);
         } else {
             int from = whole ? 0 : at;
-            e.chains.add(chain, from, chain.length, 1, period);
+            e.chains.add(chain, from, chain.length, 1, period, samples);
         }
     }
 

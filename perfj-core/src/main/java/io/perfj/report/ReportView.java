@@ -12,11 +12,20 @@ package io.perfj.report;
  *                       without a symbol
  * @param noInline       {@code --no-inline}: callchains without the functions inlined at an address
  * @param groups         whether the events of a group are reported together (perf's group view)
+ * @param chainValue     what a callchain branch shows ({@code -g}'s percent, period or count)
+ * @param printLimit     {@code -g}'s print limit: at most this many branches under a callchain
+ *                       node (0: all)
  */
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
-                         boolean noInline, Groups groups) {
+                         boolean noInline, Groups groups, CallchainValue chainValue, int printLimit) {
     /** perf's default columns. */
     public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, Groups.RECORDED);
+
+    /** Callchain branches with their percentages, all of them. */
+    public ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
+                      boolean noInline, Groups groups) {
+        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, CallchainValue.PERCENT, 0);
+    }
 
     /**
      * perf report's group view: a group's events as one report, one percentage column per event,
