@@ -23,6 +23,8 @@ public final class ReportCommand implements Callable<Integer> {
     final SymbolCliOptions sym = new SymbolCliOptions();
     boolean stdio;
     String sort;
+    /** -F/--fields as given, or null. */
+    String fields;
     Boolean children;
     String callGraph;
     boolean inverted;
@@ -59,6 +61,10 @@ public final class ReportCommand implements Callable<Integer> {
                 .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol); in branch mode "
                         + "comm, dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles.")
                 .value(String.class, v -> sort = v);
+        m.option("-F", "--fields").label("LIST")
+                .describe("Columns in order: overhead, overhead_sys, overhead_us, overhead_children, sample, period "
+                        + "and sort keys; rows sorted by --sort, then these. '+LIST' adds to the default columns.")
+                .value(String.class, v -> fields = v);
         m.option("--children").negatable()
                 .describe("Add callers' accumulated periods (default: on when callchains were recorded).")
                 .value(Boolean.class, v -> children = v);
@@ -179,9 +185,9 @@ public final class ReportCommand implements Callable<Integer> {
         if (!io.perfj.report.BranchReport.hasBranchStacks(data)) {
             throw new CliError("report -b: the recording has no branch stacks (it was not recorded with -b or -j)");
         }
-        if (json || shown.given() || hideUnresolved || filters.given()) {
-            throw new CliError("report: --json, -n, --show-total-period, -q, --percentage, --hide-unresolved and the "
-                    + "filters are not supported in branch mode (use --no-branch-stack)");
+        if (json || shown.given() || hideUnresolved || filters.given() || fields != null) {
+            throw new CliError("report: --json, -n, --show-total-period, -q, --percentage, --hide-unresolved, -F and "
+                    + "the filters are not supported in branch mode (use --no-branch-stack)");
         }
         List<io.perfj.report.BranchSortKey> keys;
         try {
@@ -241,8 +247,6 @@ public final class ReportCommand implements Callable<Integer> {
         boolean child = !data.isPipe() && callchains && (children == null || children);
         CallchainMode mode = callchains || data.isPipe() ? CallchainMode.GRAPH : CallchainMode.NONE;
         CallGraph g = CallGraph.parse(callGraph, mode, spec);
-        io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
-                hideUnresolved, !inline, groups, g.value(), g.printLimit());
         mode = g.mode();
         double threshold = g.threshold();
         boolean thresholdGiven = g.thresholdGiven();
@@ -270,6 +274,23 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
+        io.perfj.report.ReportFields columns = null;
+        if (fields != null && json) {
+            throw new CliError("report -F: the JSON report has every value of a row; -F chooses text columns");
+        }
+        if (fields != null) {
+            try {
+                columns = io.perfj.report.ReportFields.parse(fields, sort != null ? keys : null, keys, child,
+                        shown.nrSamples, shown.totalPeriod);
+            } catch (UnsupportedOperationException e) {
+                throw new CliError("report -F: " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
+            }
+            keys = columns.keys();
+        }
+        io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
+                hideUnresolved, !inline, groups, g.value(), g.printLimit(), columns);
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
                 f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), null, select, view);

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * perf report's options of the output's shape: {@code -g}'s value field (percent, period,
- * count), sort key and print limit. Under {@code --compat perf-6.1} against perf 6.1's output;
+ * count), sort key and print limit; {@code -F}'s columns and order. Under {@code --compat perf-6.1} against perf 6.1's output;
  * by default against perf 7.2's where perf 7.2 prints the same recording as perf 6.1 does
  * (fixtures/make-options.sh makes both; fixtures/README.md, "Options and filters", says where
  * they differ).
@@ -33,7 +33,25 @@ class ReportOptionsGoldenTest {
             new Case("c-fp", "report-g-fractal-count", false, "-g", "fractal,0.5,caller,count"),
             new Case("bpf-sys", "report-g-callee-period", false, "--no-children", "-g", "callee,period"),
             new Case("bpf-sys", "report-g-folded-count", false, "--no-children", "-g", "folded,count"),
-            new Case("bpf-sys", "report-g-limit2-count", false, "--no-children", "-g", "graph,0.5,2,callee,count"));
+            new Case("bpf-sys", "report-g-limit2-count", false, "--no-children", "-g", "graph,0.5,2,callee,count"),
+            // -F: the fields as columns, rows keyed by its sort keys and sorted by it, field by field
+            new Case("c-fp", "report-F-strict-children", false, "-F", "overhead,sample,period,sym", "-g", "none"),
+            new Case("c-fp", "report-F-values", true, "--no-children", "-F",
+                    "overhead,overhead_sys,overhead_us,sample,period,comm,dso,sym"),
+            // '+': added to the default columns, rows as without it
+            new Case("c-fp", "report-F-plus", true, "--no-children", "-F", "+period,sample"),
+            new Case("c-fp", "report-F-plus-children", false, "-F", "+period"),
+            // --sort first, then the fields; a key --sort names and -F does not is a column after them
+            new Case("c-fp", "report-F-sort-sym", true, "--no-children", "-F", "sym,overhead", "-s", "sym"),
+            new Case("c-fp", "report-F-sort-dso", true, "--no-children", "-F", "overhead,sym", "-s", "dso"),
+            new Case("c-fp", "report-F-children-na", true, "--no-children", "-F", "overhead_children,sym"),
+            new Case("c-fp", "report-F-sort-symbol-ipc", true, "--no-children", "-F", "overhead,sym", "-s", "symbol"),
+            new Case("bpf-sys", "report-F-sys-us-comm", true, "--no-children", "-F",
+                    "overhead,overhead_sys,overhead_us,comm", "-g", "none"),
+            new Case("bpf-sys", "report-F-children-dso-sym", false, "-F", "overhead_children,overhead,sample,dso,sym",
+                    "-g", "none"),
+            new Case("two-events", "report-F-period-sym", true, "--no-children", "-F", "overhead,period,sym",
+                    "-g", "none"));
 
     /** perfj report on a fixture with the committed build-id cache, under perf 6.1's compatibility or not. */
     static CliFixtures.Run report(String name, boolean compat, String... args) {
@@ -83,6 +101,14 @@ class ReportOptionsGoldenTest {
         assertTrue(cut.out().contains("---__libc_start_call_main"), cut.out());
         CliFixtures.Run flat = report("c-fp", true, "--no-children", "-g", "flat,period");
         assertEquals(flat.out(), report("c-fp", true, "--no-children", "-g", "f,peri").out());
+    }
+
+    /** A field perf does not have is a usage error naming it. */
+    @Test
+    void unknownFieldsFail() {
+        CliFixtures.Run r = report("c-fp", false, "-F", "overhead,nosuch");
+        assertNotEquals(0, r.rc());
+        assertTrue(r.err().contains("unknown field 'nosuch'"), r.err());
     }
 
     /** -g address (nodes by address, with source lines) is refused with its reason; a word -g lacks is an error. */

@@ -32,6 +32,9 @@ public final class HistEntry {
     int row;
     long selfPeriod;
     long selfSamples;
+    /** The part of {@link #selfPeriod} sampled in the kernel, and in user space (perf's period_sys, period_us). */
+    long sysPeriod;
+    long usPeriod;
     long accPeriod;
     long accSamples;
     CallchainNode chains;
@@ -100,6 +103,16 @@ public final class HistEntry {
 
     public long selfSamples() {
         return selfSamples;
+    }
+
+    /** The part of the entry's own period sampled in the kernel. */
+    public long sysPeriod() {
+        return sysPeriod;
+    }
+
+    /** The part of the entry's own period sampled in user space. */
+    public long usPeriod() {
+        return usPeriod;
     }
 
     public long accPeriod() {

@@ -346,6 +346,7 @@ public final class Hists {
         HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
         self.selfPeriod += period;
         self.selfSamples += samples;
+        addByMode(self, selfFrame, period);
         if (opts.children()) {
             int mark = ++row;
             self.row = mark;
@@ -370,6 +371,16 @@ public final class Hists {
             }
         } else if (withChains) {
             chain(self, nodes, chain.length - 1, period, samples, true, chains);
+        }
+    }
+
+    /** The sample's period as sampled in the kernel or in user space, by the level of its own address. */
+    private void addByMode(HistEntry e, int selfFrame, long period) {
+        char level = selfFrame < 0 ? 0 : frames.get(selfFrame).level();
+        if (level == 'k') {
+            e.sysPeriod += period;
+        } else if (level == '.') {
+            e.usPeriod += period;
         }
     }
 
@@ -486,6 +497,7 @@ public final class Hists {
         HistEntry self = findnew(selfProbe, 0);
         self.selfPeriod += period;
         self.selfSamples++;
+        addByMode(self, selfFrame, period);
         self.accPeriod += period;
         self.accSamples++;
         added.add(self);
@@ -553,6 +565,8 @@ public final class Hists {
     private static void merge(HistEntry m, HistEntry e, boolean adding) {
         m.selfPeriod += e.selfPeriod;
         m.selfSamples += e.selfSamples;
+        m.sysPeriod += e.sysPeriod;
+        m.usPeriod += e.usPeriod;
         m.accPeriod += e.accPeriod;
         m.accSamples += e.accSamples;
         if (adding) {
@@ -634,8 +648,10 @@ public final class Hists {
         if (perf61) {
             boolean chains = (evsel.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
             // Hidden entries are in perf's output tree too (they shape it); they are not printed.
-            shown = PerfHistSort.outputResort(collapsed.inOrder(),
-                    PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames, members.size() + 1));
+            ReportFields fields = opts.view() == null ? null : opts.view().fields();
+            shown = PerfHistSort.outputResort(collapsed.inOrder(), fields != null && fields.order() != null
+                    ? PerfHistSort.fieldOrder(opts, fields.order(), chains, frames, members.size() + 1)
+                    : PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames, members.size() + 1));
             collapsed = null;
         } else {
             shown = new ArrayList<>(created);
@@ -728,8 +744,12 @@ public final class Hists {
         this.recordedMembers = recordedMembers;
     }
 
-    /** The default output order, a total order (see the class comment). */
+    /** The default output order, a total order (see the class comment), or -F's. */
     private Comparator<HistEntry> order() {
+        ReportFields fields = opts.view() == null ? null : opts.view().fields();
+        if (fields != null && fields.order() != null) {
+            return fieldOrder(fields.order());
+        }
         boolean children = opts.children();
         boolean byDepth = children && opts.mode() != CallchainMode.NONE;
         boolean callerOrder = opts.callerOrder();
@@ -756,25 +776,63 @@ public final class Hists {
         };
     }
 
+    /**
+     * -F's order (a strict list): by each field in turn, a value larger first (Children then
+     * the caller first, as by default), a key as {@link #keyOrder} orders it; then the frames'
+     * first appearance.
+     */
+    private Comparator<HistEntry> fieldOrder(List<ReportFields.Field> order) {
+        boolean byDepth = opts.children() && opts.mode() != CallchainMode.NONE;
+        return (a, b) -> {
+            for (ReportFields.Field f : order) {
+                int c = f.key() != null ? keyCompare(a, b, f.key()) : switch (f.value()) {
+                    case OVERHEAD, PERIOD -> Long.compare(b.selfPeriod, a.selfPeriod);
+                    case OVERHEAD_SYS -> Long.compare(b.sysPeriod, a.sysPeriod);
+                    case OVERHEAD_US -> Long.compare(b.usPeriod, a.usPeriod);
+                    case SAMPLE -> Long.compare(b.selfSamples, a.selfSamples);
+                    case OVERHEAD_CHILDREN -> a.accPeriod != b.accPeriod || !byDepth
+                            ? Long.compare(b.accPeriod, a.accPeriod)
+                            : opts.callerOrder() ? Integer.compare(b.maxDepth, a.maxDepth)
+                            : Integer.compare(a.maxDepth, b.maxDepth);
+                };
+                if (c == 0 && f.value() == ReportFields.Value.OVERHEAD) {
+                    // a group's rows of equal Overhead: by the members' in group order
+                    for (int i = 1; i <= members.size() && c == 0; i++) {
+                        c = Long.compare(b.pairSelf(i), a.pairSelf(i));
+                    }
+                }
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Integer.compare(a.frame, b.frame);
+        };
+    }
+
     /** The sort keys' natural values in --sort order, then the frames' first appearance. */
     private int keyOrder(HistEntry a, HistEntry b, List<SortKey> keys) {
-        Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
-        Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
         for (SortKey k : keys) {
-            int c = switch (k) {
-                case COMM -> a.comm.compareTo(b.comm);
-                case PID, TID -> a.tid != b.tid ? Integer.compare(a.tid, b.tid) : Integer.compare(a.pid, b.pid);
-                case CPU -> Integer.compare(a.cpu, b.cpu);
-                case DSO -> dsoOrder(fa, fb);
-                case SYM -> symOrder(fa, fb);
-                case TRACE -> traceOrder(a.trace(), b.trace());
-                case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
-            };
+            int c = keyCompare(a, b, k);
             if (c != 0) {
                 return c;
             }
         }
         return Integer.compare(a.frame, b.frame);
+    }
+
+    /** One sort key's natural values (see the class comment). */
+    private int keyCompare(HistEntry a, HistEntry b, SortKey k) {
+        Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
+        Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
+        return switch (k) {
+            case COMM -> a.comm.compareTo(b.comm);
+            case PID, TID -> a.tid != b.tid ? Integer.compare(a.tid, b.tid) : Integer.compare(a.pid, b.pid);
+            case CPU -> Integer.compare(a.cpu, b.cpu);
+            case DSO -> dsoOrder(fa, fb);
+            case SYM -> symOrder(fa, fb);
+            case TRACE -> traceOrder(a.trace(), b.trace());
+            case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
+        };
     }
 
     /** Trace texts by their bytes; rows of another event (no text) are all equal. */

@@ -15,16 +15,19 @@ package io.perfj.report;
  * @param chainValue     what a callchain branch shows ({@code -g}'s percent, period or count)
  * @param printLimit     {@code -g}'s print limit: at most this many branches under a callchain
  *                       node (0: all)
+ * @param fields         {@code -F}: the columns and the rows' order, or null for perf's default
+ *                       columns (and then {@code samples} and {@code period} add theirs)
  */
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
-                         boolean noInline, Groups groups, CallchainValue chainValue, int printLimit) {
+                         boolean noInline, Groups groups, CallchainValue chainValue, int printLimit,
+                         ReportFields fields) {
     /** perf's default columns. */
     public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, Groups.RECORDED);
 
     /** Callchain branches with their percentages, all of them. */
     public ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
                       boolean noInline, Groups groups) {
-        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, CallchainValue.PERCENT, 0);
+        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, CallchainValue.PERCENT, 0, null);
     }
 
     /**

@@ -186,7 +186,7 @@ public final class FleetCommand implements Runnable {
             ReportCommand.CallGraph g = ReportCommand.CallGraph.parse(callGraph,
                     callGraph == null ? CallchainMode.NONE : CallchainMode.GRAPH, spec);
             ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
-                    ReportView.Groups.NONE, g.value(), g.printLimit());
+                    ReportView.Groups.NONE, g.value(), g.printLimit(), null);
             boolean child = children != null ? children : callGraph != null && g.mode() != CallchainMode.NONE;
             boolean callerOrder = g.caller() != null ? g.caller() : child;
             ReportOptions o = new ReportOptions(keys, sort != null && sort.contains("symbol"), child,
