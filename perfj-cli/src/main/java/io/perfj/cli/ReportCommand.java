@@ -25,6 +25,9 @@ public final class ReportCommand implements Callable<Integer> {
     String sort;
     /** -F/--fields as given, or null. */
     String fields;
+    /** -p/--parent's pattern, or null (perf's). */
+    String parent;
+    boolean excludeOther;
     Boolean children;
     String callGraph;
     boolean inverted;
@@ -58,13 +61,19 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--stdio").describe("Text output (the only interactive-free layout; accepted for perf compatibility).")
                 .flag(v -> stdio = v);
         m.option("-s", "--sort").label("KEYS")
-                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu (default: comm,dso,symbol); in branch mode "
+                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu, parent (default: comm,dso,symbol); in branch mode "
                         + "comm, dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles.")
                 .value(String.class, v -> sort = v);
         m.option("-F", "--fields").label("LIST")
                 .describe("Columns in order: overhead, overhead_sys, overhead_us, overhead_children, sample, period "
                         + "and sort keys; rows sorted by --sort, then these. '+LIST' adds to the default columns.")
                 .value(String.class, v -> fields = v);
+        m.option("-p", "--parent").label("REGEX")
+                .describe("Parent symbols: the first callchain symbol matching REGEX (default ^sys_|^do_page_fault), "
+                        + "a column after the sort keys ('--sort parent' alone uses the default).")
+                .value(String.class, v -> parent = v);
+        m.option("-x", "--exclude-other").describe("Only rows with a parent symbol (see -p).")
+                .flag(v -> excludeOther = v);
         m.option("--children").negatable()
                 .describe("Add callers' accumulated periods (default: on when callchains were recorded).")
                 .value(Boolean.class, v -> children = v);
@@ -274,13 +283,28 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
+        java.util.regex.Pattern parentPattern = io.perfj.report.ReportView.DEFAULT_PARENT;
+        if (parent != null) {
+            try {
+                parentPattern = java.util.regex.Pattern.compile(parent);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--parent: '" + parent + "' is not a regular expression: " + e.getDescription());
+            }
+            // perf appends the parent key to the sort keys when a pattern is given
+            if (!keys.contains(SortKey.PARENT)) {
+                keys = new java.util.ArrayList<>(keys);
+                keys.add(SortKey.PARENT);
+            }
+        }
         io.perfj.report.ReportFields columns = null;
         if (fields != null && json) {
             throw new CliError("report -F: the JSON report has every value of a row; -F chooses text columns");
         }
         if (fields != null) {
             try {
-                columns = io.perfj.report.ReportFields.parse(fields, sort != null ? keys : null, keys, child,
+                columns = io.perfj.report.ReportFields.parse(fields,
+                        sort != null ? keys : parent != null ? List.of(SortKey.PARENT) : null, keys, child,
                         shown.nrSamples, shown.totalPeriod);
             } catch (UnsupportedOperationException e) {
                 throw new CliError("report -F: " + e.getMessage());
@@ -290,7 +314,7 @@ public final class ReportCommand implements Callable<Integer> {
             keys = columns.keys();
         }
         io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
-                hideUnresolved, !inline, groups, g.value(), g.printLimit(), columns);
+                hideUnresolved, !inline, groups, g.value(), g.printLimit(), columns, parentPattern, excludeOther);
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
                 f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), null, select, view);

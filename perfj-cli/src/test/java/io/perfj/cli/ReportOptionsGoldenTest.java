@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * perf report's options of the output's shape: {@code -g}'s value field (percent, period,
- * count), sort key and print limit; {@code -F}'s columns and order. Under {@code --compat perf-6.1} against perf 6.1's output;
+ * count), sort key and print limit; {@code -F}'s columns and order; the parent symbols of
+ * {@code --sort parent}, {@code -p} and {@code -x}. Under {@code --compat perf-6.1} against perf 6.1's output;
  * by default against perf 7.2's where perf 7.2 prints the same recording as perf 6.1 does
  * (fixtures/make-options.sh makes both; fixtures/README.md, "Options and filters", says where
  * they differ).
@@ -51,7 +52,17 @@ class ReportOptionsGoldenTest {
             new Case("bpf-sys", "report-F-children-dso-sym", false, "-F", "overhead_children,overhead,sample,dso,sym",
                     "-g", "none"),
             new Case("two-events", "report-F-period-sym", true, "--no-children", "-F", "overhead,period,sym",
-                    "-g", "none"));
+                    "-g", "none"),
+            // parent symbols: the first callchain symbol matching the pattern, "[other]" without one
+            new Case("bpf-sys", "report-sort-parent", true, "--no-children", "-g", "none", "--sort", "parent"),
+            new Case("bpf-sys", "report-p-pattern", false, "--no-children", "-g", "none", "-p", "^__sys_bpf|^do_idle"),
+            new Case("bpf-sys", "report-p-x-comm", true, "--no-children", "-g", "none", "-p", "^__sys_bpf|^do_idle",
+                    "-x", "-s", "comm"),
+            new Case("bpf-sys", "report-p-x-children", true, "-p", "^__sys_bpf|^do_idle", "-x", "-s", "comm,dso"),
+            new Case("bpf-sys", "report-p-parent-comm-graph", false, "--no-children", "-p", "bpf", "-s", "parent,comm"),
+            new Case("c-fp", "report-p-main", false, "-p", "main", "-s", "parent", "-g", "none"),
+            new Case("bpf-sys", "report-F-parent", false, "--no-children", "-p", "^__sys_bpf|^do_idle", "-F",
+                    "overhead,parent,sym", "-g", "none"));
 
     /** perfj report on a fixture with the committed build-id cache, under perf 6.1's compatibility or not. */
     static CliFixtures.Run report(String name, boolean compat, String... args) {

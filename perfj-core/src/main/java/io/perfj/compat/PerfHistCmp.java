@@ -50,6 +50,10 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
                 case TRACE -> io.perfj.report.Hists.traceOrder(r.trace(), l.trace());
                 // the dynamic keys' memcmp of left's field bytes against right's
                 case TRACE_FIELDS -> io.perfj.report.TraceFieldsColumns.order(r.traceFields(), l.traceFields());
+                // sort__parent_cmp: strcmp of right's name against left's; no parent first
+                case PARENT -> l.parent() == null || r.parent() == null
+                        ? (l.parent() == null ? (r.parent() == null ? 0 : -1) : 1)
+                        : r.parent().compareTo(l.parent());
             };
             if (c != 0) {
                 return c;

@@ -171,6 +171,8 @@ public final class PerfHistSort {
                         fb == null || fb.sym() == null ? null : fb.sym().name());
                 case TRACE -> io.perfj.report.Hists.traceOrder(a.trace(), b.trace());
                 case TRACE_FIELDS -> io.perfj.report.TraceFieldsColumns.order(a.traceFields(), b.traceFields());
+                // no se_sort: sort__parent_cmp itself, whose missing parent goes after the others
+                case PARENT -> io.perfj.report.Hists.parentOrder(a.parent(), b.parent());
             };
             if (c != 0) {
                 return c;

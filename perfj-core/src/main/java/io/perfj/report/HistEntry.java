@@ -20,6 +20,8 @@ public final class HistEntry {
      * map's sample joins it (see {@link Hists}).
      */
     int frame;
+    /** The parent symbol's name (see {@link SortKey#PARENT}), or null: none, or no parent key. */
+    String parent;
     /** Created by a sample the filters turned away: counted, not shown (perf's he->filtered). */
     boolean filtered;
     /** The longest chain added to this entry's callchain tree (perf's callchain root max_depth). */
@@ -90,6 +92,11 @@ public final class HistEntry {
     /** The trace_fields columns' texts, or null (see {@link #traceFields()}). */
     String[] traceColumns() {
         return trace == null ? null : trace.columns();
+    }
+
+    /** The parent symbol's name, or null (none, or no parent key). */
+    public String parent() {
+        return parent;
     }
 
     /** The frame id (in the report's {@link FrameTable}), or -1 when neither dso nor sym is a key. */
@@ -164,6 +171,7 @@ public final class HistEntry {
     static HistEntry dummyOf(HistEntry member) {
         HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame, member.trace);
         d.filtered = member.filtered;
+        d.parent = member.parent;
         d.map = member.map;
         d.threadComm = member.threadComm;
         return d;

@@ -87,9 +87,11 @@ public final class Hists {
         final int cpu;
         final int key;
         final int trace;
+        final String parent;
         private final int hash;
 
-        EntryKey(String comm, int pid, int tid, int cpu, int key, int trace) {
+        EntryKey(String comm, int pid, int tid, int cpu, int key, int trace, String parent) {
+            this.parent = parent;
             this.comm = comm;
             this.pid = pid;
             this.tid = tid;
@@ -105,7 +107,7 @@ public final class Hists {
         @Override
         public boolean equals(Object o) {
             return o instanceof EntryKey k && k.key == key && k.trace == trace && k.tid == tid && k.pid == pid
-                    && k.cpu == cpu && java.util.Objects.equals(k.comm, comm);
+                    && k.cpu == cpu && java.util.Objects.equals(k.comm, comm) && java.util.Objects.equals(k.parent, parent);
         }
 
         @Override
@@ -137,7 +139,9 @@ public final class Hists {
         this.byDso = opts.has(SortKey.DSO);
         this.byComm = opts.has(SortKey.COMM);
         this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU)
-                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) ? null : new LongIntMap(1 << 12);
+                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) || opts.has(SortKey.PARENT) ? null
+                : new LongIntMap(1 << 12);
+        this.parentPattern = opts.parents() ? opts.view().parent() : null;
     }
 
     /**
@@ -170,7 +174,29 @@ public final class Hists {
     /** Whether the sample being added failed the filters (the entries it creates are hidden). */
     private boolean creatingFiltered;
 
-    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame, int trace) {
+    /** The parent pattern, when the rows' parent symbols are needed ({@link ReportOptions#parents}). */
+    private final java.util.regex.Pattern parentPattern;
+
+    /**
+     * The parent symbol of a stack (perf's {@code iter->parent}): the name of its first frame,
+     * in the order callchains are printed, whose symbol matches the pattern; null for none, or
+     * when no parent is needed.
+     */
+    private String parentOf(int stack) {
+        if (parentPattern == null) {
+            return null;
+        }
+        int[] chain = stacks.frames(stack);
+        for (int n = 0; n < chain.length; n++) {
+            Frame f = frames.get(chain[opts.callerOrder() ? chain.length - 1 - n : n]);
+            if (f.sym() != null && parentPattern.matcher(f.sym().name()).find()) {
+                return f.sym().name();
+            }
+        }
+        return null;
+    }
+
+    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame, int trace, String parent) {
         if (byCommAndKey != null) {
             long k = ((long) (byComm ? commId + 1 : 0) << 32) | (keyOf(frame) & 0xffffffffL);
             int id = byCommAndKey.get(k);
@@ -188,12 +214,13 @@ public final class Hists {
         EntryKey k = new EntryKey(opts.has(SortKey.COMM) ? comm : null,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? pid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? tid : -1,
-                opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame), trace);
+                opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame), trace, parent);
         HistEntry e = entries.get(k);
         if (e == null) {
             e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame,
                     traces == null ? null : traces.value(trace));
             e.filtered = creatingFiltered;
+            e.parent = parent;
             e.id = created.size();
             entries.put(k, e);
             created.add(e);
@@ -274,7 +301,8 @@ public final class Hists {
          */
         void row(int mark, int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
                  long period, long samples) {
-            if (!accepted(comm, pid, tid, cpu, selfFrame) && !opts.children()) {
+            String parent = parentOf(stack);
+            if (!accepted(comm, pid, tid, cpu, selfFrame, parent) && !opts.children()) {
                 return;
             }
             int[] chain = stacks.frames(stack);
@@ -289,7 +317,7 @@ public final class Hists {
                 stacks.prefixes(stack, prefixes);
             }
             int[] nodes = byPrefix ? chain : canonical(chain);
-            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
+            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, parent);
             if (!opts.children()) {
                 if (owns(self)) {
                     chain(self, nodes, chain.length - 1, period, samples, true);
@@ -302,7 +330,7 @@ public final class Hists {
             }
             for (int n = 0; n < chain.length; n++) {
                 int i = byPrefix ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, parent);
                 if (!owns(e) || e.row == mark) {
                     continue;
                 }
@@ -325,7 +353,8 @@ public final class Hists {
 
     private void row(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
                      long period, long samples, boolean chains) {
-        boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
+        String parent = parentOf(stack);
+        boolean pass = accepted(comm, pid, tid, cpu, selfFrame, parent);
         totalPeriod += period;
         totalSamples += samples;
         if (pass) {
@@ -343,7 +372,7 @@ public final class Hists {
         // perf formats an entry's trace text when it first compares it: from the second
         // sample on, or at once when --children compares the sample's entry with its callers'
         traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
-        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace);
+        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, parent);
         self.selfPeriod += period;
         self.selfSamples += samples;
         addByMode(self, selfFrame, period);
@@ -358,7 +387,7 @@ public final class Hists {
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
                 int i = opts.callerOrder() ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, parent);
                 if (e.row == mark) {
                     continue;
                 }
@@ -478,7 +507,8 @@ public final class Hists {
         int[] chain = stacks.frames(stack);
         totalPeriod += period;
         totalSamples++;
-        boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
+        String parent = parentOf(stack);
+        boolean pass = accepted(comm, pid, tid, cpu, selfFrame, parent);
         if (pass) {
             keptPeriod += period;
             keptSamples++;
@@ -494,6 +524,7 @@ public final class Hists {
         traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
         HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame, trace);
         selfProbe.filtered = creatingFiltered;
+        selfProbe.parent = parent;
         HistEntry self = findnew(selfProbe, 0);
         self.selfPeriod += period;
         self.selfSamples++;
@@ -509,6 +540,7 @@ public final class Hists {
             int i = opts.callerOrder() ? chain.length - 1 - n : n;
             HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i], trace);
             probe.filtered = creatingFiltered;
+            probe.parent = parent;
             for (HistEntry a : added) {
                 if (perfCmp.cmp(a, probe) == 0) {
                     continue next;
@@ -605,8 +637,9 @@ public final class Hists {
      * like any other and only marks the entries it creates as filtered: an entry is hidden when
      * the sample that created it did not pass, and counts every sample that reaches it.
      */
-    private boolean accepted(String comm, int pid, int tid, int cpu, int leaf) {
-        return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf));
+    private boolean accepted(String comm, int pid, int tid, int cpu, int leaf, String parent) {
+        return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf))
+                && (parent != null || !opts.excludeOther());
     }
 
     /** perf's collapsed entry tree, between {@link #finish} and {@link #sortOutput} (compat mode). */
@@ -735,7 +768,8 @@ public final class Hists {
         }
         return java.util.Arrays.asList(byComm ? e.comm : null, opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.tid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.pid : -1, opts.has(SortKey.CPU) ? e.cpu : -1, obj,
-                e.trace == null ? null : java.util.Arrays.deepToString(new Object[]{e.trace(), e.traceFields()}));
+                e.trace == null ? null : java.util.Arrays.deepToString(new Object[]{e.trace(), e.traceFields()}),
+                e.parent);
     }
 
     /** Names this event's report: its name, or its group's description with the group's size. */
@@ -832,7 +866,16 @@ public final class Hists {
             case SYM -> symOrder(fa, fb);
             case TRACE -> traceOrder(a.trace(), b.trace());
             case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
+            case PARENT -> parentOrder(a.parent, b.parent);
         };
+    }
+
+    /** Parent symbols by name, none ("[other]") last. */
+    public static int parentOrder(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? (b == null ? 0 : 1) : -1;
+        }
+        return a.compareTo(b);
     }
 
     /** Trace texts by their bytes; rows of another event (no text) are all equal. */
@@ -887,6 +930,7 @@ public final class Hists {
             case SYM -> f == null ? "" : "[" + f.level() + "] " + f.symName();
             case TRACE -> e.trace() == null ? "N/A" : new String(e.trace(), java.nio.charset.StandardCharsets.UTF_8);
             case TRACE_FIELDS -> throw new IllegalArgumentException("trace_fields is a column per field: see traceField");
+            case PARENT -> e.parent == null ? "[other]" : e.parent;
         };
     }
 

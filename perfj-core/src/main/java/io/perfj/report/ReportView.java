@@ -17,17 +17,24 @@ package io.perfj.report;
  *                       node (0: all)
  * @param fields         {@code -F}: the columns and the rows' order, or null for perf's default
  *                       columns (and then {@code samples} and {@code period} add theirs)
+ * @param parent         the parent sort key's pattern ({@code -p}; perf's {@code ^sys_|^do_page_fault})
+ * @param excludeOther   {@code -x}: only rows with a parent symbol (a filter: percentages stay
+ *                       of all samples)
  */
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
                          boolean noInline, Groups groups, CallchainValue chainValue, int printLimit,
-                         ReportFields fields) {
+                         ReportFields fields, java.util.regex.Pattern parent, boolean excludeOther) {
+    /** perf's parent pattern. */
+    public static final java.util.regex.Pattern DEFAULT_PARENT = java.util.regex.Pattern.compile("^sys_|^do_page_fault");
+
     /** perf's default columns. */
     public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, Groups.RECORDED);
 
     /** Callchain branches with their percentages, all of them. */
     public ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
                       boolean noInline, Groups groups) {
-        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, CallchainValue.PERCENT, 0, null);
+        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, CallchainValue.PERCENT, 0, null,
+                DEFAULT_PARENT, false);
     }
 
     /**

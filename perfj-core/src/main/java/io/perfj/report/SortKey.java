@@ -10,7 +10,12 @@ public enum SortKey {
     /** A tracepoint sample's formatted fields (perf's {@code trace}, sort.c sort_trace). */
     TRACE("Trace output"),
     /** A tracepoint sample's fields, a column each (perf's {@code trace_fields}: its dynamic sort keys). */
-    TRACE_FIELDS("");
+    TRACE_FIELDS(""),
+    /**
+     * The first callchain symbol, in the order chains are printed, whose name matches the parent
+     * pattern (perf's {@code parent}: {@code -p REGEX}, default {@code ^sys_|^do_page_fault}).
+     */
+    PARENT("Parent symbol");
 
     final String header;
 
@@ -35,10 +40,11 @@ public enum SortKey {
                 case "cpu" -> CPU;
                 case "trace" -> TRACE;
                 case "trace_fields" -> TRACE_FIELDS;
+                case "parent" -> PARENT;
                 case "srcline", "srcfile" -> throw new UnsupportedOperationException("the " + k
                         + " sort key is not supported (rows by source line: see perfj annotate for lines)");
                 default -> throw new IllegalArgumentException("unknown sort key '" + k
-                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace, trace_fields)");
+                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace, trace_fields, parent)");
             });
         }
         return out;

@@ -182,6 +182,7 @@ class DefaultReportOrderTest {
                 }
                 case TRACE -> traceOrder(a.trace(), b.trace());
                 case TRACE_FIELDS -> 0;
+                case PARENT -> Hists.parentOrder(a.parent(), b.parent());
             };
             if (c != 0) {
                 return c;
