@@ -14,12 +14,8 @@ final class Refused {
 
     /** perf report's. */
     static final List<Option> REPORT = List.of(
-            new Option(List.of("-F", "--fields"), "LIST",
-                    "report -F/--fields is not supported; choose columns with -s/--sort, -n and --show-total-period"),
             new Option(List.of("-T", "--threads"), null,
-                    "report -T/--threads needs per-thread counter values (perf record -s) that perfj does not read"),
-            new Option(List.of("-p", "--parent"), "REGEX",
-                    "report -p/--parent (parent-symbol sorting) is not supported"));
+                    "report -T/--threads needs per-thread counter values (perf record -s) that perfj does not read"));
 
     /** perf script's. */
     static final List<Option> SCRIPT = List.of(

@@ -23,6 +23,11 @@ public final class ReportCommand implements Callable<Integer> {
     final SymbolCliOptions sym = new SymbolCliOptions();
     boolean stdio;
     String sort;
+    /** -F/--fields as given, or null. */
+    String fields;
+    /** -p/--parent's pattern, or null (perf's). */
+    String parent;
+    boolean excludeOther;
     Boolean children;
     String callGraph;
     boolean inverted;
@@ -60,14 +65,26 @@ public final class ReportCommand implements Callable<Integer> {
         m.option("--stdio").describe("Text output (the only interactive-free layout; accepted for perf compatibility).")
                 .flag(v -> stdio = v);
         m.option("-s", "--sort").label("KEYS")
-                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu, srcline, srcfile (default: comm,dso,symbol); in branch mode "
+                .describe("Sort keys: comm, pid, tid, dso, sym/symbol, cpu, srcline, srcfile, parent (default: comm,dso,symbol); in branch mode "
                         + "comm, dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles.")
                 .value(String.class, v -> sort = v);
+        m.option("-F", "--fields").label("LIST")
+                .describe("Columns in order: overhead, overhead_sys, overhead_us, overhead_children, sample, period "
+                        + "and sort keys; rows sorted by --sort, then these. '+LIST' adds to the default columns.")
+                .value(String.class, v -> fields = v);
+        m.option("-p", "--parent").label("REGEX")
+                .describe("Parent symbols: the first callchain symbol matching REGEX (default ^sys_|^do_page_fault), "
+                        + "a column after the sort keys ('--sort parent' alone uses the default).")
+                .value(String.class, v -> parent = v);
+        m.option("-x", "--exclude-other").describe("Only rows with a parent symbol (see -p).")
+                .flag(v -> excludeOther = v);
         m.option("--children").negatable()
                 .describe("Add callers' accumulated periods (default: on when callchains were recorded).")
                 .value(Boolean.class, v -> children = v);
-        m.option("-g", "--call-graph").label("MODE[,THRESHOLD[,ORDER]]")
-                .describe("Callchain view: none, graph, flat, fractal, folded; threshold percent (0.5); order caller or callee.")
+        m.option("-g", "--call-graph").label("MODE[,PART...]")
+                .describe("Callchain view, parts in any order: mode none, graph, flat, fractal or folded; threshold "
+                        + "percent (0.5); print limit (branches per node); order caller or callee; key function; "
+                        + "value percent, period or count.")
                 .value(String.class, v -> {
                     callGraph = v;
                     lastOfThresholds = 1;
@@ -197,9 +214,9 @@ public final class ReportCommand implements Callable<Integer> {
         if (!io.perfj.report.BranchReport.hasBranchStacks(data)) {
             throw new CliError("report -b: the recording has no branch stacks (it was not recorded with -b or -j)");
         }
-        if (json || shown.given() || hideUnresolved || filters.given()) {
-            throw new CliError("report: --json, -n, --show-total-period, -q, --percentage, --hide-unresolved and the "
-                    + "filters are not supported in branch mode (use --no-branch-stack)");
+        if (json || shown.given() || hideUnresolved || filters.given() || fields != null) {
+            throw new CliError("report: --json, -n, --show-total-period, -q, --percentage, --hide-unresolved, -F and "
+                    + "the filters are not supported in branch mode (use --no-branch-stack)");
         }
         List<io.perfj.report.BranchSortKey> keys;
         try {
@@ -260,8 +277,6 @@ public final class ReportCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--ignore-callees: '" + ignoreCallees + "' is not a regular expression");
         }
-        io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
-                hideUnresolved, !inline, groups, symbolFilter, callees, verbose, hierarchy);
         // In pipe mode perf decides on --children before any attr has arrived, so accumulation
         // is off whatever is asked, but it still prints the callchains it finds. Without
         // callchains perf silently drops an asked-for --children.
@@ -304,47 +319,109 @@ public final class ReportCommand implements Callable<Integer> {
         if (hierarchy && keys.contains(SortKey.TRACE_FIELDS)) {
             throw new CliError("report --hierarchy: the trace_fields sort key is not supported in the hierarchy");
         }
+        java.util.regex.Pattern parentPattern = io.perfj.report.ReportView.DEFAULT_PARENT;
+        if (parent != null) {
+            try {
+                parentPattern = java.util.regex.Pattern.compile(parent);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--parent: '" + parent + "' is not a regular expression: " + e.getDescription());
+            }
+            // perf appends the parent key to the sort keys when a pattern is given
+            if (!keys.contains(SortKey.PARENT)) {
+                keys = new java.util.ArrayList<>(keys);
+                keys.add(SortKey.PARENT);
+            }
+        }
+        io.perfj.report.ReportFields columns = null;
+        if (fields != null && hierarchy) {
+            throw new CliError("report: --hierarchy and --fields options cannot be used together");
+        }
+        if (fields != null && json) {
+            throw new CliError("report -F: the JSON report has every value of a row; -F chooses text columns");
+        }
+        if (fields != null) {
+            try {
+                columns = io.perfj.report.ReportFields.parse(fields,
+                        sort != null ? keys : parent != null ? List.of(SortKey.PARENT) : null, keys, child,
+                        shown.nrSamples, shown.totalPeriod);
+            } catch (UnsupportedOperationException e) {
+                throw new CliError("report -F: " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
+            }
+            keys = columns.keys();
+        }
+        io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
+                hideUnresolved, !inline, groups, symbolFilter, callees, verbose, hierarchy, g.value(), g.printLimit(),
+                columns, parentPattern, excludeOther);
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
                 f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), null, select, view);
     }
 
     /**
-     * What {@code -g MODE[,THRESHOLD[,ORDER]]} says: the mode ({@code dflt} when it names none),
-     * the threshold (0.5 unless given) and the order (null when it names none).
+     * What {@code -g} says, its parts in any order as perf reads them: the mode ({@code dflt}
+     * when it names none), the threshold (0.5 unless given), the order (null when it names
+     * none), the value a branch shows and the print limit (the second number; 0 for none). A
+     * word may be cut short, as perf takes any prefix of the first word it matches in the
+     * order: graph, flat, fractal, folded, caller, callee, function, address, percent, period,
+     * count; none (or its prefix) ends the list.
      */
-    record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller) {
+    record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller,
+                     io.perfj.report.CallchainValue value, int printLimit) {
+        private static final List<String> WORDS = List.of("graph", "flat", "fractal", "folded", "caller", "callee",
+                "function", "address", "percent", "period", "count");
+
         static CallGraph parse(String text, CallchainMode dflt, picocli.CommandLine.Model.CommandSpec spec) {
             CallchainMode mode = dflt;
             double threshold = 0.5;
             boolean thresholdGiven = false;
             Boolean caller = null;
+            io.perfj.report.CallchainValue value = io.perfj.report.CallchainValue.PERCENT;
+            int printLimit = 0;
             if (text == null) {
-                return new CallGraph(mode, threshold, false, null);
+                return new CallGraph(mode, threshold, false, null, value, 0);
             }
-            String[] parts = text.split(",");
-            for (int i = 0; i < parts.length; i++) {
-                String p = parts[i].trim().toLowerCase(Locale.ROOT);
-                switch (p) {
-                    case "none" -> mode = CallchainMode.NONE;
+            for (String part : text.split(",")) {
+                String p = part.trim().toLowerCase(Locale.ROOT);
+                if (p.isEmpty()) {
+                    continue;
+                }
+                if ("none".startsWith(p)) {
+                    return new CallGraph(CallchainMode.NONE, threshold, thresholdGiven, caller, value, printLimit);
+                }
+                String word = WORDS.stream().filter(w -> w.startsWith(p)).findFirst().orElse("");
+                switch (word) {
                     case "graph" -> mode = CallchainMode.GRAPH;
                     case "flat" -> mode = CallchainMode.FLAT;
                     case "fractal" -> mode = CallchainMode.FRACTAL;
                     case "folded" -> mode = CallchainMode.FOLDED;
                     case "caller" -> caller = true;
                     case "callee" -> caller = false;
+                    case "function" -> {
+                    }
+                    case "address" -> throw new CliError("report -g address (callchain nodes by address, printed "
+                            + "with their source lines) is not supported; use -g function");
+                    case "percent" -> value = io.perfj.report.CallchainValue.PERCENT;
+                    case "period" -> value = io.perfj.report.CallchainValue.PERIOD;
+                    case "count" -> value = io.perfj.report.CallchainValue.COUNT;
                     default -> {
                         try {
-                            threshold = Double.parseDouble(p);
-                            thresholdGiven = true;
+                            if (!thresholdGiven) {
+                                threshold = Double.parseDouble(p);
+                                thresholdGiven = true;
+                            } else {
+                                printLimit = Integer.parseInt(p);
+                            }
                         } catch (NumberFormatException e) {
                             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                                    "-g: '" + parts[i] + "' is not a mode, threshold or order");
+                                    "-g: '" + part + "' is not a mode, order, key, value, threshold or print limit");
                         }
                     }
                 }
             }
-            return new CallGraph(mode, threshold, thresholdGiven, caller);
+            return new CallGraph(mode, threshold, thresholdGiven, caller, value, printLimit);
         }
     }
 }

@@ -316,7 +316,7 @@ class OptionsGoldenTest {
     /** Options perf has and perfj cannot honour: one line naming the reason, a failure. */
     @Test
     void refusedOptionsSayWhy() {
-        for (String[] args : new String[][] {{"report", "-T"}, {"report", "-p", "main"}, {"report", "-F", "overhead,sym"},
+        for (String[] args : new String[][] {{"report", "-T"},
             {"script", "-s", "x.py"}, {"script", "--dlfilter", "f.so"}}) {
             CliFixtures.Run r = run("c-fp", args);
             assertNotEquals(0, r.rc(), String.join(" ", args));

@@ -57,6 +57,10 @@ public final class PerfHistCmp implements PerfHistTree.Cmp<HistEntry> {
                 // sort__srcline_collapse, sort__srcfile_collapse: strcmp of right's text against left's
                 case SRCLINE -> r.srcline().compareTo(l.srcline());
                 case SRCFILE -> r.srcfile().compareTo(l.srcfile());
+                // sort__parent_cmp: strcmp of right's name against left's; no parent first
+                case PARENT -> l.parent() == null || r.parent() == null
+                        ? (l.parent() == null ? (r.parent() == null ? 0 : -1) : 1)
+                        : r.parent().compareTo(l.parent());
             };
             if (c != 0) {
                 return c;

@@ -108,6 +108,42 @@ public final class PerfHistSort {
         return c;
     }
 
+    /**
+     * perf's output comparison with a strict -F list ({@code hist_entry__sort} over the --sort
+     * keys, then the fields): each value larger first ({@code hpp__sort_overhead}, ...; Children
+     * as {@code hpp__sort_acc}, equal Overhead by the group members'), each key as
+     * {@link #outputOrder} compares it.
+     */
+    public static Comparator<HistEntry> fieldOrder(ReportOptions opts, List<io.perfj.report.ReportFields.Field> order,
+                                                   boolean eventHasCallchains, FrameTable frames, int nrMembers) {
+        Comparator<HistEntry> c = (a, b) -> 0;
+        for (io.perfj.report.ReportFields.Field f : order) {
+            if (f.key() != null) {
+                List<SortKey> key = List.of(f.key());
+                c = c.thenComparing((a, b) -> keyOrder(a, b, key, frames));
+                continue;
+            }
+            c = switch (f.value()) {
+                case OVERHEAD, PERIOD -> c.thenComparing(Comparator.comparingLong(HistEntry::selfPeriod).reversed());
+                case OVERHEAD_SYS -> c.thenComparing(Comparator.comparingLong(HistEntry::sysPeriod).reversed());
+                case OVERHEAD_US -> c.thenComparing(Comparator.comparingLong(HistEntry::usPeriod).reversed());
+                case SAMPLE -> c.thenComparing(Comparator.comparingLong(HistEntry::selfSamples).reversed());
+                case OVERHEAD_CHILDREN -> {
+                    Comparator<HistEntry> acc = c.thenComparing(Comparator.comparingLong(HistEntry::accPeriod).reversed());
+                    yield opts.children() && opts.mode() != io.perfj.report.CallchainMode.NONE
+                            ? acc.thenComparing((a, b) -> callerFirst(a, b, opts, eventHasCallchains)) : acc;
+                }
+            };
+            if (f.value() == io.perfj.report.ReportFields.Value.OVERHEAD) {
+                for (int i = 1; i < nrMembers; i++) {
+                    int idx = i;
+                    c = c.thenComparing((a, b) -> Long.compare(pairSelf(b, idx), pairSelf(a, idx)));
+                }
+            }
+        }
+        return c;
+    }
+
     private static long pairSelf(HistEntry e, int idx) {
         HistEntry p = e.pair(idx);
         return p == null ? 0 : p.selfPeriod();
@@ -139,6 +175,8 @@ public final class PerfHistSort {
                 case TRACE_FIELDS -> io.perfj.report.TraceFieldsColumns.order(a.traceFields(), b.traceFields());
                 case SRCLINE -> a.srcline().compareTo(b.srcline());
                 case SRCFILE -> a.srcfile().compareTo(b.srcfile());
+                // no se_sort: sort__parent_cmp itself, whose missing parent goes after the others
+                case PARENT -> io.perfj.report.Hists.parentOrder(a.parent(), b.parent());
             };
             if (c != 0) {
                 return c;

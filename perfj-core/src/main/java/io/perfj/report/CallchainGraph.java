@@ -19,6 +19,10 @@ final class CallchainGraph {
     private final ReportOptions opts;
     private final long minHit;
     private final PrintWriter out;
+    /** What a branch shows ({@code -g}'s value field). */
+    private final CallchainValue shown;
+    /** At most this many branches under a node, chain ends in the flat and folded views (0: all). */
+    private final int printLimit;
 
     /**
      * perf's order among children with equal period: its children tree puts a new node left of
@@ -48,6 +52,9 @@ final class CallchainGraph {
         this.opts = opts;
         this.minHit = minHit;
         this.out = out;
+        ReportView v = opts.view() == null ? ReportView.DEFAULT : opts.view();
+        this.shown = v.chainValue();
+        this.printLimit = v.printLimit();
     }
 
     /** A path-compressed node: consecutive frames printed as one block. */
@@ -92,8 +99,18 @@ final class CallchainGraph {
         return buffer.apply(frames.get(n.frame()).chainName());
     }
 
-    private static String value(long v, long total) {
-        return StdioReport.fixed2(total == 0 ? 0.0 : v * 100.0 / total) + "%";
+    /** A branch's value: its period as a share of {@code total}, the period itself, or its samples. */
+    private String value(long period, int count, long total) {
+        return switch (shown) {
+            case PERCENT -> StdioReport.fixed2(total == 0 ? 0.0 : period * 100.0 / total) + "%";
+            case PERIOD -> Long.toUnsignedString(period);
+            case COUNT -> Integer.toString(count);
+        };
+    }
+
+    /** Whether {@code printed} branches or chain ends are all {@code -g}'s print limit allows. */
+    private boolean limitReached(int printed) {
+        return printed == printLimit;
     }
 
     private static String margin(int left) {
@@ -110,6 +127,8 @@ final class CallchainGraph {
             Block b = top.getFirst();
             boolean printed = false;
             int i = 0;
+            // the print limit counts this block's lines too, and then still lets the branches below print
+            int lines = 0;
             for (CallchainNode n : b.run()) {
                 if (i++ == 0 && skipFirst) {
                     continue;
@@ -124,6 +143,9 @@ final class CallchainGraph {
                 }
                 out.print(name(n) + "\n");
                 printedAny = true;
+                if (limitReached(++lines)) {
+                    break;
+                }
             }
             start = b.last();
         }
@@ -140,11 +162,13 @@ final class CallchainGraph {
         long min = relative ? (long) Math.ceil(parent.childrenHit * (opts.threshold() / 100.0)) : minHit;
         List<Block> kids = sortedBlocks(parent, min);
         long remaining = total;
+        int remainingCount = parent.cumulCount() - parent.selfCount();
         int newMask = depthMask;
         boolean printed = false;
         for (int k = 0; k < kids.size(); k++) {
             Block b = kids.get(k);
             remaining -= b.cumul();
+            remainingCount -= b.run().getFirst().cumulCount();
             boolean lastChild = k == kids.size() - 1;
             if (lastChild && (!relative || remaining == 0)) {
                 newMask &= ~(1 << (depth - 1));
@@ -152,15 +176,21 @@ final class CallchainGraph {
             out.print(graphLine(depth, depthMask, left));
             int i = 0;
             for (CallchainNode n : b.run()) {
-                out.print(chainLine(depth, newMask, i++ == 0, value(b.cumul(), total), name(n), left));
+                out.print(chainLine(depth, newMask, i++ == 0, value(b.cumul(), b.run().getFirst().cumulCount(), total),
+                        name(n), left));
             }
             long childTotal = relative ? b.last().childrenHit : total;
             level(b.last(), childTotal, depth + 1, newMask | (1 << depth), left, relative);
             printed = true;
+            if (limitReached(k + 1)) {
+                break;
+            }
         }
-        if (relative && remaining > 0 && remaining != total && printed) {
+        // shown as a count, the remainder is the samples of the branches not printed, and none is no line
+        if (relative && remaining > 0 && remaining != total && printed
+                && (shown != CallchainValue.COUNT || remainingCount > 0)) {
             newMask &= ~(1 << (depth - 1));
-            out.print(chainLine(depth, newMask, true, value(remaining, total), "[...]", left));
+            out.print(chainLine(depth, newMask, true, value(remaining, remainingCount, total), "[...]", left));
         }
         return printed;
     }
@@ -225,18 +255,26 @@ final class CallchainGraph {
     }
 
     void flat(CallchainNode root, long total) {
+        int printed = 0;
         for (End e : sortedEnds(root)) {
-            out.print("           " + value(e.node().cumul(), total) + "\n");
+            out.print("           " + value(e.node().cumul(), e.node().cumulCount(), total) + "\n");
             for (String s : e.path()) {
                 out.print("                " + s + "\n");
             }
             out.print("\n");
+            if (limitReached(++printed)) {
+                break;
+            }
         }
     }
 
     void folded(CallchainNode root, long total) {
+        int printed = 0;
         for (End e : sortedEnds(root)) {
-            out.print(value(e.node().hit, total) + " " + String.join(";", e.path()) + "\n");
+            out.print(value(e.node().hit, e.node().selfCount(), total) + " " + String.join(";", e.path()) + "\n");
+            if (limitReached(++printed)) {
+                break;
+            }
         }
     }
 }

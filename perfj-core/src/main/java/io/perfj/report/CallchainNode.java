@@ -16,6 +16,8 @@ public final class CallchainNode {
     final int frame;
     long hit;
     long childrenHit;
+    /** The samples of the chains through this node, ending here or going on (perf's count plus children_count). */
+    int count;
     private CallchainNode first;
     private int firstFrame;
     private CallchainNode[] more;
@@ -30,20 +32,26 @@ public final class CallchainNode {
         return new CallchainNode(-1);
     }
 
-    /** Adds one chain (frame ids, walked from {@code from} to {@code to} by {@code step}) with its period. */
-    void add(int[] chain, int from, int to, int step, long period) {
+    /**
+     * Adds one chain (frame ids, walked from {@code from} to {@code to} by {@code step}) of
+     * {@code samples} samples with their period.
+     */
+    void add(int[] chain, int from, int to, int step, long period, long samples) {
         CallchainNode n = this;
         for (int i = from; i != to; i += step) {
             n.childrenHit += period;
+            n.count += (int) samples;
             n = n.child(chain[i]);
         }
         n.hit += period;
+        n.count += (int) samples;
     }
 
     /** Adds another tree's chains to this one (perf's {@code callchain_merge}). */
     void merge(CallchainNode other) {
         hit += other.hit;
         childrenHit += other.childrenHit;
+        count += other.count;
         if (other.first != null) {
             child(other.first.frame).merge(other.first);
         }
@@ -82,6 +90,20 @@ public final class CallchainNode {
 
     public long cumul() {
         return hit + childrenHit;
+    }
+
+    /** The samples of the chains through this node (perf's {@code callchain_cumul_counts}). */
+    public int cumulCount() {
+        return count;
+    }
+
+    /** The samples of the chains ending at this node (perf's {@code count}). */
+    public int selfCount() {
+        int n = count;
+        for (CallchainNode c : children()) {
+            n -= c.count;
+        }
+        return n;
     }
 
     public int frame() {

@@ -16,9 +16,10 @@ final class ChainPairs {
     int[] entry = new int[1 << 12];
     int[] stack = new int[1 << 12];
     long[] period = new long[1 << 12];
+    int[] count = new int[1 << 12];
     int size;
 
-    void add(int entryId, int prefix, long p) {
+    void add(int entryId, int prefix, long p, long samples) {
         long key = ((long) entryId << 32) | (prefix & 0xffffffffL);
         int k = ids.putIfAbsent(key, size);
         if (k == size) {
@@ -26,12 +27,14 @@ final class ChainPairs {
                 entry = Arrays.copyOf(entry, size * 2);
                 stack = Arrays.copyOf(stack, size * 2);
                 period = Arrays.copyOf(period, size * 2);
+                count = Arrays.copyOf(count, size * 2);
             }
             entry[k] = entryId;
             stack[k] = prefix;
             size++;
         }
         period[k] += p;
+        count[k] += (int) samples;
     }
 
     /** The tables one after another (their lookup maps are not kept: nothing is added after). */
@@ -47,10 +50,12 @@ final class ChainPairs {
         all.entry = new int[Math.max(1, n)];
         all.stack = new int[all.entry.length];
         all.period = new long[all.entry.length];
+        all.count = new int[all.entry.length];
         for (ChainPairs p : parts) {
             System.arraycopy(p.entry, 0, all.entry, all.size, p.size);
             System.arraycopy(p.stack, 0, all.stack, all.size, p.size);
             System.arraycopy(p.period, 0, all.period, all.size, p.size);
+            System.arraycopy(p.count, 0, all.count, all.size, p.size);
             all.size += p.size;
         }
         return all;

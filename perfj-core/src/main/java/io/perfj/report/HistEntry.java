@@ -22,6 +22,8 @@ public final class HistEntry {
      * map's sample joins it (see {@link Hists}).
      */
     int frame;
+    /** The parent symbol's name (see {@link SortKey#PARENT}), or null: none, or no parent key. */
+    String parent;
     /** Created by a sample the filters turned away: counted, not shown (perf's he->filtered). */
     boolean filtered;
     /** The longest chain added to this entry's callchain tree (perf's callchain root max_depth). */
@@ -34,6 +36,9 @@ public final class HistEntry {
     int row;
     long selfPeriod;
     long selfSamples;
+    /** The part of {@link #selfPeriod} sampled in the kernel, and in user space (perf's period_sys, period_us). */
+    long sysPeriod;
+    long usPeriod;
     long accPeriod;
     long accSamples;
     CallchainNode chains;
@@ -101,6 +106,11 @@ public final class HistEntry {
         return source == null ? "" : source.file();
     }
 
+    /** The parent symbol's name, or null (none, or no parent key). */
+    public String parent() {
+        return parent;
+    }
+
     /** The frame id (in the report's {@link FrameTable}), or -1 when neither dso nor sym is a key. */
     public int frame() {
         return frame;
@@ -112,6 +122,16 @@ public final class HistEntry {
 
     public long selfSamples() {
         return selfSamples;
+    }
+
+    /** The part of the entry's own period sampled in the kernel. */
+    public long sysPeriod() {
+        return sysPeriod;
+    }
+
+    /** The part of the entry's own period sampled in user space. */
+    public long usPeriod() {
+        return usPeriod;
     }
 
     public long accPeriod() {
@@ -164,6 +184,7 @@ public final class HistEntry {
         HistEntry d = new HistEntry(member.comm, member.pid, member.tid, member.cpu, member.frame, member.trace);
         d.filtered = member.filtered;
         d.source = member.source;
+        d.parent = member.parent;
         d.map = member.map;
         d.threadComm = member.threadComm;
         return d;

@@ -89,9 +89,11 @@ public final class Hists {
         final int trace;
         /** The source-line value number (-1 when srcline and srcfile are no keys). */
         final int source;
+        final String parent;
         private final int hash;
 
-        EntryKey(String comm, int pid, int tid, int cpu, int key, int trace, int source) {
+        EntryKey(String comm, int pid, int tid, int cpu, int key, int trace, int source, String parent) {
+            this.parent = parent;
             this.comm = comm;
             this.pid = pid;
             this.tid = tid;
@@ -109,7 +111,7 @@ public final class Hists {
         public boolean equals(Object o) {
             return o instanceof EntryKey k && k.key == key && k.trace == trace && k.source == source && k.tid == tid
                     && k.pid == pid
-                    && k.cpu == cpu && java.util.Objects.equals(k.comm, comm);
+                    && k.cpu == cpu && java.util.Objects.equals(k.comm, comm) && java.util.Objects.equals(k.parent, parent);
         }
 
         @Override
@@ -146,8 +148,10 @@ public final class Hists {
         this.byDso = opts.has(SortKey.DSO);
         this.byComm = opts.has(SortKey.COMM);
         this.byCommAndKey = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.has(SortKey.CPU)
-                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) || sources != null ? null
+                || opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS) || sources != null
+                || opts.has(SortKey.PARENT) ? null
                 : new LongIntMap(1 << 12);
+        this.parentPattern = opts.parents() ? opts.view().parent() : null;
     }
 
     /**
@@ -180,12 +184,36 @@ public final class Hists {
     /** Whether the sample being added failed the filters (the entries it creates are hidden). */
     private boolean creatingFiltered;
 
+    /** The parent pattern, when the rows' parent symbols are needed ({@link ReportOptions#parents}). */
+    private final java.util.regex.Pattern parentPattern;
+
+    /**
+     * The parent symbol of a stack (perf's {@code iter->parent}): the name of its first frame,
+     * in the order callchains are printed, whose symbol matches the pattern; null for none, or
+     * when no parent is needed.
+     */
+    private String parentOf(int stack) {
+        if (parentPattern == null) {
+            return null;
+        }
+        int[] chain = stacks.frames(stack);
+        for (int n = 0; n < chain.length; n++) {
+            Frame f = frames.get(chain[opts.callerOrder() ? chain.length - 1 - n : n]);
+            if (f.sym() != null && parentPattern.matcher(f.sym().name()).find()) {
+                return f.sym().name();
+            }
+        }
+        return null;
+    }
+
     /**
      * The entry of a frame of a sample row: its own ({@code at} -1) or its callchain frame
      * {@code at}'s (whose source-line value is that address's); {@code trace} is the row's id
-     * of its trace text and source-line values ({@link SourceLines#key}).
+     * of its trace text and source-line values ({@link SourceLines#key}); {@code parent} its
+     * parent symbol ({@link #parentOf}).
      */
-    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame, int trace, int at) {
+    private HistEntry entry(int commId, String comm, int pid, int tid, int cpu, int frame, int trace, int at,
+                            String parent) {
         if (byCommAndKey != null) {
             long k = ((long) (byComm ? commId + 1 : 0) << 32) | (keyOf(frame) & 0xffffffffL);
             int id = byCommAndKey.get(k);
@@ -204,12 +232,13 @@ public final class Hists {
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? pid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? tid : -1,
                 opts.has(SortKey.CPU) ? cpu : -1, keyOf(frame), sources == null ? trace : sources.trace(trace),
-                sources == null ? -1 : sources.id(trace, at));
+                sources == null ? -1 : sources.id(trace, at), parent);
         HistEntry e = entries.get(k);
         if (e == null) {
             e = new HistEntry(k.comm == null ? comm : k.comm, pid, tid, cpu, frame, traceValue(trace));
             e.source = k.source < 0 ? null : sources.text(k.source);
             e.filtered = creatingFiltered;
+            e.parent = parent;
             e.id = created.size();
             entries.put(k, e);
             created.add(e);
@@ -266,7 +295,7 @@ public final class Hists {
             ChainPass c = new ChainPass(part, parts);
             for (int r = 0; r < t.rows(); r++) {
                 c.row(base + r + 1, t.comm(r), t.comm(r) < 0 ? null : comms.get(t.comm(r)), t.pid(r), t.tid(r),
-                        t.cpu(r), t.self(r), t.stack(r), t.trace(r), t.period(r));
+                        t.cpu(r), t.self(r), t.stack(r), t.trace(r), t.period(r), t.count(r));
             }
             tables[part] = c.table;
         });
@@ -296,8 +325,9 @@ public final class Hists {
          * without counting: the entries exist and their periods are final); {@code mark} stamps them.
          */
         void row(int mark, int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
-                 long period) {
-            if (!accepted(comm, pid, tid, cpu, selfFrame) && !opts.children()) {
+                 long period, long samples) {
+            String parent = parentOf(stack);
+            if (!accepted(comm, pid, tid, cpu, selfFrame, parent) && !opts.children()) {
                 return;
             }
             int[] chain = stacks.frames(stack);
@@ -312,35 +342,35 @@ public final class Hists {
                 stacks.prefixes(stack, prefixes);
             }
             int[] nodes = byPrefix ? chain : chainNodes(chain);
-            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1);
+            HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1, parent);
             if (!opts.children()) {
                 if (owns(self)) {
-                    chain(self, nodes, chain.length - 1, period, true);
+                    chain(self, nodes, chain.length - 1, period, samples, true);
                 }
                 return;
             }
             if (owns(self)) {
                 self.row = mark;
-                chain(self, nodes, chain.length - 1, period, true);
+                chain(self, nodes, chain.length - 1, period, samples, true);
             }
             for (int n = 0; n < chain.length; n++) {
                 int i = byPrefix ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, i);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, i, parent);
                 if (!owns(e) || e.row == mark) {
                     continue;
                 }
                 e.row = mark;
-                chain(e, nodes, i, period, false);
+                chain(e, nodes, i, period, samples, false);
             }
         }
 
         /** The tree (above the floor) of one chain: summed for later in caller order, else added now. */
-        private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole) {
+        private void chain(HistEntry e, int[] nodes, int at, long period, long samples, boolean whole) {
             if (chainFloor == 0 || (opts.children() ? e.accPeriod : e.selfPeriod) >= chainFloor) {
                 if (opts.callerOrder()) {
-                    table.add(e.id, prefixes[at], period);
+                    table.add(e.id, prefixes[at], period, samples);
                 } else {
-                    addChain(e, nodes, at, period, whole);
+                    addChain(e, nodes, at, period, samples, whole);
                 }
             }
         }
@@ -348,7 +378,8 @@ public final class Hists {
 
     private void row(int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
                      long period, long samples, boolean chains) {
-        boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
+        String parent = parentOf(stack);
+        boolean pass = accepted(comm, pid, tid, cpu, selfFrame, parent);
         totalPeriod += period;
         totalSamples += samples;
         if (pass) {
@@ -366,21 +397,22 @@ public final class Hists {
         // perf formats an entry's trace text when it first compares it: from the second
         // sample on, or at once when --children compares the sample's entry with its callers'
         traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
-        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1);
+        HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1, parent);
         self.selfPeriod += period;
         self.selfSamples += samples;
+        addByMode(self, selfFrame, period);
         if (opts.children()) {
             int mark = ++row;
             self.row = mark;
             self.accPeriod += period;
             self.accSamples += samples;
             if (withChains) {
-                chain(self, nodes, chain.length - 1, period, true, chains);
+                chain(self, nodes, chain.length - 1, period, samples, true, chains);
             }
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
                 int i = opts.callerOrder() ? chain.length - 1 - n : n;
-                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, i);
+                HistEntry e = entry(commId, comm, pid, tid, cpu, chain[i], trace, i, parent);
                 if (e.row == mark) {
                     continue;
                 }
@@ -388,19 +420,29 @@ public final class Hists {
                 e.accPeriod += period;
                 e.accSamples += samples;
                 if (withChains) {
-                    chain(e, nodes, i, period, false, chains);
+                    chain(e, nodes, i, period, samples, false, chains);
                 }
             }
         } else if (withChains) {
-            chain(self, nodes, chain.length - 1, period, true, chains);
+            chain(self, nodes, chain.length - 1, period, samples, true, chains);
+        }
+    }
+
+    /** The sample's period as sampled in the kernel or in user space, by the level of its own address. */
+    private void addByMode(HistEntry e, int selfFrame, long period) {
+        char level = selfFrame < 0 ? 0 : frames.get(selfFrame).level();
+        if (level == 'k') {
+            e.sysPeriod += period;
+        } else if (level == '.') {
+            e.usPeriod += period;
         }
     }
 
     /** The depth and, unless deferred, the tree of one chain. */
-    private void chain(HistEntry e, int[] nodes, int at, long period, boolean whole, boolean chains) {
+    private void chain(HistEntry e, int[] nodes, int at, long period, long samples, boolean whole, boolean chains) {
         e.maxDepth = Math.max(e.maxDepth, depth(nodes, at, whole));
         if (chains) {
-            addChain(e, nodes, at, period, whole);
+            addChain(e, nodes, at, period, samples, whole);
         }
     }
 
@@ -411,6 +453,7 @@ public final class Hists {
         int[] pairEntry = cp.entry;
         int[] pairStack = cp.stack;
         long[] pairPeriod = cp.period;
+        int[] pairCount = cp.count;
         // entry by entry (each tree is independent; within one the order is kept), so that one
         // tree's nodes stay in the cache while its chains are added
         int[] start = new int[created.size() + 1];
@@ -447,7 +490,7 @@ public final class Hists {
                         nodes[0] = new int[depth * 2];
                     }
                     stacks.canonicalFrames(pairStack[k], frames, nodes[0]);
-                    addChain(e, nodes[0], depth - 1, pairPeriod[k], false);
+                    addChain(e, nodes[0], depth - 1, pairPeriod[k], pairCount[k], false);
                 }
             };
         });
@@ -489,7 +532,8 @@ public final class Hists {
         int[] chain = stacks.frames(stack);
         totalPeriod += period;
         totalSamples++;
-        boolean pass = accepted(comm, pid, tid, cpu, selfFrame);
+        String parent = parentOf(stack);
+        boolean pass = accepted(comm, pid, tid, cpu, selfFrame, parent);
         if (pass) {
             keptPeriod += period;
             keptSamples++;
@@ -506,14 +550,16 @@ public final class Hists {
         HistEntry selfProbe = new HistEntry(comm, pid, tid, cpu, selfFrame, trace);
         selfProbe.source = sources == null ? null : sources.text(sources.id(traceId, -1));
         selfProbe.filtered = creatingFiltered;
+        selfProbe.parent = parent;
         HistEntry self = findnew(selfProbe, 0);
         self.selfPeriod += period;
         self.selfSamples++;
+        addByMode(self, selfFrame, period);
         self.accPeriod += period;
         self.accSamples++;
         added.add(self);
         if (withChains) {
-            addChain(self, nodes, chain.length - 1, period, true);
+            addChain(self, nodes, chain.length - 1, period, 1, true);
         }
         next:
         for (int n = 0; n < chain.length; n++) {
@@ -521,6 +567,7 @@ public final class Hists {
             HistEntry probe = new HistEntry(comm, pid, tid, cpu, chain[i], trace);
             probe.source = sources == null ? null : sources.text(sources.id(traceId, i));
             probe.filtered = creatingFiltered;
+            probe.parent = parent;
             for (HistEntry a : added) {
                 if (perfCmp.cmp(a, probe) == 0) {
                     continue next;
@@ -531,7 +578,7 @@ public final class Hists {
             e.accSamples++;
             added.add(e);
             if (withChains) {
-                addChain(e, nodes, i, period, false);
+                addChain(e, nodes, i, period, 1, false);
             }
         }
     }
@@ -577,6 +624,8 @@ public final class Hists {
     private static void merge(HistEntry m, HistEntry e, boolean adding) {
         m.selfPeriod += e.selfPeriod;
         m.selfSamples += e.selfSamples;
+        m.sysPeriod += e.sysPeriod;
+        m.usPeriod += e.usPeriod;
         m.accPeriod += e.accPeriod;
         m.accSamples += e.accSamples;
         if (adding) {
@@ -595,17 +644,17 @@ public final class Hists {
      * entry the part from its frame on (toward the leaf in caller order, toward the root in
      * callee order).
      */
-    private void addChain(HistEntry e, int[] chain, int at, long period, boolean whole) {
+    private void addChain(HistEntry e, int[] chain, int at, long period, long samples, boolean whole) {
         if (e.chains == null) {
             e.chains = CallchainNode.root();
         }
         e.maxDepth = Math.max(e.maxDepth, depth(chain, at, whole));
         if (opts.callerOrder()) {
             int from = whole ? chain.length - 1 : at;
-            e.chains.add(chain, from, -1, -1, period);
+            e.chains.add(chain, from, -1, -1, period, samples);
         } else {
             int from = whole ? 0 : at;
-            e.chains.add(chain, from, chain.length, 1, period);
+            e.chains.add(chain, from, chain.length, 1, period, samples);
         }
     }
 
@@ -615,8 +664,9 @@ public final class Hists {
      * like any other and only marks the entries it creates as filtered: an entry is hidden when
      * the sample that created it did not pass, and counts every sample that reaches it.
      */
-    private boolean accepted(String comm, int pid, int tid, int cpu, int leaf) {
-        return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf));
+    private boolean accepted(String comm, int pid, int tid, int cpu, int leaf, String parent) {
+        return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf))
+                && (parent != null || !opts.excludeOther());
     }
 
     /** perf's collapsed entry tree, between {@link #finish} and {@link #sortOutput} (compat mode). */
@@ -658,8 +708,10 @@ public final class Hists {
         if (perf61) {
             boolean chains = (evsel.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
             // Hidden entries are in perf's output tree too (they shape it); they are not printed.
-            shown = PerfHistSort.outputResort(collapsed.inOrder(),
-                    PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames, members.size() + 1));
+            ReportFields fields = opts.view() == null ? null : opts.view().fields();
+            shown = PerfHistSort.outputResort(collapsed.inOrder(), fields != null && fields.order() != null
+                    ? PerfHistSort.fieldOrder(opts, fields.order(), chains, frames, members.size() + 1)
+                    : PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames, members.size() + 1));
             collapsed = null;
         } else {
             shown = new ArrayList<>(created);
@@ -760,7 +812,7 @@ public final class Hists {
         return java.util.Arrays.asList(byComm ? e.comm : null, opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.tid : -1,
                 opts.has(SortKey.PID) || opts.has(SortKey.TID) ? e.pid : -1, opts.has(SortKey.CPU) ? e.cpu : -1, obj,
                 e.trace == null ? null : java.util.Arrays.deepToString(new Object[]{e.trace(), e.traceFields()}),
-                e.source);
+                e.source, e.parent);
     }
 
     /** Names this event's report: its name, or its group's description with the group's size. */
@@ -769,8 +821,12 @@ public final class Hists {
         this.recordedMembers = recordedMembers;
     }
 
-    /** The default output order, a total order (see the class comment). */
+    /** The default output order, a total order (see the class comment), or -F's. */
     private Comparator<HistEntry> order() {
+        ReportFields fields = opts.view() == null ? null : opts.view().fields();
+        if (fields != null && fields.order() != null) {
+            return fieldOrder(fields.order());
+        }
         boolean children = opts.children();
         boolean byDepth = children && opts.mode() != CallchainMode.NONE;
         boolean callerOrder = opts.callerOrder();
@@ -814,30 +870,78 @@ public final class Hists {
             case TRACE, TRACE_FIELDS -> column(e, k);
             case SRCLINE -> e.srcline();
             case SRCFILE -> e.srcfile();
+            case PARENT -> e.parent == null ? "[other]" : e.parent;
+        };
+    }
+
+    /**
+     * -F's order (a strict list): by each field in turn, a value larger first (Children then
+     * the caller first, as by default), a key as {@link #keyOrder} orders it; then the frames'
+     * first appearance.
+     */
+    private Comparator<HistEntry> fieldOrder(List<ReportFields.Field> order) {
+        boolean byDepth = opts.children() && opts.mode() != CallchainMode.NONE;
+        return (a, b) -> {
+            for (ReportFields.Field f : order) {
+                int c = f.key() != null ? keyCompare(a, b, f.key()) : switch (f.value()) {
+                    case OVERHEAD, PERIOD -> Long.compare(b.selfPeriod, a.selfPeriod);
+                    case OVERHEAD_SYS -> Long.compare(b.sysPeriod, a.sysPeriod);
+                    case OVERHEAD_US -> Long.compare(b.usPeriod, a.usPeriod);
+                    case SAMPLE -> Long.compare(b.selfSamples, a.selfSamples);
+                    case OVERHEAD_CHILDREN -> a.accPeriod != b.accPeriod || !byDepth
+                            ? Long.compare(b.accPeriod, a.accPeriod)
+                            : opts.callerOrder() ? Integer.compare(b.maxDepth, a.maxDepth)
+                            : Integer.compare(a.maxDepth, b.maxDepth);
+                };
+                if (c == 0 && f.value() == ReportFields.Value.OVERHEAD) {
+                    // a group's rows of equal Overhead: by the members' in group order
+                    for (int i = 1; i <= members.size() && c == 0; i++) {
+                        c = Long.compare(b.pairSelf(i), a.pairSelf(i));
+                    }
+                }
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Integer.compare(a.frame, b.frame);
         };
     }
 
     /** The sort keys' natural values in --sort order, then the frames' first appearance. */
     private int keyOrder(HistEntry a, HistEntry b, List<SortKey> keys) {
-        Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
-        Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
         for (SortKey k : keys) {
-            int c = switch (k) {
-                case COMM -> a.comm.compareTo(b.comm);
-                case PID, TID -> a.tid != b.tid ? Integer.compare(a.tid, b.tid) : Integer.compare(a.pid, b.pid);
-                case CPU -> Integer.compare(a.cpu, b.cpu);
-                case DSO -> dsoOrder(fa, fb, verbose);
-                case SYM -> symOrder(fa, fb);
-                case TRACE -> traceOrder(a.trace(), b.trace());
-                case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
-                case SRCLINE -> a.srcline().compareTo(b.srcline());
-                case SRCFILE -> a.srcfile().compareTo(b.srcfile());
-            };
+            int c = keyCompare(a, b, k);
             if (c != 0) {
                 return c;
             }
         }
         return Integer.compare(a.frame, b.frame);
+    }
+
+    /** One sort key's natural values (see the class comment). */
+    private int keyCompare(HistEntry a, HistEntry b, SortKey k) {
+        Frame fa = a.frame >= 0 ? frames.get(a.frame) : null;
+        Frame fb = b.frame >= 0 ? frames.get(b.frame) : null;
+        return switch (k) {
+            case COMM -> a.comm.compareTo(b.comm);
+            case PID, TID -> a.tid != b.tid ? Integer.compare(a.tid, b.tid) : Integer.compare(a.pid, b.pid);
+            case CPU -> Integer.compare(a.cpu, b.cpu);
+            case DSO -> dsoOrder(fa, fb, verbose);
+            case SYM -> symOrder(fa, fb);
+            case TRACE -> traceOrder(a.trace(), b.trace());
+            case TRACE_FIELDS -> TraceFieldsColumns.order(a.traceFields(), b.traceFields());
+            case SRCLINE -> a.srcline().compareTo(b.srcline());
+            case SRCFILE -> a.srcfile().compareTo(b.srcfile());
+            case PARENT -> parentOrder(a.parent, b.parent);
+        };
+    }
+
+    /** Parent symbols by name, none ("[other]") last. */
+    public static int parentOrder(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? (b == null ? 0 : 1) : -1;
+        }
+        return a.compareTo(b);
     }
 
     /** Trace texts by their bytes; rows of another event (no text) are all equal. */
@@ -895,6 +999,7 @@ public final class Hists {
             case TRACE_FIELDS -> throw new IllegalArgumentException("trace_fields is a column per field: see traceField");
             case SRCLINE -> e.srcline();
             case SRCFILE -> e.srcfile();
+            case PARENT -> e.parent == null ? "[other]" : e.parent;
         };
     }
 

@@ -84,6 +84,7 @@ public final class JsonReport {
                     }
                     out.print('}');
                 }
+                case PARENT -> out.print(",\"parent\":" + (e.parent() == null ? "null" : str(e.parent())));
             }
         }
         if (o.mode() != CallchainMode.NONE && e.chains() != null) {

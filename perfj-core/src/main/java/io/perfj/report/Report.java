@@ -246,7 +246,7 @@ public final class Report {
         boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null || byThread;
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
-        boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children();
+        boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children() || opts.parents();
         TraceTexts traces = opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS)
                 ? new TraceTexts(session.data(), session.resolver(), opts.has(SortKey.TRACE), opts.has(SortKey.TRACE_FIELDS))
                 : null;
@@ -442,7 +442,7 @@ public final class Report {
      */
     private int chainOf(Sample s, FrameResolver resolver, char sampleLevel) {
         Callchain cc = s.callchain();
-        if (opts.mode() == CallchainMode.NONE && !opts.children()) {
+        if (opts.mode() == CallchainMode.NONE && !opts.children() && !opts.parents()) {
             return 0;
         }
         // --call-graph dwarf: the kernel part comes from the callchain, the user part from

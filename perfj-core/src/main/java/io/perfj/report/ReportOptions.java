@@ -48,6 +48,17 @@ public record ReportOptions(List<SortKey> sortKeys, boolean symbolIpc, boolean c
     }
 
     public boolean filters() {
-        return comms != null || dsos != null || symbols != null || pids != null || tids != null || cpus != null;
+        return comms != null || dsos != null || symbols != null || pids != null || tids != null || cpus != null
+                || excludeOther();
+    }
+
+    /** {@code -x}: rows without a parent symbol are filtered out. */
+    public boolean excludeOther() {
+        return view != null && view.excludeOther();
+    }
+
+    /** Whether the rows' parent symbols are needed (the parent key, or -x). */
+    public boolean parents() {
+        return has(SortKey.PARENT) || excludeOther();
     }
 }

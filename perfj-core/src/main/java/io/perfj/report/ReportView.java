@@ -19,17 +19,31 @@ package io.perfj.report;
  * @param verbose        {@code -v}: the objects' full paths, and before each symbol its address
  *                       and where its symbols came from
  * @param hierarchy      {@code --hierarchy}: one level of rows per sort key
+ * @param chainValue     what a callchain branch shows ({@code -g}'s percent, period or count)
+ * @param printLimit     {@code -g}'s print limit: at most this many branches under a callchain
+ *                       node (0: all)
+ * @param fields         {@code -F}: the columns and the rows' order, or null for perf's default
+ *                       columns (and then {@code samples} and {@code period} add theirs)
+ * @param parent         the parent sort key's pattern ({@code -p}; perf's {@code ^sys_|^do_page_fault})
+ * @param excludeOther   {@code -x}: only rows with a parent symbol (a filter: percentages stay
+ *                       of all samples)
  */
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
                          boolean noInline, Groups groups, String symbolFilter,
-                         java.util.regex.Pattern ignoreCallees, boolean verbose, boolean hierarchy) {
+                         java.util.regex.Pattern ignoreCallees, boolean verbose, boolean hierarchy,
+                         CallchainValue chainValue, int printLimit,
+                         ReportFields fields, java.util.regex.Pattern parent, boolean excludeOther) {
+    /** perf's parent pattern. */
+    public static final java.util.regex.Pattern DEFAULT_PARENT = java.util.regex.Pattern.compile("^sys_|^do_page_fault");
+
     /** perf's default columns. */
     public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, Groups.RECORDED);
 
-    /** Rows as perf shows them by default, with these columns and filters. */
+    /** Rows as perf shows them by default, with these columns and filters; callchain branches with their percentages, all of them. */
     public ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
                       boolean noInline, Groups groups) {
-        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, null, null, false, false);
+        this(samples, period, quiet, relative, hideUnresolved, noInline, groups, null, null, false, false,
+                CallchainValue.PERCENT, 0, null, DEFAULT_PARENT, false);
     }
 
     /**

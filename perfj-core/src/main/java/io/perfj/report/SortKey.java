@@ -14,7 +14,12 @@ public enum SortKey {
     /** The source file and line of the sample's address ({@code file.c:42}, perf's fallbacks without one). */
     SRCLINE("Source:Line"),
     /** The source file of the sample's address (empty without one). */
-    SRCFILE("Source File");
+    SRCFILE("Source File"),
+    /**
+     * The first callchain symbol, in the order chains are printed, whose name matches the parent
+     * pattern (perf's {@code parent}: {@code -p REGEX}, default {@code ^sys_|^do_page_fault}).
+     */
+    PARENT("Parent symbol");
 
     final String header;
 
@@ -46,8 +51,9 @@ public enum SortKey {
                 case "trace_fields" -> TRACE_FIELDS;
                 case "srcline" -> SRCLINE;
                 case "srcfile" -> SRCFILE;
+                case "parent" -> PARENT;
                 default -> throw new IllegalArgumentException("unknown sort key '" + k
-                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace, trace_fields, srcline, srcfile)");
+                        + "' (supported: comm, pid, tid, dso, sym/symbol, cpu, trace, trace_fields, srcline, srcfile, parent)");
             });
         }
         return out;

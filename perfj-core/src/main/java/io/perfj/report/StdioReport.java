@@ -202,60 +202,58 @@ public final class StdioReport {
         }
     }
 
-    private void printHists(Hists h, ReportOptions o) {
-        long total = total(h);
-        List<Hists> group = group(h);
-        int n = group.size();
-        printCounts(h, group, o);
-        List<String> headers = new ArrayList<>();
-        List<Integer> widths = new ArrayList<>();
-        List<Boolean> right = new ArrayList<>();
-        // perf's value columns are as wide as the header or, in a group, a value per event
+    /**
+     * One column: a value of each event of the group ({@code value}), or a sort key's
+     * ({@code key}; trace_fields makes one per field, {@code field}).
+     */
+    private record Column(String header, int width, boolean right, ReportFields.Value value, SortKey key, int field) {
+    }
+
+    /** The columns perf prints by default: Children and Self, or Overhead; -n's and --show-total-period's. */
+    private List<ReportFields.Field> defaultColumns(ReportOptions o) {
+        List<ReportFields.Field> cols = new ArrayList<>();
         if (o.children()) {
-            headers.add("Children");
-            widths.add(8 * n);
-            right.add(true);
-            headers.add("Self");
-            widths.add(8 * n);
-            right.add(true);
+            cols.add(new ReportFields.Field(ReportFields.Value.OVERHEAD_CHILDREN, null, "Children"));
+            cols.add(new ReportFields.Field(ReportFields.Value.OVERHEAD, null, "Self"));
         } else {
-            headers.add("Overhead");
-            widths.add(8 * n);
-            right.add(true);
+            cols.add(new ReportFields.Field(ReportFields.Value.OVERHEAD, null, "Overhead"));
         }
-        // -n and --show-total-period: perf's columns of the entry's own samples and period
         if (view.samples()) {
-            headers.add("Samples");
-            widths.add(12 * n);
-            right.add(true);
+            cols.add(new ReportFields.Field(ReportFields.Value.SAMPLE, null, "Samples"));
         }
         if (view.period()) {
-            headers.add("Period");
-            widths.add(12 * n);
-            right.add(true);
+            cols.add(new ReportFields.Field(ReportFields.Value.PERIOD, null, "Period"));
         }
-        List<HistEntry> shown = new ArrayList<>();
-        for (HistEntry e : h.entries()) {
-            if (percent(o.children() ? e.accPeriod() : e.selfPeriod(), total) >= o.percentLimit()
-                    || o.percentLimit() <= 0) {
-                shown.add(e);
+        for (SortKey k : shownKeys(o)) {
+            cols.add(new ReportFields.Field(null, k, k.header()));
+        }
+        return cols;
+    }
+
+    /** The fields' columns with their widths (a value's per event of the group, a key's from the rows). */
+    private List<Column> columns(Hists h, ReportOptions o, int n) {
+        List<ReportFields.Field> fields = view.fields() != null ? view.fields().columns() : defaultColumns(o);
+        List<io.perfj.trace.FormatField> traceFields = o.has(SortKey.TRACE_FIELDS) ? h.traceFields() : List.of();
+        List<Column> cols = new ArrayList<>();
+        for (ReportFields.Field fd : fields) {
+            SortKey k = fd.key();
+            if (k == null) {
+                cols.add(new Column(fd.header(), fd.value().width() * n, true, fd.value(), null, -1));
+                continue;
             }
-        }
-        List<SortKey> keys = shownKeys(o);
-        List<io.perfj.trace.FormatField> fields = o.has(SortKey.TRACE_FIELDS) ? h.traceFields() : List.of();
-        for (SortKey k : keys) {
+            if (view.fields() != null && onlyValue(o, k) != null && shownKeys(o).size() < o.sortKeys().size()) {
+                continue;
+            }
             if (k == SortKey.TRACE_FIELDS) {
                 // a right-aligned column per field, as wide as its name, its size and its texts
-                for (int f = 0; f < fields.size(); f++) {
-                    int w = TraceFieldsColumns.minWidth(fields.get(f));
+                for (int f = 0; f < traceFields.size(); f++) {
+                    int w = TraceFieldsColumns.minWidth(traceFields.get(f));
                     for (HistEntry e : h.entries()) {
                         if (h.traceFieldFromText(e, f)) {
                             w = Math.max(w, utf8Length(h.traceField(e, f)));
                         }
                     }
-                    headers.add(fields.get(f).name());
-                    widths.add(w);
-                    right.add(true);
+                    cols.add(new Column(traceFields.get(f).name(), w, true, null, k, f));
                 }
                 continue;
             }
@@ -274,72 +272,85 @@ public final class StdioReport {
                     w = Math.max(w, 16);
                 }
             }
-            headers.add(k.header());
-            widths.add(w);
-            right.add(false);
+            cols.add(new Column(k.header(), w, false, null, k, -1));
         }
+        return cols;
+    }
+
+    /** A value column's text for one event's row ({@code m} null: the event has no such row). */
+    private String value(ReportFields.Value v, HistEntry m, Hists mh, ReportOptions o) {
+        return switch (v) {
+            case OVERHEAD_CHILDREN -> o.children() ? pct(m == null ? 0 : m.accPeriod(), total(mh)) : "N/A";
+            case OVERHEAD -> pct(m == null ? 0 : m.selfPeriod(), total(mh));
+            case OVERHEAD_SYS -> pct(m == null ? 0 : m.sysPeriod(), total(mh));
+            case OVERHEAD_US -> pct(m == null ? 0 : m.usPeriod(), total(mh));
+            case SAMPLE -> Long.toString(m == null ? 0 : m.selfSamples());
+            case PERIOD -> Long.toUnsignedString(m == null ? 0 : m.selfPeriod());
+        };
+    }
+
+    private void printHists(Hists h, ReportOptions o) {
+        long total = total(h);
+        List<Hists> group = group(h);
+        int n = group.size();
+        printCounts(h, group, o);
+        List<HistEntry> shown = new ArrayList<>();
+        for (HistEntry e : h.entries()) {
+            if (percent(o.children() ? e.accPeriod() : e.selfPeriod(), total) >= o.percentLimit()
+                    || o.percentLimit() <= 0) {
+                shown.add(e);
+            }
+        }
+        List<Column> cols = columns(h, o, n);
         boolean ipc = o.symbolIpc();
         if (view.hierarchy()) {
-            new Hierarchy(h, keys, ipc, headers.subList(0, headers.size() - keys.size()),
-                    widths.subList(0, widths.size() - keys.size()), widths.subList(widths.size() - keys.size(),
-                    widths.size())).print(h.entriesBeforeSymbolFilter(), new java.util.HashSet<>(h.entries()), o);
+            // perf's default columns (--hierarchy takes no -F): the values, then the sort keys
+            List<SortKey> keys = shownKeys(o);
+            int nv = cols.size() - keys.size();
+            List<Integer> ws = cols.stream().map(Column::width).toList();
+            new Hierarchy(h, keys, ipc, cols.subList(0, nv).stream().map(Column::header).toList(),
+                    ws.subList(0, nv), ws.subList(nv, ws.size()))
+                    .print(h.entriesBeforeSymbolFilter(), new java.util.HashSet<>(h.entries()), o);
             return;
-        }
-        if (ipc) {
-            headers.add(IPC_HEADER);
-            widths.add(IPC_HEADER.length());
-            right.add(false);
         }
         StringBuilder hdr = new StringBuilder("# ");
         StringBuilder dots = new StringBuilder("# ");
-        for (int i = 0; i < headers.size(); i++) {
+        for (int i = 0; i < cols.size(); i++) {
             if (i > 0) {
                 hdr.append("  ");
                 dots.append("  ");
             }
-            hdr.append(buffer.apply(pad(headers.get(i), widths.get(i), right.get(i))));
-            dots.append(".".repeat(widths.get(i)));
+            hdr.append(buffer.apply(pad(cols.get(i).header(), cols.get(i).width(), cols.get(i).right())));
+            dots.append(".".repeat(cols.get(i).width()));
+        }
+        if (ipc) {
+            hdr.append("  ").append(buffer.apply(IPC_HEADER));
+            dots.append("  ").append(".".repeat(IPC_HEADER.length()));
         }
         comments.print(hdr.append('\n'));
         comments.print(dots.append('\n'));
         comments.print("#\n");
         for (HistEntry e : shown) {
             StringBuilder row = new StringBuilder();
-            int col = 0;
-            if (o.children()) {
-                appendValues(row, e, group, 8, (m, mh) -> pct(m == null ? 0 : m.accPeriod(), total(mh)));
-                col = 1;
-            }
-            appendValues(row, e, group, 8, (m, mh) -> pct(m == null ? 0 : m.selfPeriod(), total(mh)));
-            col++;
-            if (view.samples()) {
-                appendValues(row, e, group, 12, (m, mh) -> Long.toString(m == null ? 0 : m.selfSamples()));
-                col++;
-            }
-            if (view.period()) {
-                appendValues(row, e, group, 12, (m, mh) -> Long.toUnsignedString(m == null ? 0 : m.selfPeriod()));
-                col++;
-            }
-            for (int i = 0; i < keys.size(); i++) {
-                SortKey k = keys.get(i);
-                if (k == SortKey.TRACE_FIELDS) {
-                    for (int f = 0; f < fields.size(); f++) {
-                        row.append("  ").append(pad(cut(h.traceField(e, f), widths.get(col)), widths.get(col), true));
-                        col++;
+            for (int i = 0; i < cols.size(); i++) {
+                Column c = cols.get(i);
+                SortKey k = c.key();
+                if (k == null) {
+                    appendValues(row, e, group, c.width() / n, (m, mh) -> value(c.value(), m, mh, o));
+                } else if (k == SortKey.TRACE_FIELDS) {
+                    row.append("  ").append(pad(cut(h.traceField(e, c.field()), c.width()), c.width(), true));
+                } else {
+                    boolean last = i == cols.size() - 1 && !ipc;
+                    // perf pads every column to its width except a symbol, a trace or a source
+                    // position in the last column (their printers leave padding to the column
+                    // aligner, which skips the last).
+                    String v = h.column(e, k);
+                    if (k == SortKey.COMM || k == SortKey.TRACE) {
+                        v = cut(v, c.width());
                     }
-                    continue;
+                    row.append("  ").append((k == SortKey.SYM || k == SortKey.TRACE || k.source()) && last ? v
+                            : pad(v, c.width(), false));
                 }
-                boolean last = i == keys.size() - 1 && !ipc;
-                // perf pads every column to its width except a symbol, a trace or a source
-                // position in the last column (their printers leave padding to the column
-                // aligner, which skips the last).
-                String v = h.column(e, k);
-                if (k == SortKey.COMM || k == SortKey.TRACE) {
-                    v = cut(v, widths.get(col));
-                }
-                row.append("  ").append((k == SortKey.SYM || k == SortKey.TRACE || k.source()) && last ? v
-                        : pad(v, widths.get(col), false));
-                col++;
             }
             if (ipc) {
                 row.append("  ").append(IPC_VALUE);
@@ -640,8 +651,8 @@ public final class StdioReport {
         }
     }
 
-    /** perf leaves out the first chain entry when the sort order starts with the symbol. */
+    /** perf leaves out the first chain entry when the sort order starts with the symbol (not with -F). */
     private static boolean skipFirst(ReportOptions o) {
-        return o.sortKeys().getFirst() == SortKey.SYM;
+        return (o.view() == null || o.view().fields() == null) && o.sortKeys().getFirst() == SortKey.SYM;
     }
 }

@@ -184,6 +184,7 @@ class DefaultReportOrderTest {
                 case TRACE_FIELDS -> 0;
                 case SRCLINE -> a.srcline().compareTo(b.srcline());
                 case SRCFILE -> a.srcfile().compareTo(b.srcfile());
+                case PARENT -> Hists.parentOrder(a.parent(), b.parent());
             };
             if (c != 0) {
                 return c;

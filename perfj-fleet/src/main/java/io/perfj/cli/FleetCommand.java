@@ -183,13 +183,17 @@ public final class FleetCommand implements Runnable {
             if (keys.contains(SortKey.SRCLINE) || keys.contains(SortKey.SRCFILE)) {
                 throw new CliError("fleet report --sort: the srcline and srcfile keys are not supported over a fleet");
             }
+            if (keys.contains(SortKey.PARENT)) {
+                throw new CliError("fleet report --sort: the parent key is not supported over a fleet");
+            }
             boolean relative = shown.relative(spec);
-            ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
-                    ReportView.Groups.NONE);
             // as report on a recording with callchains, once -g asks for them: --children unless
             // --no-children, caller order with --children unless an order is given
             ReportCommand.CallGraph g = ReportCommand.CallGraph.parse(callGraph,
                     callGraph == null ? CallchainMode.NONE : CallchainMode.GRAPH, spec);
+            ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
+                    ReportView.Groups.NONE, null, null, false, false, g.value(), g.printLimit(), null,
+                    ReportView.DEFAULT_PARENT, false);
             boolean child = children != null ? children : callGraph != null && g.mode() != CallchainMode.NONE;
             boolean callerOrder = g.caller() != null ? g.caller() : child;
             ReportOptions o = new ReportOptions(keys, sort != null && sort.contains("symbol"), child,
