@@ -117,10 +117,11 @@ public final class PerfHistSort {
     public static Comparator<HistEntry> fieldOrder(ReportOptions opts, List<io.perfj.report.ReportFields.Field> order,
                                                    boolean eventHasCallchains, FrameTable frames, int nrMembers) {
         Comparator<HistEntry> c = (a, b) -> 0;
+        boolean verbose = opts.view() != null && opts.view().verbose();
         for (io.perfj.report.ReportFields.Field f : order) {
             if (f.key() != null) {
                 List<SortKey> key = List.of(f.key());
-                c = c.thenComparing((a, b) -> keyOrder(a, b, key, frames));
+                c = c.thenComparing((a, b) -> keyOrder(a, b, key, frames, verbose));
                 continue;
             }
             c = switch (f.value()) {
