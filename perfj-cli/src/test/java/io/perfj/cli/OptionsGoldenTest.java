@@ -107,6 +107,8 @@ class OptionsGoldenTest {
      * {@code --compat perf-6.1}: perf 7.2 treats them alike (its goldens differ only where it
      * resolves or names other frames differently), except --hierarchy, below.
      */
+    private static final java.util.regex.Pattern PLT_ROW = java.util.regex.Pattern.compile("\\[\\.] \\S*@plt\\s*$");
+
     static final List<Case> VIEW_CASES = List.of(
             new Case("c-fp", "report-symbol-filter", true, "report", "--stdio", "--symbol-filter=a"),
             new Case("bpf-sys", "report-symbol-filter-nochildren", true, "report", "--stdio", "--no-children",
@@ -144,8 +146,11 @@ class OptionsGoldenTest {
                 .map(compat -> DynamicTest.dynamicTest(c.name() + " " + c.kind() + (compat ? " compat" : ""), () -> {
                     CliFixtures.Run r = compat ? run(c.name(), c.args()) : runDefault(c.name(), c.args());
                     assertEquals(0, r.rc(), r.err());
-                    assertEquals(String.join("\n", ReportGoldenTest.withoutTip(Fixtures.golden(c.name(), c.kind()))),
-                            String.join("\n", ReportGoldenTest.withoutTip(r.out())));
+                    // the default names ld.so's PLT entry as perf 7.2 does (__tunable_get_val@plt,
+                    // perf 6.1: @plt; PltGotGoldenTest, Perf72GoldenTest): that row is left out here
+                    java.util.function.Function<String, String> rows = t -> String.join("\n",
+                            ReportGoldenTest.withoutTip(t).stream().filter(l -> compat || !PLT_ROW.matcher(l).find()).toList());
+                    assertEquals(rows.apply(Fixtures.golden(c.name(), c.kind())), rows.apply(r.out()));
                 })));
     }
 
