@@ -26,7 +26,14 @@ final class CorpusKnownDifferences {
     }
 
     static CorpusKnownDifferences load() {
-        Path f = Fixtures.file("corpus/known-differences.txt");
+        return new CorpusKnownDifferences(read(Fixtures.file("corpus/known-differences.txt")));
+    }
+
+    /**
+     * A list of differences, one per line as {@code FILE COMMAND rest}; {@code #} starts a
+     * comment: by {@link #key} the rest of each line. A line without a rest, or listed twice, fails.
+     */
+    static Map<String, String> read(Path f) {
         Map<String, String> m = new LinkedHashMap<>();
         try {
             int n = 0;
@@ -38,7 +45,7 @@ final class CorpusKnownDifferences {
                 }
                 String[] p = t.split("\\s+", 3);
                 if (p.length < 3) {
-                    fail(f + ":" + n + ": want 'FILE COMMAND reason', got: " + line);
+                    fail(f + ":" + n + ": want 'FILE COMMAND rest', got: " + line);
                 }
                 if (m.put(key(p[0], p[1]), p[2]) != null) {
                     fail(f + ":" + n + ": " + p[0] + " " + p[1] + " is listed twice");
@@ -47,7 +54,7 @@ final class CorpusKnownDifferences {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new CorpusKnownDifferences(m);
+        return m;
     }
 
     static String key(String file, String command) {

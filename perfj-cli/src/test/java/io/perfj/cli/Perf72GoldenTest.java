@@ -7,12 +7,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -21,7 +18,6 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * perfj's default mode against perf 7.2 on the first fixtures (fixtures/make-perf72-goldens.sh):
@@ -80,28 +76,7 @@ class Perf72GoldenTest {
 
     /** {@code golden/perf72-differences.txt}: "NAME KIND CLASS..." per line, each CLASS a name from the table. */
     static Map<String, String> differences() {
-        Path f = Fixtures.file("golden/perf72-differences.txt");
-        Map<String, String> m = new LinkedHashMap<>();
-        try {
-            int n = 0;
-            for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                n++;
-                String t = line.strip();
-                if (t.isEmpty() || t.startsWith("#")) {
-                    continue;
-                }
-                String[] p = t.split("\\s+", 3);
-                if (p.length < 3) {
-                    fail(f + ":" + n + ": want 'NAME KIND CLASS...', got: " + line);
-                }
-                if (m.put(p[0] + " " + p[1], p[2]) != null) {
-                    fail(f + ":" + n + ": " + p[0] + " " + p[1] + " is listed twice");
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return m;
+        return CorpusKnownDifferences.read(Fixtures.file("golden/perf72-differences.txt"));
     }
 
     @TestFactory
