@@ -1,6 +1,7 @@
 package io.perfj.cli;
 
 import io.perfj.annotate.Annotate;
+import io.perfj.annotate.AnnotateLayout;
 import io.perfj.annotate.AnnotationPrinter;
 import io.perfj.annotate.Disassembler;
 import io.perfj.annotate.PercentType;
@@ -34,7 +35,8 @@ public final class AnnotateCommand implements Callable<Integer> {
     boolean stdio;
     boolean stdio2;
     boolean json;
-    boolean hideSrc;
+    /** {@code --hide-src} (true), {@code --no-hide-src} (false), or neither (null: the layout's default). */
+    Boolean hideSrc;
     boolean showOffsets;
     Path output;
     String percentType = "local-period";
@@ -69,8 +71,10 @@ public final class AnnotateCommand implements Callable<Integer> {
         m.option("--stdio2").describe("perf's browser layout as text (the default).").flag(v -> stdio2 = v);
         m.option("--json").describe("JSON: one object per symbol with its lines, samples and percentages.")
                 .flag(v -> json = v);
-        m.option("--hide-src").describe("Hide source lines and listing text (the browser's 's' key).")
-                .flag(v -> hideSrc = v);
+        m.option("--hide-src").negatable()
+                .describe("Hide source lines and listing text (the browser's 's' key; default: hidden in --stdio2, "
+                        + "shown in --stdio; --no-hide-src shows them).")
+                .value(Boolean.class, v -> hideSrc = v);
         m.option("--show-offsets").describe("Show every instruction's offset, not only jump targets ('O').")
                 .flag(v -> showOffsets = v);
         m.option("-o", "--output").label("FILE").describe("Write the annotation to FILE ('P').")
@@ -152,8 +156,11 @@ public final class AnnotateCommand implements Callable<Integer> {
         if (symbol != null) {
             wanted.add(symbol);
         }
-        var print = new AnnotationPrinter.Options(pt, hideSrc, showOffsets, showTotalPeriod, showNrSamples, fullPaths);
-        var request = new Disassembler.Request(true, source, asmRaw, style, prefix, prefixStrip, null);
+        // perf 7.2's text layout by default; JSON keeps the full listing (its line markers too)
+        AnnotateLayout layout = json || sym.compat.perf61() ? AnnotateLayout.PERF_6_1 : AnnotateLayout.CURRENT;
+        boolean hide = hideSrc != null ? hideSrc : layout.hidesSource(stdio);
+        var print = new AnnotationPrinter.Options(pt, hide, showOffsets, showTotalPeriod, showNrSamples, fullPaths, layout);
+        var request = new Disassembler.Request(layout.lineMarkers(), source, asmRaw, style, prefix, prefixStrip, null);
         byte[] xlatedInsns = xlatedFile == null ? null : Files.readAllBytes(xlatedFile);
         io.perfj.bpf.KernelSymbols ksyms = io.perfj.bpf.KernelSymbols.empty();
         if (xlated) {

@@ -4,7 +4,6 @@ import io.perfj.annotate.Annotate;
 import io.perfj.annotate.AnnotationPrinter;
 import io.perfj.annotate.BpfSource;
 import io.perfj.annotate.Disassembler;
-import io.perfj.annotate.PercentType;
 import io.perfj.bpf.KernelSymbols;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.feature.BpfProg;
@@ -34,7 +33,7 @@ final class AnnotateView {
     static void write(JsonOut out, Recording r, int fn, String symbol, boolean xlated) {
         Frame frame = r.frameOf(fn);
         boolean bpf = frame != null && frame.dso() != null && frame.dso().kind() == DsoKind.BPF;
-        var print = new AnnotationPrinter.Options(PercentType.LOCAL_PERIOD, false, false, false, false, false);
+        var print = AnnotationPrinter.Options.defaults();
         var request = new Disassembler.Request(true, true, false, null, null, null, null);
         var opts = new Annotate.Options(Set.of(symbol), Disassembler.named("objdump", null), request, print,
                 false, xlated && bpf, r.xlatedInsns(), xlated && bpf ? kernelSymbols(r.options().symbols())

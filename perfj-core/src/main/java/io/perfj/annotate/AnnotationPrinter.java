@@ -10,11 +10,12 @@ import java.math.RoundingMode;
  * the listing's own instruction text, numbered text lines).
  */
 public final class AnnotationPrinter {
-    /** How to print: perf's options and browser toggles. */
+    /** How to print: perf's options and browser toggles, in the layout of a perf version. */
     public record Options(PercentType percentType, boolean hideSource, boolean showAllOffsets, boolean showTotalPeriod,
-                          boolean showNrSamples, boolean fullPaths) {
+                          boolean showNrSamples, boolean fullPaths, AnnotateLayout layout) {
+        /** The full listing (perf 6.1's layout), local period. */
         public static Options defaults() {
-            return new Options(PercentType.LOCAL_PERIOD, false, false, false, false, false);
+            return new Options(PercentType.LOCAL_PERIOD, false, false, false, false, false, AnnotateLayout.PERF_6_1);
         }
     }
 
@@ -27,7 +28,9 @@ public final class AnnotationPrinter {
     /** The {@code --stdio2} body (after the title lines): one line per listing line. */
     public static void stdio2(Annotation a, Options o, StringBuilder out) {
         int events = a.events();
-        int pcntWidth = (o.showTotalPeriod() ? 12 : 7) * events;
+        AnnotateLayout layout = o.layout();
+        int column = o.showTotalPeriod() ? 12 : layout.percentWidth();
+        int pcntWidth = column * events;
         int offsetLevel = o.showAllOffsets() ? OFFSET_MAX : OFFSET_JUMP_TARGETS;
         boolean first = true;
         for (AnnotationLine al : a.lines()) {
@@ -45,9 +48,9 @@ public final class AnnotationPrinter {
                     if (o.showTotalPeriod()) {
                         out.append(padLeft(Long.toUnsignedString(al.period(ev)), 11)).append(' ');
                     } else if (o.showNrSamples()) {
-                        out.append(padLeft(Long.toString(al.samples(ev)), 6)).append(' ');
+                        out.append(padLeft(Long.toString(al.samples(ev)), column - 1)).append(' ');
                     } else {
-                        out.append(padLeft(fixed(al.percent(ev, o.percentType()), 2), 6)).append(' ');
+                        out.append(padLeft(fixed(al.percent(ev, o.percentType()), 2), column - 1)).append(' ');
                     }
                 }
             } else {
@@ -56,11 +59,11 @@ public final class AnnotationPrinter {
             }
             out.append(' ');
             if (al.line.isEmpty()) {
-                out.append(Instruction.pad(" ", pcntWidth));
+                out.append(layout.emptyLine(pcntWidth));
             } else if (al.offset == -1) {
                 String bf = " ".repeat(a.addrWidth) + "  ";
                 out.append(bf);
-                out.append(Instruction.pad(al.line, bf.length() + pcntWidth - 1));
+                out.append(layout.textLine(al.line, pcntWidth, bf.length()));
             } else {
                 String bf;
                 boolean isCall = al.kind == Instruction.Kind.CALL;
@@ -71,7 +74,7 @@ public final class AnnotationPrinter {
                 }
                 out.append(bf);
                 out.append(graph(al));
-                out.append(Instruction.pad(Instruction.format(al, a.maxInsName, false), pcntWidth + 3 + bf.length()));
+                out.append(layout.instruction(Instruction.format(al, a.maxInsName, false), pcntWidth, bf.length()));
             }
             out.append('\n');
             first = false;

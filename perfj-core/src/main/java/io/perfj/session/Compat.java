@@ -21,6 +21,8 @@ import java.util.Locale;
  *       ({@code io.perfj.compat.PerfGlobalHits}).</li>
  *   <li>{@code annotate} of an event group: perf 6.1's title counts the leader's period alone
  *       ({@code io.perfj.compat.PerfGroupTitle}); correct mode sums the group's events.</li>
+ *   <li>{@code annotate}'s text layout: perf 6.1's (objdump's line markers, every listing line in
+ *       {@code --stdio2}) or perf 7.2's by default ({@code io.perfj.annotate.AnnotateLayout}).</li>
  *   <li>{@code report} rows: correct mode merges samples into a row exactly when their sort-key
  *       values are equal and orders rows by a documented total order ({@code io.perfj.report.Hists});
  *       perf 6.1 mode replays perf's entry trees, whose comparisons are no total order
