@@ -4,6 +4,8 @@ import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -62,6 +64,21 @@ class NonPieAnnotateTest {
         assertFalse(r.out().contains("nonpie.c:"), r.out());
         r = annotate(false, "--stdio2", SYMBOL);
         assertEquals(Fixtures.golden("nonpie", "annotate-stdio2.perf72"), r.out(), r.err());
+    }
+
+    /** Raw bytes, sample counts and periods in perf 7.2's columns. */
+    @ParameterizedTest
+    @ValueSource(strings = {"stdio2-asm-raw", "stdio-asm-raw", "stdio2-nr-samples", "stdio2-total-period"})
+    void optionsArePerf72sByDefault(String kind) {
+        String layout = "--" + kind.substring(0, kind.indexOf('-'));
+        String option = switch (kind.substring(kind.indexOf('-') + 1)) {
+            case "asm-raw" -> "--asm-raw";
+            case "nr-samples" -> "-n";
+            case "total-period" -> "--show-total-period";
+            default -> throw new IllegalArgumentException(kind);
+        };
+        CliFixtures.Run r = annotate(false, layout, option, SYMBOL);
+        assertEquals(Fixtures.golden("nonpie", "annotate-" + kind + ".perf72"), r.out(), r.err());
     }
 
     /** {@code --no-hide-src}: the text lines, as perf 7.2 prints them with annotate.hide_src_code off. */
