@@ -20,7 +20,10 @@ public final class LiveAnnotate {
     private LiveAnnotate() {
     }
 
-    /** {@code perfj annotate --stdio SYMBOL}'s options (objdump, source lines, local period). */
+    /**
+     * {@code perfj annotate --stdio --compat perf-6.1 SYMBOL}'s options (objdump with its line
+     * markers, source lines, local period).
+     */
     public static Annotate.Options stdio(String symbol) {
         return options(symbol, true, false);
     }
