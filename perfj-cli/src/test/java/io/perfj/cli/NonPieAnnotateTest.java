@@ -56,7 +56,7 @@ class NonPieAnnotateTest {
     private static final Pattern STDIO2_INSN = Pattern.compile("^(?:Percent)? *([0-9.]+)?\\s+(?:[0-9a-f]+:)?\\s+([↑↓←→] )?(\\S.*)$");
 
     /** Address, percent and instruction of each --stdio instruction line. */
-    private static List<String> stdioInsns(String text) {
+    static List<String> stdioInsns(String text) {
         List<String> out = new ArrayList<>();
         for (String l : text.split("\n")) {
             Matcher m = STDIO_INSN.matcher(l);
