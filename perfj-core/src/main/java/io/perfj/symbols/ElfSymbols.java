@@ -111,7 +111,8 @@ public final class ElfSymbols {
 
     /**
      * The symbols of a user object and of its PLT: perf 6.1's PLT entries ({@link #pltSymbols})
-     * for {@code perf61}, else perf 7.2's ({@link PltSymbols}).
+     * and no MiniDebugInfo for {@code perf61}, else perf 7.2's ({@link PltSymbols}) and the
+     * symbols of .gnu_debugdata.
      */
     private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perf61) {
         Collected syms = new Collected(true);
@@ -144,7 +145,8 @@ public final class ElfSymbols {
                     collect(runtime, runtime, dynsym.get(), false, syms);
                 }
                 section = ".dynsym";
-                Optional<ElfFile> mini = runtime.debugData();
+                // perf 6.1 does not read MiniDebugInfo (later perfs name the symbols it holds)
+                Optional<ElfFile> mini = perf61 ? Optional.empty() : runtime.debugData();
                 if (mini.isPresent()) {
                     try (ElfFile m = mini.get()) {
                         if (m.symtabSection().isPresent()) {
