@@ -50,9 +50,10 @@ class PythonPerfMapGoldenTest {
     }
 
     /**
-     * The report without children byte for byte; with children its rows (among the call graphs'
+     * The report without children byte for byte; with children its rows: among the call graphs'
      * branches of equal percentage, one pair comes in another order than perf 6.1's, which orders
-     * a frame without a symbol against one with a symbol by the addresses of its dso structures).
+     * them by the addresses of their dso structures and keeps the chroot's libc.so.6 (another
+     * device and inode than the host's of that path) as a dso made after python3.13's.
      */
     @Test
     void compatReportsArePerf61s() {

@@ -70,9 +70,10 @@ public final class ElfSymbols {
     }
 
     /**
-     * As {@link #loadUser(Path, List, boolean)}; {@code perfTree}: lookups among overlapping
-     * symbols as perf 6.1's tree answers them ({@link PerfSymbolTree}), else the innermost symbol
-     * covering the address ({@link SymbolTable#ofInnermost}), without replaying the tree.
+     * As {@link #loadUser(Path, List, boolean)}; {@code perfTree}: perf 6.1's symbols, lookups
+     * among overlapping symbols as its tree answers them ({@link PerfSymbolTree}) and no
+     * MiniDebugInfo, else the innermost symbol covering the address ({@link SymbolTable#ofInnermost})
+     * without replaying the tree, and the symbols of .gnu_debugdata.
      */
     public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem, boolean perfTree) {
         try (ElfFile runtime = ElfFile.open(file)) {
