@@ -15,6 +15,11 @@ import java.io.InputStream;
 final class MiniDebugInfo {
     /** Decompressed MiniDebugInfo is small (a symtab and strtab); refuse anything absurd. */
     static final long MAX_SIZE = 256L << 20;
+    /**
+     * The decoder's memory limit in KiB: the dictionary of xz's largest preset (-9, 64 MiB) and
+     * the decoder's own state; a larger dictionary is refused.
+     */
+    static final int MEMORY_LIMIT_KIB = 80 * 1024;
 
     private MiniDebugInfo() {
     }
@@ -23,7 +28,7 @@ final class MiniDebugInfo {
         Bytes data = outer.sectionData(sec);
         byte[] compressed = data.bytes(0, data.size());
         byte[] out;
-        try (InputStream in = new XZInputStream(new java.io.ByteArrayInputStream(compressed), 64 * 1024)) {
+        try (InputStream in = new XZInputStream(new java.io.ByteArrayInputStream(compressed), MEMORY_LIMIT_KIB)) {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(Math.max(1024, compressed.length * 4));
             byte[] chunk = new byte[64 * 1024];
             int n;

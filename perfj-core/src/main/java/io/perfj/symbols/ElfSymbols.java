@@ -70,9 +70,10 @@ public final class ElfSymbols {
     }
 
     /**
-     * As {@link #loadUser(Path, List, boolean)}; {@code perfTree}: lookups among overlapping
-     * symbols as perf 6.1's tree answers them ({@link PerfSymbolTree}), else the innermost symbol
-     * covering the address ({@link SymbolTable#ofInnermost}), without replaying the tree.
+     * As {@link #loadUser(Path, List, boolean)}; {@code perfTree}: perf 6.1's symbols, lookups
+     * among overlapping symbols as its tree answers them ({@link PerfSymbolTree}) and no
+     * MiniDebugInfo, else the innermost symbol covering the address ({@link SymbolTable#ofInnermost})
+     * without replaying the tree, and the symbols of .gnu_debugdata.
      */
     public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem, boolean perfTree) {
         try (ElfFile runtime = ElfFile.open(file)) {
@@ -111,7 +112,8 @@ public final class ElfSymbols {
 
     /**
      * The symbols of a user object and of its PLT: perf 6.1's PLT entries ({@link #pltSymbols})
-     * for {@code perf61}, else perf 7.2's ({@link PltSymbols}).
+     * and no MiniDebugInfo for {@code perf61}, else perf 7.2's ({@link PltSymbols}) and the
+     * symbols of .gnu_debugdata.
      */
     private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perf61) {
         Collected syms = new Collected(true);
@@ -144,7 +146,8 @@ public final class ElfSymbols {
                     collect(runtime, runtime, dynsym.get(), false, syms);
                 }
                 section = ".dynsym";
-                Optional<ElfFile> mini = runtime.debugData();
+                // perf 6.1 does not read MiniDebugInfo (later perfs name the symbols it holds)
+                Optional<ElfFile> mini = perf61 ? Optional.empty() : runtime.debugData();
                 if (mini.isPresent()) {
                     try (ElfFile m = mini.get()) {
                         if (m.symtabSection().isPresent()) {

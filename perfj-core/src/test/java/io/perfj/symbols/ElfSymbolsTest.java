@@ -15,6 +15,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ElfSymbolsTest {
@@ -94,22 +95,11 @@ class ElfSymbolsTest {
 
     @Test
     void miniDebugInfoIsMergedWithDynsym(@TempDir Path tmp) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/objcopy")) && Files.isExecutable(Path.of("/usr/bin/strip")),
-                "binutils not installed");
         Path hot = Fixtures.file("bin/hot");
-        Path mini = tmp.resolve("mini");
-        Path stripped = tmp.resolve("hot.stripped");
-        run("objcopy", "--only-keep-debug", hot.toString(), mini.toString());
-        run("objcopy", "--strip-debug", mini.toString());
-        Path xz = tmp.resolve("mini.xz");
-        try (OutputStream out = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
-            out.write(Files.readAllBytes(mini));
-        }
-        run("strip", "--strip-all", "-o", stripped.toString(), hot.toString());
-        run("objcopy", "--add-section", ".gnu_debugdata=" + xz, stripped.toString());
+        Path stripped = withMiniDebugInfo(tmp, hot, xz -> xz);
 
         SymbolTable full = ElfSymbols.load(hot, null);
-        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false);
+        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false);
         assertEquals(".dynsym+.gnu_debugdata", r.section());
         for (String name : List.of("leaf_mix", "work", "main")) {
             Symbol want = full.byName(name);
@@ -118,6 +108,59 @@ class ElfSymbolsTest {
             assertEquals(want.start(), got.start(), name);
             assertEquals(want.end(), got.end(), name);
         }
+        // perf 6.1 does not read .gnu_debugdata
+        ElfSymbols.Result perf61 = ElfSymbols.loadUser(stripped, List.of(), false, true);
+        assertEquals(".dynsym", perf61.section());
+        assertNull(perf61.table().byName("leaf_mix"));
+    }
+
+    /**
+     * xz -9 (the largest preset) writes a 64 MiB dictionary size, which a decoder must be able to
+     * allocate; the data here is compressed with a smaller dictionary (valid for any larger one)
+     * and its block header says 64 MiB.
+     */
+    @Test
+    void miniDebugInfoOfXzPreset9(@TempDir Path tmp) throws Exception {
+        Path stripped = withMiniDebugInfo(tmp, Fixtures.file("bin/hot"), ElfSymbolsTest::dictionary64MiB);
+        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false);
+        assertEquals(".dynsym+.gnu_debugdata", r.section());
+        assertNotNull(r.table().byName("leaf_mix"));
+    }
+
+    /** {@code program} stripped, with its symtab xz-compressed (then passed through {@code patch}) in .gnu_debugdata. */
+    private static Path withMiniDebugInfo(Path tmp, Path program, java.util.function.UnaryOperator<byte[]> patch) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/objcopy")) && Files.isExecutable(Path.of("/usr/bin/strip")),
+                "binutils not installed");
+        Path mini = tmp.resolve("mini");
+        Path stripped = tmp.resolve("stripped");
+        run("objcopy", "--only-keep-debug", program.toString(), mini.toString());
+        run("objcopy", "--strip-debug", mini.toString());
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        try (OutputStream out = new XZOutputStream(buf, new LZMA2Options())) {
+            out.write(Files.readAllBytes(mini));
+        }
+        Path xz = tmp.resolve("mini.xz");
+        Files.write(xz, patch.apply(buf.toByteArray()));
+        run("strip", "--strip-all", "-o", stripped.toString(), program.toString());
+        run("objcopy", "--add-section", ".gnu_debugdata=" + xz, stripped.toString());
+        return stripped;
+    }
+
+    /**
+     * The xz stream with its one block's LZMA2 dictionary size set to 64 MiB: the block header
+     * follows the 12-byte stream header (size byte, flags, filter id 0x21, properties size 1, the
+     * properties byte), its CRC32 at its end.
+     */
+    private static byte[] dictionary64MiB(byte[] xz) {
+        int at = 12;
+        int size = ((xz[at] & 0xff) + 1) * 4;
+        assertEquals(0x00, xz[at + 1], "one filter, no sizes");
+        assertEquals(0x21, xz[at + 2], "LZMA2");
+        xz[at + 4] = 28;        // (2 | (28 & 1)) << (28 / 2 + 11) = 64 MiB
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(xz, at, size - 4);
+        java.nio.ByteBuffer.wrap(xz, at + size - 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue());
+        return xz;
     }
 
     @Test
