@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,7 +22,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,27 +88,38 @@ class AnnotateGoldenTest {
     }
 
     /**
-     * Without {@code --compat perf-6.1} nothing is deleted from the symbol tables: a call into a
-     * function that has samples elsewhere is named from the symbol table like any other call.
-     * Every other line is the same as with the compat switch (whose lines are perf's, above); the
-     * JSON lines are compared, which both modes give in one layout.
+     * Without {@code --compat perf-6.1} nothing is deleted from the symbol tables, and C++ names
+     * carry their parameter lists, as perf 7.2 prints them: the title and every call are perf
+     * 7.2's ({@code → call   Mutex::Mutex(Mutex::Rank, char const*, bool)}), whether the symbol
+     * is asked for by that name or without its parameter list; every other line is perf 6.1's
+     * (perf 7.2 lays annotate out otherwise).
      */
-    @Test
-    void callsIntoSymbolsWithSamplesAreNamedFromTheSymbolTableByDefault() {
+    @ParameterizedTest
+    @ValueSource(strings = {"StringTable::create_table()", "StringTable::create_table"})
+    void callsAreNamedAsPerf72NamesThemByDefault(String asked) {
         assumeObjdump();
-        String[] args = {"annotate", "-i", Fixtures.recording("java").toString(),
-            "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
-            "--perf-map-dir", Fixtures.file("perf-maps").toString(), "StringTable::create_table"};
-        CliFixtures.Run r = CliFixtures.run(args);
-        assertTrue(r.out().contains("→ call   AllocateHeap "), r.out());
-        assertFalse(r.out().contains("AllocateHeap("), r.out());
-        String[] json = Arrays.copyOf(args, args.length + 1);
-        json[args.length] = "--json";
-        String perf = CliFixtures.runPerf(json).out();
-        String want = perf.replace("\"call AllocateHeap(unsigned long, MemTag, AllocFailStrategy::AllocFailEnum)\"",
-                "\"call AllocateHeap\"");
-        assertNotEquals(perf, want);
-        assertEquals(want, CliFixtures.run(json).out());
+        CliFixtures.Run r = CliFixtures.run("annotate", "-i", Fixtures.recording("java").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
+                "--perf-map-dir", Fixtures.file("perf-maps").toString(), asked);
+        List<String> perf72 = titleAndCalls(Fixtures.golden("java", "annotate-create_table.perf72"));
+        assertTrue(perf72.contains("→ call   Mutex::Mutex(Mutex::Rank, char const*, bool)"), perf72.toString());
+        assertEquals(perf72, titleAndCalls(r.out()), r.err());
+        String perf61 = Fixtures.golden("java", "annotate-create_table");
+        assertEquals(withoutTitleAndCalls(perf61), withoutTitleAndCalls(r.out()));
+    }
+
+    private static List<String> titleAndCalls(String annotation) {
+        List<String> lines = List.of(annotation.split("\n"));
+        List<String> out = new ArrayList<>(List.of(lines.get(1)));
+        lines.stream().map(String::strip).filter(l -> l.startsWith("→ call")).forEach(out::add);
+        return out;
+    }
+
+    private static List<String> withoutTitleAndCalls(String annotation) {
+        List<String> lines = new ArrayList<>(List.of(annotation.split("\n")));
+        lines.remove(1);
+        lines.removeIf(l -> l.strip().startsWith("→ call"));
+        return lines;
     }
 
     /**

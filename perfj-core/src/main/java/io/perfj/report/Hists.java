@@ -7,6 +7,7 @@ import io.perfj.io.TextOut;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.SampleFormat;
 import io.perfj.session.FrameResolver;
+import io.perfj.symbols.Demangling;
 import io.perfj.util.LongIntMap;
 
 import java.util.ArrayList;
@@ -139,7 +140,7 @@ public final class Hists {
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
-        this.filter = opts.filter();
+        this.filter = opts.filter().withNames(perf61 ? Demangling.PERF_6_1 : Demangling.CURRENT);
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;

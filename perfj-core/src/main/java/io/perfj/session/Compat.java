@@ -1,5 +1,7 @@
 package io.perfj.session;
 
+import io.perfj.symbols.Demangling;
+
 import java.util.Locale;
 
 /**
@@ -33,6 +35,9 @@ import java.util.Locale;
  *   <li>{@code report --stdio} texts of 1024 bytes or more (a column header, a callchain name):
  *       correct mode prints them whole; perf 6.1 mode cuts them to 1023 bytes as perf's fixed
  *       buffers do ({@code io.perfj.compat.PerfStdioBuffers}).</li>
+ *   <li>C++ symbol names: correct mode prints them with their parameter lists, as perf 7.2 does
+ *       ({@code SharedDataRelocationTask::work(int, int)}); perf 6.1 mode without
+ *       ({@link Demangling}).</li>
  * </ul>
  *
  * <p>All emulation code is in {@code io.perfj.compat}.
@@ -57,6 +62,11 @@ public enum Compat {
     /** Whether perf 6.1's behaviour is reproduced. */
     public boolean perf61() {
         return this == PERF_6_1;
+    }
+
+    /** How symbol names are demangled: perf 6.1's C++ names without parameter lists, else perf 7.2's with. */
+    public Demangling demangling() {
+        return this == PERF_6_1 ? Demangling.PERF_6_1 : Demangling.CURRENT;
     }
 
     /** The mode a command-line word names ({@code none}, {@code perf-6.1}, also {@code perf}). */

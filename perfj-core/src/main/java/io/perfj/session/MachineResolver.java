@@ -26,12 +26,16 @@ public final class MachineResolver implements FrameResolver {
     private final LocationCache located = new LocationCache();
 
     public MachineResolver(PerfData data, SymbolOptions opts) {
-        this(data, opts, false);
+        this(data, opts, Compat.NONE);
     }
 
-    /** {@code perfTrees}: user objects' overlapping symbols answer as perf 6.1's tree ({@code --compat perf-6.1}). */
-    public MachineResolver(PerfData data, SymbolOptions opts, boolean perfTrees) {
-        this.machine = new Machine(data, opts, new io.perfj.symbols.DefaultSymbolLoader(opts, perfTrees));
+    /**
+     * Symbols loaded as {@code compat} says: under {@code --compat perf-6.1} user objects'
+     * overlapping symbols answer as perf 6.1's tree, and are named as perf 6.1 names them.
+     */
+    public MachineResolver(PerfData data, SymbolOptions opts, Compat compat) {
+        this.machine = new Machine(data, opts,
+                new io.perfj.symbols.DefaultSymbolLoader(opts, compat.perf61(), compat.demangling()));
         this.data = data;
     }
 

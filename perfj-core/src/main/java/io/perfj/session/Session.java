@@ -77,7 +77,7 @@ public final class Session implements AutoCloseable {
         this.data = data;
         this.ownsData = ownsData;
         this.options = options;
-        this.resolver = new MachineResolver(data, options.symbols(), options.compat().perf61())
+        this.resolver = new MachineResolver(data, options.symbols(), options.compat())
                 .perfCompatibleUnwind(options.compat().perf61());
         this.jit = new JitInjection(data, options.symbols());
     }

@@ -15,6 +15,7 @@ import java.util.List;
 public final class DefaultSymbolLoader implements SymbolLoader {
     private final boolean useSystem;
     private final boolean perfTrees;
+    private final Demangling names;
     private final Path cacheDir;
     private final Path symfs;
     private final java.util.concurrent.ConcurrentHashMap<Path, ElfSymbolCache.Facts> facts = new java.util.concurrent.ConcurrentHashMap<>();
@@ -33,7 +34,8 @@ public final class DefaultSymbolLoader implements SymbolLoader {
      * @param useSystem whether recorded paths on this machine may be opened
      * @param perfTrees whether user objects' symbols answer lookups as perf 6.1's symbol tree
      *                  does where they overlap ({@code --compat perf-6.1}; see
-     *                  {@link ElfSymbols#loadUser(Path, List, boolean, boolean)})
+     *                  {@link ElfSymbols#loadUser(Path, List, boolean, boolean, Demangling)}),
+     *                  and are named as perf 6.1 names them ({@link Demangling#PERF_6_1})
      */
     public DefaultSymbolLoader(boolean useSystem, boolean perfTrees) {
         this(useSystem, perfTrees, CacheFiles.directory());
@@ -44,19 +46,36 @@ public final class DefaultSymbolLoader implements SymbolLoader {
      * {@code opts} allows them: recorded paths are also opened under its --symfs.
      */
     public DefaultSymbolLoader(SymbolOptions opts, boolean perfTrees) {
-        this(opts.useSystem(), perfTrees, CacheFiles.directory(), opts.symfs());
+        this(opts, perfTrees, perfTrees ? Demangling.PERF_6_1 : Demangling.CURRENT);
+    }
+
+    /** As {@link #DefaultSymbolLoader(SymbolOptions, boolean)}, user objects' names demangled as {@code names} says. */
+    public DefaultSymbolLoader(SymbolOptions opts, boolean perfTrees, Demangling names) {
+        this(opts.useSystem(), perfTrees, names, CacheFiles.directory(), opts.symfs());
     }
 
     /** With the cache in {@code cacheDir} (null: none; tests). */
     DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Path cacheDir) {
-        this(useSystem, perfTrees, cacheDir, null);
+        this(useSystem, perfTrees, perfTrees ? Demangling.PERF_6_1 : Demangling.CURRENT, cacheDir, null);
     }
 
-    private DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Path cacheDir, Path symfs) {
+    /** With the cache in {@code cacheDir} (null: none) and names demangled as {@code names} says (tests). */
+    DefaultSymbolLoader(boolean useSystem, Demangling names, Path cacheDir) {
+        this(useSystem, false, names, cacheDir, null);
+    }
+
+    private DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Demangling names, Path cacheDir, Path symfs) {
         this.useSystem = useSystem;
         this.perfTrees = perfTrees;
+        this.names = names;
         this.cacheDir = cacheDir;
         this.symfs = symfs;
+    }
+
+    /** How this loader names user objects' symbols (and the functions inlined into them). */
+    @Override
+    public Demangling demangling() {
+        return names;
     }
 
     @Override
@@ -65,9 +84,9 @@ public final class DefaultSymbolLoader implements SymbolLoader {
         if (perfTrees && !kernel) {
             Path runtime = separateDebug(file) ? runtimeFor(file, dso) : null;
             if (runtime != null) {
-                return ElfSymbols.loadUser(runtime, List.of(file), false, true).table();
+                return ElfSymbols.loadUser(runtime, List.of(file), false, true, names).table();
             }
-            return ElfSymbols.loadUser(file, List.of(), false, true).table();
+            return ElfSymbols.loadUser(file, List.of(), false, true, names).table();
         }
         String key = cacheDir == null ? null : symbolsKey(file, dso, kernel);
         ElfSymbols.Columns c = ElfSymbolCache.symbols(cacheDir, file, key);
@@ -75,19 +94,26 @@ public final class DefaultSymbolLoader implements SymbolLoader {
             c = kernel ? ElfSymbols.kernelColumns(file) : userColumns(file, dso);
             ElfSymbolCache.storeSymbols(cacheDir, file, key, c);
         }
-        return c.table();
+        return c.table(names);
     }
 
-    /** The load reads the file and perhaps the runtime object it belongs to: all are in the key. */
+    /**
+     * The load reads the file and perhaps the runtime object it belongs to: all are in the key,
+     * and for a user object how its names are demangled (its PLT entries' are kept demangled).
+     */
     private String symbolsKey(Path file, Dso dso, boolean kernel) {
-        return ElfSymbolCache.symbolsKey(kernel ? "kernel" : "user", file, kernel ? List.of() : runtimeCandidates(file, dso));
+        return ElfSymbolCache.symbolsKey(kernel ? "kernel" : "user " + names.key(), file,
+                kernel ? List.of() : runtimeCandidates(file, dso));
     }
 
     private static boolean kernel(Dso dso) {
         return dso != null && (dso.kind() == DsoKind.KERNEL || dso.kind() == DsoKind.KERNEL_MODULE);
     }
 
-    /** The on-disk cache's key of the load, and how this loader builds tables (perf's trees or not). */
+    /**
+     * The on-disk cache's key of the load (with how user objects' names are demangled), and how
+     * this loader builds tables (perf's trees or not).
+     */
     @Override
     public String elfKey(Path file, Dso dso) {
         boolean kernel = kernel(dso);
@@ -105,7 +131,8 @@ public final class DefaultSymbolLoader implements SymbolLoader {
     private ElfSymbols.Columns userColumns(Path file, Dso dso) {
         Path runtime = separateDebug(file) ? runtimeFor(file, dso) : null;
         try (ElfFile elf = ElfFile.open(runtime != null ? runtime : file)) {
-            return ElfSymbols.userColumns(elf, runtime != null ? runtime : file, runtime != null ? List.of(file) : List.of());
+            return ElfSymbols.userColumns(elf, runtime != null ? runtime : file, runtime != null ? List.of(file) : List.of(),
+                    names);
         }
     }
 

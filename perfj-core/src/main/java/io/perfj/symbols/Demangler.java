@@ -5,15 +5,16 @@ import io.perfj.symbols.demangle.RustDemangler;
 import io.perfj.symbols.demangle.RustV0Demangler;
 
 /**
- * Symbol names as perf 6.1 prints them ({@code demangle_sym} in symbol-elf.c): C++ Itanium names
- * demangled without parameter lists (perf passes no DMGL_PARAMS unless verbose), legacy Rust
- * names without their hash, OCaml names with "." for "__"; anything else is returned unchanged.
+ * Symbol names as perf prints them ({@code demangle_sym} in symbol-elf.c): C++ Itanium names
+ * demangled with or without parameter lists ({@link Demangling} chooses, per session), legacy
+ * Rust names without their hash, OCaml names with "." for "__"; anything else is returned
+ * unchanged.
  */
 public final class Demangler {
     private Demangler() {
     }
 
-    /** perf's default rendering. */
+    /** perf 6.1's rendering without {@code -v}: C++ names without parameter lists ({@link Demangling#PERF_6_1}). */
     public static String demangle(String name) {
         String d = demangleOrNull(name, false, false);
         return d != null ? d : name;

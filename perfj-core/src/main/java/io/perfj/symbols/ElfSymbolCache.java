@@ -16,12 +16,13 @@ import java.util.List;
  * entry is keyed by its file's path, size, modification time and file key ({@link CacheFiles#fileKey}); a symbol entry by those of the
  * file and of every other file the load may read (the runtime object a separate debug file
  * belongs to), so that replacing any of them means a parse; a file modified in the last two
- * seconds has no entry ({@link CacheFiles#fileKey}). Only perfj's own answers are kept:
+ * seconds has no entry ({@link CacheFiles#fileKey}). A user object's entry holds its PLT entries'
+ * names demangled: its key names the {@link Demangling}. Only perfj's own answers are kept:
  * {@code --compat perf-6.1}'s tree replay is not.
  */
 final class ElfSymbolCache {
     private static final long FACTS = 0x3130_4645_4a46_5250L; // "PRFJEF01", little-endian
-    private static final long SYMBOLS = 0x3230_5345_4a46_5250L; // "PRFJES02"
+    private static final long SYMBOLS = 0x3330_5345_4a46_5250L; // "PRFJES03"
 
     private ElfSymbolCache() {
     }

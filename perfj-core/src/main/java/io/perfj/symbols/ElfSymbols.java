@@ -28,8 +28,9 @@ import java.util.Optional;
  * sections without SHF_ALLOC are dropped. Each address is moved into perf's DSO space by the
  * runtime file's PT_LOAD segment that contains it ({@code st_value - (p_vaddr - p_offset)}, or the
  * section's {@code sh_addr - sh_offset} when no segment does), so a sample maps with
- * {@code ip - map.start + map.pgoff}. C++/Rust names are demangled as perf prints them (no
- * parameter lists). Names are the string-table names: perf adds no symbol versions, so
+ * {@code ip - map.start + map.pgoff}. C++/Rust names are demangled the session's way
+ * ({@link Demangling}: perf 7.2's with parameter lists, or perf 6.1's without). Names are the
+ * string-table names: perf adds no symbol versions, so
  * {@code clock_gettime@@GLIBC_2.17} shows only where a .symtab holds that literal name. After
  * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}: by
  * default those perf 7.2 makes ({@link PltSymbols}), and where symbols overlap the innermost
@@ -49,7 +50,8 @@ public final class ElfSymbols {
     /**
      * Symbols of a user-space object, looking for a debug file the way perf and gdb do (build-id
      * under /usr/lib/debug/.build-id, .gnu_debuglink next to the file, in .debug/ and under
-     * /usr/lib/debug).
+     * /usr/lib/debug). This and the other overloads without a {@link Demangling} give perf 6.1's
+     * table: its tree and names.
      */
     public static SymbolTable load(Path file) {
         return loadUser(file, null, true).table();
@@ -66,16 +68,18 @@ public final class ElfSymbols {
      * the system's debug directories.
      */
     public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem) {
-        return loadUser(file, debugCandidates, searchSystem, true);
+        return loadUser(file, debugCandidates, searchSystem, true, Demangling.PERF_6_1);
     }
 
     /**
      * As {@link #loadUser(Path, List, boolean)}; {@code perfTree}: perf 6.1's symbols, lookups
      * among overlapping symbols as its tree answers them ({@link PerfSymbolTree}) and no
      * MiniDebugInfo, else the innermost symbol covering the address ({@link SymbolTable#ofInnermost})
-     * without replaying the tree, and the symbols of .gnu_debugdata.
+     * without replaying the tree, and the symbols of .gnu_debugdata; names demangled as
+     * {@code names} says.
      */
-    public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem, boolean perfTree) {
+    public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem, boolean perfTree,
+                                  Demangling names) {
         try (ElfFile runtime = ElfFile.open(file)) {
             List<Path> candidates = new ArrayList<>();
             if (debugCandidates != null) {
@@ -84,25 +88,29 @@ public final class ElfSymbols {
             if (searchSystem) {
                 candidates.addAll(systemDebugCandidates(file, runtime));
             }
-            return loadUser(runtime, file, candidates, perfTree);
+            return loadUser(runtime, file, candidates, perfTree, names);
         }
     }
 
     /** As {@link #loadUser(Path, List, boolean)} for an already opened runtime file. */
     public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
-        return loadUser(runtime, runtimePath, debugCandidates, true);
+        return loadUser(runtime, runtimePath, debugCandidates, true, Demangling.PERF_6_1);
     }
 
-    /** As {@link #loadUser(Path, List, boolean, boolean)} for an already opened runtime file. */
-    public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates, perfTree);
-        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt.symbols()) : columns(l.syms, l.plt).table(),
+    /** As {@link #loadUser(Path, List, boolean, boolean, Demangling)} for an already opened runtime file. */
+    public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree,
+                                  Demangling names) {
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, perfTree, names);
+        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt.symbols()) : columns(l.syms, l.plt).table(names),
                 l.source, l.section, l.plt.symbols().size());
     }
 
-    /** As {@link #loadUser(ElfFile, Path, List, boolean)} without perf's tree, as columns (to keep between runs). */
-    static Columns userColumns(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates, false);
+    /**
+     * As {@link #loadUser(ElfFile, Path, List, boolean, Demangling)} without perf's tree, as
+     * columns (to keep between runs; {@link Columns#table} names them the same way).
+     */
+    static Columns userColumns(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, Demangling names) {
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, false, names);
         return columns(l.syms, l.plt);
     }
 
@@ -115,8 +123,9 @@ public final class ElfSymbols {
      * and no MiniDebugInfo for {@code perf61}, else perf 7.2's ({@link PltSymbols}) and the
      * symbols of .gnu_debugdata.
      */
-    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perf61) {
-        Collected syms = new Collected(true);
+    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perf61,
+                                      Demangling names) {
+        Collected syms = new Collected(names);
         Path source = runtimePath;
         String section;
         if (runtime.symtabSection().isPresent()) {
@@ -158,7 +167,8 @@ public final class ElfSymbols {
                 }
             }
         }
-        PltSymbols plt = perf61 ? new PltSymbols(pltSymbols(runtime), -1) : PltSymbols.of(runtime, syms::nameStartingAt);
+        PltSymbols plt = perf61 ? new PltSymbols(pltSymbols(runtime, names), -1)
+                : PltSymbols.of(runtime, syms::nameStartingAt, names);
         return new Loaded(syms, plt, source, section);
     }
 
@@ -170,21 +180,23 @@ public final class ElfSymbols {
      * innermost one ({@link SymbolTable#ofInnermost(List, boolean[])}): the entry, the function.
      */
     static SymbolTable table(List<Symbol> syms, List<Symbol> plt) {
-        return columns(Collected.of(syms), new PltSymbols(plt, -1)).table();
+        return columns(Collected.of(syms), new PltSymbols(plt, -1)).table(Demangling.CURRENT);
     }
 
     /**
      * A finished symbol table as columns: starts, ends and bindings in address order, and each
      * symbol's name as the bytes it is made from ({@code names} holds them NUL-terminated, from
      * {@code nameAt}) with whether it is demangled when made; the table names a symbol the first
-     * time a lookup returns it. {@link ElfSymbolCache} keeps these between runs.
+     * time a lookup returns it. {@link ElfSymbolCache} keeps these between runs. The names of PLT
+     * entries are stored demangled: columns are made for one {@link Demangling}, and their table
+     * is to be named the same way.
      */
     record Columns(long[] start, long[] end, char[] binding, boolean innermost, boolean[] weak, byte[] names,
                    int[] nameAt, boolean[] demangle) {
-        SymbolTable table() {
+        SymbolTable table(Demangling d) {
             return SymbolTable.ofNamed(start, end, binding, innermost, weak, k -> {
                 String raw = io.perfj.elf.ElfSymbolColumns.name(names, nameAt[k]);
-                return demangle[k] ? Demangler.demangle(raw) : raw;
+                return demangle[k] ? d.demangle(raw) : raw;
             });
         }
     }
@@ -313,13 +325,13 @@ public final class ElfSymbols {
 
     /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */
     public static SymbolTable loadKernel(Path file) {
-        return kernelColumns(file).table();
+        return kernelColumns(file).table(Demangling.CURRENT); // nothing to demangle
     }
 
     /** {@link #loadKernel(Path)} as columns. */
     static Columns kernelColumns(Path file) {
         try (ElfFile elf = ElfFile.open(file)) {
-            Collected syms = new Collected(false);
+            Collected syms = new Collected(null);
             if (elf.symtabSection().isPresent()) {
                 collect(elf, elf, elf.symtabSection().get(), true, syms);
             }
@@ -398,7 +410,8 @@ public final class ElfSymbols {
      * read, and for user objects demangled, when asked.
      */
     static final class Collected {
-        private final boolean demangle;
+        /** How names are demangled; null: not at all (kernel objects, names given). */
+        private final Demangling demangle;
         private final List<byte[]> strings = new ArrayList<>();
         private List<Symbol> given;
         long[] start = new long[64];
@@ -408,13 +421,13 @@ public final class ElfSymbols {
         private int[] offset = new int[64];
         int n;
 
-        Collected(boolean demangle) {
+        Collected(Demangling demangle) {
             this.demangle = demangle;
         }
 
         /** Columns over symbols already made (names as given). */
         static Collected of(List<Symbol> syms) {
-            Collected c = new Collected(false);
+            Collected c = new Collected(null);
             c.given = syms;
             for (int i = 0; i < syms.size(); i++) {
                 Symbol s = syms.get(i);
@@ -452,7 +465,7 @@ public final class ElfSymbols {
 
         /** Whether {@link #name(int)} demangles symbol {@code i}'s raw name. */
         boolean demangles(int i) {
-            return source[i] >= 0 && demangle;
+            return source[i] >= 0 && demangle != null;
         }
 
         /**
@@ -477,7 +490,7 @@ public final class ElfSymbols {
                 return given.get(offset[i]).name();
             }
             String raw = io.perfj.elf.ElfSymbolColumns.name(strings.get(source[i]), offset[i]);
-            return demangle ? Demangler.demangle(raw) : raw;
+            return demangle != null ? demangle.demangle(raw) : raw;
         }
 
         /** The symbols in the order they were gathered, named now. */
@@ -551,7 +564,7 @@ public final class ElfSymbols {
     }
 
     /** perf 6.1's PLT symbols: one {@code name@plt} per .rela.plt/.rel.plt entry. */
-    static List<Symbol> pltSymbols(ElfFile elf) {
+    static List<Symbol> pltSymbols(ElfFile elf, Demangling names) {
         Optional<SectionHeader> dynsymSec = elf.dynsymSection();
         if (dynsymSec.isEmpty()) {
             return List.of();
@@ -609,7 +622,7 @@ public final class ElfSymbols {
         for (long i = 0; i < n; i++) {
             long info = is64 ? data.u64(i * relEnt + 8) : data.u32(i * relEnt + 4);
             long symIdx = is64 ? info >>> 32 : info >>> 8;
-            String name = symIdx < dyn.size() ? Demangler.demangle(dyn.get((int) symIdx).name()) : "";
+            String name = symIdx < dyn.size() ? names.demangle(dyn.get((int) symIdx).name()) : "";
             out.add(new Symbol(addr, addr + entry, name + "@plt", 'G'));
             addr += entry;
         }

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The functions inlined at an unwound user frame, as perf 6.1 (built without libbfd) names them
- * through {@code addr2line -f -i}, demangled: innermost first, the frame's own symbol kept where addr2line
+ * The functions inlined at an unwound user frame, as perf (built without libbfd) names them
+ * through {@code addr2line -f -i}, demangled as the symbols are ({@link SymbolLoader#demangling}): innermost first, the frame's own symbol kept where addr2line
  * names it, the others as inlined symbols over the same range. Files come from the run's
  * {@link ObjectCache}; {@link Addr2Line} keeps one process per file, and the chain of each
  * (DSO, address) is asked for once, so a frame costs a hash lookup, not a file open or a
@@ -14,6 +14,7 @@ import java.util.List;
  */
 public final class InlineFrames {
     private final ObjectCache objects;
+    private final Demangling demangling;
     private static final Symbol[] NONE = new Symbol[0];
     private final java.util.Map<Path, Path> runtimes = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Map<Dso, java.util.Map<Long, Symbol[]>> chains = new java.util.concurrent.ConcurrentHashMap<>();
@@ -27,6 +28,7 @@ public final class InlineFrames {
 
     public InlineFrames(ObjectCache objects) {
         this.objects = objects;
+        this.demangling = objects.finder().loader().demangling();
         this.shared = false;
     }
 
@@ -36,6 +38,7 @@ public final class InlineFrames {
      */
     public InlineFrames(ObjectCache objects, Addr2Line names) {
         this.objects = objects;
+        this.demangling = objects.finder().loader().demangling();
         this.addr2line = names;
         this.shared = true;
     }
@@ -110,7 +113,7 @@ public final class InlineFrames {
         Symbol[] out = new Symbol[names.size()];
         for (int i = 0; i < out.length; i++) {
             // addr2line gives linkage names; perf demangles them as it does ELF symbols (new_inline_sym)
-            String n = Demangler.demangle(names.get(i));
+            String n = demangling.demangle(names.get(i));
             out[i] = n.equals(sym.name()) ? null : new Symbol(sym.start(), sym.end(), n, Symbol.INLINED);
         }
         return out;

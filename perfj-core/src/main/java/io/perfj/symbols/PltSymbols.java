@@ -42,17 +42,18 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
 
     /**
      * The PLT symbols of {@code elf} (the runtime object); {@code symbolAt} names the ELF symbol
-     * that starts at a file offset (null: none), for IFUNC relocations.
+     * that starts at a file offset (null: none), for IFUNC relocations; {@code names} demangles
+     * the entries' symbols.
      */
-    static PltSymbols of(ElfFile elf, LongFunction<String> symbolAt) {
+    static PltSymbols of(ElfFile elf, LongFunction<String> symbolAt, Demangling names) {
         try {
-            return synthesize(elf, symbolAt);
+            return synthesize(elf, symbolAt, names);
         } catch (FormatException e) {
             return NONE;
         }
     }
 
-    private static PltSymbols synthesize(ElfFile elf, LongFunction<String> symbolAt) {
+    private static PltSymbols synthesize(ElfFile elf, LongFunction<String> symbolAt, Demangling names) {
         SectionHeader plt = elf.section(".plt").orElse(null);
         if (plt == null) {
             return NONE;
@@ -69,7 +70,7 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
         // symbol tables by section index, each read once (.rela.dyn and .rela.plt share .dynsym)
         Map<Integer, List<ElfSymbol>> tables = new HashMap<>();
         if (x86) {
-            pltGot(elf, out, tables);
+            pltGot(elf, out, tables, names);
         }
         long entry = sizes[1];
         long at;
@@ -109,7 +110,7 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
             String raw = symIdx < syms.size() ? syms.get(symIdx).name() : "";
             String name;
             if (!raw.isEmpty()) {
-                name = Demangler.demangle(raw) + "@plt";
+                name = names.demangle(raw) + "@plt";
             } else {
                 String ifunc = machine == Elf.EM_X86_64 && rela && r.type(k) == R_X86_64_IRELATIVE
                         ? ifuncName(elf, r.addend[k], symbolAt) : null;
@@ -172,7 +173,7 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
     }
 
     /** The .plt.got entries, named after the relocation of the GOT slot each one jumps through. */
-    private static void pltGot(ElfFile elf, List<Symbol> out, Map<Integer, List<ElfSymbol>> tables) {
+    private static void pltGot(ElfFile elf, List<Symbol> out, Map<Integer, List<ElfSymbol>> tables, Demangling names) {
         SectionHeader got = elf.section(".plt.got").orElse(null);
         if (got == null || got.entsize() == 0 || got.isNoBits()) {
             return;
@@ -207,7 +208,7 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
                 int symIdx = at >= 0 ? slotSymbol[at] : -1;
                 String raw = symIdx >= 0 && symIdx < syms.size() ? syms.get(symIdx).name() : "";
                 if (!raw.isEmpty()) {
-                    name = Demangler.demangle(raw) + "@plt";
+                    name = names.demangle(raw) + "@plt";
                 }
             }
             out.add(new Symbol(start, start + got.entsize(), name != null ? name : "offset_" + hex(start) + "@plt", 'G'));

@@ -52,6 +52,14 @@ public interface SymbolLoader {
         return null;
     }
 
+    /**
+     * How the tables {@link #loadElf} gives name user objects' symbols, which names the functions
+     * inlined into them too ({@link InlineFrames}); perf 7.2's by default.
+     */
+    default Demangling demangling() {
+        return Demangling.CURRENT;
+    }
+
     /** A JIT perf map ({@code /tmp/perf-PID.map}: "START SIZE NAME" lines, hex). */
     SymbolTable loadPerfMap(Path file) throws IOException;
 }

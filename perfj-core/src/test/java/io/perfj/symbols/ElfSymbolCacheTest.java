@@ -81,6 +81,23 @@ class ElfSymbolCacheTest {
         assertTrue(!java.util.Arrays.equals(hot, probed), "two objects, two build-ids");
     }
 
+    /**
+     * A C++ object's PLT entries are kept demangled: the same cache serves loads of both ways of
+     * naming, each its own names ({@code operator new(unsigned long)@plt}, {@code operator new@plt}).
+     */
+    @Test
+    void eachDemanglingGetsItsOwnNames() throws IOException {
+        Path dir = tmp.resolve("cache");
+        Path p = copy("bin/cppinline", "obj");
+        Dso dso = new Dso(p.toString(), DsoKind.USER, null, d -> SymbolTable.EMPTY);
+        for (Demangling d : List.of(Demangling.CURRENT, Demangling.PERF_6_1, Demangling.CURRENT, Demangling.PERF_6_1)) {
+            SymbolTable want = new DefaultSymbolLoader(false, d, null).loadElf(p, dso);
+            String plt = d == Demangling.CURRENT ? "operator new(unsigned long)@plt" : "operator new@plt";
+            assertTrue(want.symbols().stream().anyMatch(s -> s.name().equals(plt)), d + ": " + plt);
+            assertSame(d.toString(), want, new DefaultSymbolLoader(false, d, dir).loadElf(p, dso));
+        }
+    }
+
     @Test
     void aFileModifiedJustNowIsNotCached() throws IOException {
         Path dir = tmp.resolve("cache");

@@ -39,7 +39,7 @@ class ElfSymbolsTest {
      */
     @Test
     void pltGotStubsAndLabelsAsPerf72() {
-        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, false).table();
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, false, Demangling.CURRENT).table();
         assertEquals("_init", t.find(0x1016).name());
         assertEquals(new Symbol(0x1000, 0x1020, "_init", 'G'), t.find(0x1000));
         assertEquals(new Symbol(0x1020, 0x1030, ".plt", 'G'), t.find(0x102c));
@@ -56,7 +56,7 @@ class ElfSymbolsTest {
     /** bin/pltsec, linked with -z ibtplt: .plt is all header, the entries are in .plt.sec. */
     @Test
     void pltSecAndEndbrPltGotAsPerf72() {
-        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltsec"), List.of(), false, false).table();
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltsec"), List.of(), false, false, Demangling.CURRENT).table();
         assertEquals(new Symbol(0x1020, 0x1050, ".plt", 'G'), t.find(0x1030));
         assertEquals(new Symbol(0x1060, 0x1070, "pg_step@plt", 'G'), t.find(0x1064));
         assertEquals(new Symbol(0x1070, 0x1080, "labs@plt", 'G'), t.find(0x1070));
@@ -69,7 +69,7 @@ class ElfSymbolsTest {
      */
     @Test
     void pltGotStubsAsPerf61() {
-        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, true).table();
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, true, Demangling.PERF_6_1).table();
         assertEquals("_init", t.find(0x1068).name());
         assertEquals("lbl_stub", t.find(0x12c9).name());
         assertEquals("lbl_stub", t.find(0x12d7).name());

@@ -165,6 +165,8 @@ class SharedSymbolTablesTest {
         assertNotNull(before);
         assertEquals(before, new DefaultSymbolLoader(false).elfKey(f, dso), "another session's loader, the same key");
         assertNotEquals(before, new DefaultSymbolLoader(false, true).elfKey(f, dso), "perf's trees are other tables");
+        assertNotEquals(before, new DefaultSymbolLoader(false, Demangling.PERF_6_1, CacheFiles.directory()).elfKey(f, dso),
+                "perf 6.1's names are other tables");
         Files.write(f, new byte[]{0}, java.nio.file.StandardOpenOption.APPEND);
         Files.setLastModifiedTime(f, FileTime.fromMillis(System.currentTimeMillis() - 30_000));
         assertNotEquals(before, loader.elfKey(f, dso));
