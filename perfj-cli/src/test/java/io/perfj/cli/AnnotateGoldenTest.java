@@ -88,38 +88,21 @@ class AnnotateGoldenTest {
     }
 
     /**
-     * Without {@code --compat perf-6.1} nothing is deleted from the symbol tables, and C++ names
-     * carry their parameter lists, as perf 7.2 prints them: the title and every call are perf
+     * Without {@code --compat perf-6.1} nothing is deleted from the symbol tables, C++ names
+     * carry their parameter lists and the layout is perf 7.2's: the whole annotation is perf
      * 7.2's ({@code → call   Mutex::Mutex(Mutex::Rank, char const*, bool)}), whether the symbol
-     * is asked for by that name or without its parameter list; every other line is perf 6.1's
-     * (perf 7.2 lays annotate out otherwise).
+     * is asked for by that name or without its parameter list.
      */
     @ParameterizedTest
     @ValueSource(strings = {"StringTable::create_table()", "StringTable::create_table"})
-    void callsAreNamedAsPerf72NamesThemByDefault(String asked) {
+    void annotationIsPerf72sByDefault(String asked) {
         assumeObjdump();
         CliFixtures.Run r = CliFixtures.run("annotate", "-i", Fixtures.recording("java").toString(),
                 "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files",
                 "--perf-map-dir", Fixtures.file("perf-maps").toString(), asked);
-        List<String> perf72 = titleAndCalls(Fixtures.golden("java", "annotate-create_table.perf72"));
-        assertTrue(perf72.contains("→ call   Mutex::Mutex(Mutex::Rank, char const*, bool)"), perf72.toString());
-        assertEquals(perf72, titleAndCalls(r.out()), r.err());
-        String perf61 = Fixtures.golden("java", "annotate-create_table");
-        assertEquals(withoutTitleAndCalls(perf61), withoutTitleAndCalls(r.out()));
-    }
-
-    private static List<String> titleAndCalls(String annotation) {
-        List<String> lines = List.of(annotation.split("\n"));
-        List<String> out = new ArrayList<>(List.of(lines.get(1)));
-        lines.stream().map(String::strip).filter(l -> l.startsWith("→ call")).forEach(out::add);
-        return out;
-    }
-
-    private static List<String> withoutTitleAndCalls(String annotation) {
-        List<String> lines = new ArrayList<>(List.of(annotation.split("\n")));
-        lines.remove(1);
-        lines.removeIf(l -> l.strip().startsWith("→ call"));
-        return lines;
+        String perf72 = Fixtures.golden("java", "annotate-create_table.perf72");
+        assertTrue(perf72.contains("→ call   Mutex::Mutex(Mutex::Rank, char const*, bool)"), perf72);
+        assertEquals(perf72, r.out(), r.err());
     }
 
     /**

@@ -99,7 +99,7 @@ class ElfSymbolsTest {
         Path stripped = withMiniDebugInfo(tmp, hot, xz -> xz);
 
         SymbolTable full = ElfSymbols.load(hot, null);
-        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false);
+        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false, Demangling.CURRENT);
         assertEquals(".dynsym+.gnu_debugdata", r.section());
         for (String name : List.of("leaf_mix", "work", "main")) {
             Symbol want = full.byName(name);
@@ -109,7 +109,7 @@ class ElfSymbolsTest {
             assertEquals(want.end(), got.end(), name);
         }
         // perf 6.1 does not read .gnu_debugdata
-        ElfSymbols.Result perf61 = ElfSymbols.loadUser(stripped, List.of(), false, true);
+        ElfSymbols.Result perf61 = ElfSymbols.loadUser(stripped, List.of(), false, true, Demangling.PERF_6_1);
         assertEquals(".dynsym", perf61.section());
         assertNull(perf61.table().byName("leaf_mix"));
     }
@@ -122,7 +122,7 @@ class ElfSymbolsTest {
     @Test
     void miniDebugInfoOfXzPreset9(@TempDir Path tmp) throws Exception {
         Path stripped = withMiniDebugInfo(tmp, Fixtures.file("bin/hot"), ElfSymbolsTest::dictionary64MiB);
-        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false);
+        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false, Demangling.CURRENT);
         assertEquals(".dynsym+.gnu_debugdata", r.section());
         assertNotNull(r.table().byName("leaf_mix"));
     }
