@@ -104,6 +104,21 @@ public final class SourceLines {
         return p == SourceLocator.NO_ROW ? noRow : p != null ? found(p) : fallback(dso, sym, mapIp);
     }
 
+    /**
+     * The source line perf prints after a callchain frame's symbol with {@code -g address} or
+     * {@code -g srcline}: the line table's {@code file:line}, {@code ??:0} where it has no row;
+     * without a line table the offset into the symbol ({@code +81}) when {@code offsets}, else
+     * (or without a symbol) {@code ??:0}.
+     */
+    public static String chainLine(SourceLocator locator, Location loc, boolean offsets) {
+        SourceLocator.Place p = locator.at(loc.dso(), loc.mapIp());
+        if (p != null && p != SourceLocator.NO_ROW) {
+            return p.srcline();
+        }
+        Symbol sym = loc.symbol();
+        return p == null && offsets && sym != null ? "+" + Long.toUnsignedString(loc.mapIp() - sym.start()) : "??:0";
+    }
+
     /** The value number of a callchain address (its entry's with --children). */
     public int chainId(Location loc) {
         Text t = chainValue == null ? null : chainValue.apply(loc);
