@@ -83,8 +83,9 @@ public final class ReportCommand implements Callable<Integer> {
                 .value(Boolean.class, v -> children = v);
         m.option("-g", "--call-graph").label("MODE[,PART...]")
                 .describe("Callchain view, parts in any order: mode none, graph, flat, fractal or folded; threshold "
-                        + "percent (0.5); print limit (branches per node); order caller or callee; key function; "
-                        + "value percent, period or count.")
+                        + "percent (0.5); print limit (branches per node); order caller or callee; key function, "
+                        + "address or srcline (nodes by address or source line, printed with it); value percent, period "
+                        + "or count.")
                 .value(String.class, v -> {
                     callGraph = v;
                     lastOfThresholds = 1;
@@ -354,7 +355,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         io.perfj.report.ReportView view = new io.perfj.report.ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative,
                 hideUnresolved, !inline, groups, symbolFilter, callees, verbose, hierarchy, g.value(), g.printLimit(),
-                columns, parentPattern, excludeOther);
+                g.key(), columns, parentPattern, excludeOther);
         // perf appends its hidden ipc_null key (IPC columns) when the --sort text contains "symbol"
         return new ReportOptions(keys, sort != null && sort.contains("symbol"), child, mode, callerOrder, threshold, percentLimit, maxStack,
                 f.comms(), f.dsos(), f.symbols(), f.pids(), f.tids(), null, select, view);
@@ -363,25 +364,26 @@ public final class ReportCommand implements Callable<Integer> {
     /**
      * What {@code -g} says, its parts in any order as perf reads them: the mode ({@code dflt}
      * when it names none), the threshold (0.5 unless given), the order (null when it names
-     * none), the value a branch shows and the print limit (the second number; 0 for none). A
-     * word may be cut short, as perf takes any prefix of the first word it matches in the
-     * order: graph, flat, fractal, folded, caller, callee, function, address, percent, period,
-     * count; none (or its prefix) ends the list.
+     * none), the key that tells nodes apart, the value a branch shows and the print limit (the
+     * second number; 0 for none). A word may be cut short, as perf takes any prefix of the first
+     * word it matches in the order: graph, flat, fractal, folded, caller, callee, function,
+     * address, srcline, percent, period, count; none (or its prefix) ends the list.
      */
     record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller,
-                     io.perfj.report.CallchainValue value, int printLimit) {
+                     io.perfj.report.CallchainKey key, io.perfj.report.CallchainValue value, int printLimit) {
         private static final List<String> WORDS = List.of("graph", "flat", "fractal", "folded", "caller", "callee",
-                "function", "address", "percent", "period", "count");
+                "function", "address", "srcline", "percent", "period", "count");
 
         static CallGraph parse(String text, CallchainMode dflt, picocli.CommandLine.Model.CommandSpec spec) {
             CallchainMode mode = dflt;
             double threshold = 0.5;
             boolean thresholdGiven = false;
             Boolean caller = null;
+            io.perfj.report.CallchainKey key = io.perfj.report.CallchainKey.FUNCTION;
             io.perfj.report.CallchainValue value = io.perfj.report.CallchainValue.PERCENT;
             int printLimit = 0;
             if (text == null) {
-                return new CallGraph(mode, threshold, false, null, value, 0);
+                return new CallGraph(mode, threshold, false, null, key, value, 0);
             }
             for (String part : text.split(",")) {
                 String p = part.trim().toLowerCase(Locale.ROOT);
@@ -389,7 +391,7 @@ public final class ReportCommand implements Callable<Integer> {
                     continue;
                 }
                 if ("none".startsWith(p)) {
-                    return new CallGraph(CallchainMode.NONE, threshold, thresholdGiven, caller, value, printLimit);
+                    return new CallGraph(CallchainMode.NONE, threshold, thresholdGiven, caller, key, value, printLimit);
                 }
                 String word = WORDS.stream().filter(w -> w.startsWith(p)).findFirst().orElse("");
                 switch (word) {
@@ -399,10 +401,9 @@ public final class ReportCommand implements Callable<Integer> {
                     case "folded" -> mode = CallchainMode.FOLDED;
                     case "caller" -> caller = true;
                     case "callee" -> caller = false;
-                    case "function" -> {
-                    }
-                    case "address" -> throw new CliError("report -g address (callchain nodes by address, printed "
-                            + "with their source lines) is not supported; use -g function");
+                    case "function" -> key = io.perfj.report.CallchainKey.FUNCTION;
+                    case "address" -> key = io.perfj.report.CallchainKey.ADDRESS;
+                    case "srcline" -> key = io.perfj.report.CallchainKey.SRCLINE;
                     case "percent" -> value = io.perfj.report.CallchainValue.PERCENT;
                     case "period" -> value = io.perfj.report.CallchainValue.PERIOD;
                     case "count" -> value = io.perfj.report.CallchainValue.COUNT;
@@ -421,7 +422,7 @@ public final class ReportCommand implements Callable<Integer> {
                     }
                 }
             }
-            return new CallGraph(mode, threshold, thresholdGiven, caller, value, printLimit);
+            return new CallGraph(mode, threshold, thresholdGiven, caller, key, value, printLimit);
         }
     }
 }

@@ -48,7 +48,7 @@ public final class ScriptCommand implements Callable<Integer> {
         in.declare(m);
         sym.declare(m);
         m.option("-F", "--fields").label("LIST")
-                .describe("Fields: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, srcline, addr; "
+                .describe("Fields: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, srcline, srccode, addr; "
                         + "+field/-field add to or take from the default fields.")
                 .value(String.class, v -> fields = v);
         m.option("--max-stack").label("N").defaultValue("127").describe("Print at most N callchain frames.")

@@ -37,6 +37,12 @@ final class ChildJvm {
      */
     static Result run(String optionFile, List<String> jvmOptions, boolean keepOut, String mainClass, String... args)
             throws IOException, InterruptedException {
+        return run(root(), optionFile, jvmOptions, keepOut, mainClass, args);
+    }
+
+    /** {@link #run(String, List, boolean, String, String...)} in the working directory {@code dir}. */
+    static Result run(Path dir, String optionFile, List<String> jvmOptions, boolean keepOut, String mainClass,
+                      String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("@" + optionDir().resolve("common.options"));
@@ -48,7 +54,7 @@ final class ChildJvm {
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile("perfj-child", ".out");
         try {
-            Process p = new ProcessBuilder(cmd).directory(root().toFile())
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile())
                     .redirectOutput(keepOut ? ProcessBuilder.Redirect.to(out.toFile()) : ProcessBuilder.Redirect.DISCARD)
                     .start();
             p.getOutputStream().close();

@@ -122,12 +122,9 @@ class ReportOptionsGoldenTest {
         assertTrue(r.err().contains("unknown field 'nosuch'"), r.err());
     }
 
-    /** -g address (nodes by address, with source lines) is refused with its reason; a word -g lacks is an error. */
+    /** A word -g lacks is an error (CallchainKeyGoldenTest has the address and srcline keys). */
     @Test
-    void gAddressIsRefusedAndUnknownWordsFail() {
-        CliFixtures.Run a = report("c-fp", false, "-g", "graph,0.5,caller,address");
-        assertNotEquals(0, a.rc());
-        assertTrue(a.err().startsWith("perfj: report -g address") && a.err().strip().lines().count() == 1, a.err());
+    void unknownCallGraphWordsFail() {
         CliFixtures.Run w = report("c-fp", false, "-g", "graph,sideways");
         assertNotEquals(0, w.rc());
         assertTrue(w.err().contains("'sideways'"), w.err());

@@ -154,6 +154,48 @@ class SrclineGoldenTest {
         return n;
     }
 
+    /**
+     * script in the fixtures directory, where the line table's relative source paths
+     * ({@code ./src/srcline/mix.h}) resolve: in a JVM of its own, started there.
+     */
+    private static String scriptInFixtures(boolean compat, String... fields) throws Exception {
+        List<String> a = new ArrayList<>(List.of("script"));
+        if (compat) {
+            a.addAll(List.of("--compat", "perf-6.1"));
+        }
+        a.addAll(List.of("-i", "srcline.data", "--buildid-dir",
+                BuildIdCacheFixture.unpacked("srcline.buildid-cache").toString(), "--no-system-files"));
+        a.addAll(Arrays.asList(fields));
+        ChildJvm.Result r = ChildJvm.run(Fixtures.dir(), "script", List.of(), true, Main.class.getName(),
+                a.toArray(String[]::new));
+        assertEquals(0, r.rc(), r.err());
+        return r.out();
+    }
+
+    /**
+     * {@code -F srccode}: after a sample, its line's source text ({@code |6            return x + i;}),
+     * not again while the thread stays on that line; nothing for {@code fill} (no line) or the
+     * kernel.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"script-srccode", "script-ip-sym-srccode"})
+    void scriptSrccodeIsPerf61sWithCompat(String kind) throws Exception {
+        String[] fields = kind.equals("script-srccode") ? new String[] {"-F", "+srccode"}
+                : new String[] {"-F", "ip,sym,srccode", "-G"};
+        String out = scriptInFixtures(true, fields);
+        assertEquals(golden(kind, false), out);
+        assertTrue(out.contains("|6            return x + i;\n"), out);
+    }
+
+    /** perf 7.2's source lines, in perf 7.2's script layout (with its frame-pointer inlines undone). */
+    @Test
+    void scriptSrccodeIsPerf72sByDefault() throws Exception {
+        assertEquals(golden("script-ip-sym-srccode", true), scriptInFixtures(false, "-F", "ip,sym,srccode", "-G"));
+        String out = scriptInFixtures(false, "-F", "+srccode");
+        assertEquals(golden("script-srccode", true).replaceAll("(?m)^\\t +[0-9a-f]+ mix\\+0x[0-9a-f]+ \\(inlined\\)\\n", ""),
+                out);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"--stdio", "--stdio2"})
     void annotatePrintLineIsPerf61sWithCompat(String layout) {

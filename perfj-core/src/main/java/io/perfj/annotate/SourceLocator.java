@@ -42,6 +42,8 @@ public final class SourceLocator {
     private final DsoFinder finder;
     private final Supplier<RecordedBpf> bpf;
     private final Map<Dso, Object> tables = new ConcurrentHashMap<>();
+    /** By object: the starts and ends of its ELF functions that have a size, by start. */
+    private final Map<Dso, long[][]> sized = new ConcurrentHashMap<>();
     /** A user object's mapping of file offsets to the line table's addresses, by object. */
     private final Map<Dso, Annotate.CodeAddresses> addresses = new ConcurrentHashMap<>();
     private volatile RecordedBpf programs;
@@ -92,6 +94,65 @@ public final class SourceLocator {
             case KERNEL, KERNEL_MODULE, VDSO -> rowAt(dso, mapIp);
             default -> null;
         };
+    }
+
+    /**
+     * Whether a function of the object's ELF symbol table that has a size covers the address
+     * ({@code mapIp} as {@link #at} takes it). Where the line table has no row, addr2line then
+     * names the function and perf prints {@code ??:0}; an address no function covers (a PLT
+     * entry past a zero-sized {@code _init}) is not found at all, and perf falls back to the
+     * symbol and offset it knows.
+     */
+    public boolean inSizedFunction(Dso dso, long mapIp) {
+        long addr = objdumpAddress(dso, mapIp);
+        long[][] f = sized.computeIfAbsent(dso, this::sizedFunctions);
+        int i = io.perfj.io.UnsignedSearch.floor(f[0], addr);
+        // functions may nest or overlap: look back while one could still reach the address
+        for (; i >= 0; i--) {
+            if (Long.compareUnsigned(addr, f[1][i]) < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The address objdump and the object's tables know {@code mapIp} by (perf's
+     * {@code map__rip_2objdump}): a user object's virtual address, else {@code mapIp} itself.
+     */
+    public long objdumpAddress(Dso dso, long mapIp) {
+        return dso.kind() == io.perfj.symbols.DsoKind.USER
+                ? addresses.computeIfAbsent(dso, this::codeAddresses).vaddr(mapIp) : mapIp;
+    }
+
+    private long[][] sizedFunctions(Dso dso) {
+        for (Path p : finder.elfCandidates(dso)) {
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            try (ElfFile f = ElfFile.open(p)) {
+                var symtab = f.section(".symtab");
+                if (symtab.isEmpty()) {
+                    continue;
+                }
+                java.util.List<long[]> fs = new java.util.ArrayList<>();
+                for (io.perfj.elf.ElfSymbol s : f.symbols(symtab.get())) {
+                    if (s.type() == io.perfj.elf.Elf.STT_FUNC && s.size() > 0) {
+                        fs.add(new long[] {s.value(), s.value() + s.size()});
+                    }
+                }
+                fs.sort((a, b) -> Long.compareUnsigned(a[0], b[0]));
+                long[][] out = new long[2][fs.size()];
+                for (int i = 0; i < fs.size(); i++) {
+                    out[0][i] = fs.get(i)[0];
+                    out[1][i] = fs.get(i)[1];
+                }
+                return out;
+            } catch (RuntimeException e) {
+                // not an ELF we can read: try the next candidate
+            }
+        }
+        return new long[2][0];
     }
 
     private Place rowAt(Dso dso, long addr) {

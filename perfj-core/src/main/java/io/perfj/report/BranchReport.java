@@ -33,11 +33,17 @@ import java.util.Map;
  * {@code ip__resolve_ams} does: in the thread's maps, else the kernel's, else nowhere (level
  * {@code H}). Rows are ordered by count, then by the keys as perf's comparisons order them:
  * command ascending, object names descending (no object first), symbols by start (unresolved
- * ends after, by raw address), cycles, in_tx and abort descending. Callchains are not shown.
+ * ends after, by raw address), cycles, in_tx and abort descending, source lines ascending.
+ * Callchains are not shown.
  */
 public final class BranchReport {
-    /** One end of a branch. */
-    record End(Dso dso, Symbol sym, long ip, long addr, char level) {
+    /**
+     * One end of a branch.
+     *
+     * @param srcline its source line as the srcline_from and srcline_to keys print it (null when
+     *                neither is a key)
+     */
+    record End(Dso dso, Symbol sym, long ip, long addr, char level, String srcline) {
         String dsoName() {
             return dso == null ? "[unknown]" : dso.shortName();
         }
@@ -87,6 +93,8 @@ public final class BranchReport {
     private final List<Table> tables = new ArrayList<>();
     private List<String> names = List.of();
     private long lostSamples;
+    /** The branch ends' source lines, when srcline_from or srcline_to is a key. */
+    private SourceLines sources;
 
     private BranchReport(List<BranchSortKey> keys, boolean perf61, boolean ipc) {
         this.keys = keys;
@@ -136,6 +144,11 @@ public final class BranchReport {
 
     private void read(Session session) {
         FrameResolver resolver = session.resolver();
+        if (keys.contains(BranchSortKey.SRCLINE_FROM) || keys.contains(BranchSortKey.SRCLINE_TO)) {
+            sources = new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
+                    () -> io.perfj.bpf.RecordedBpf.read(session.data())), true,
+                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null);
+        }
         session.run(new RecordHandler() {
             @Override
             public void sample(SampleRef ref) {
@@ -175,16 +188,20 @@ public final class BranchReport {
         names = session.eventNames();
     }
 
-    /** perf's {@code thread__find_cpumode_addr_location}: user maps, then the kernel's. */
-    private static End end(FrameResolver resolver, Sample s, long ip) {
+    /**
+     * perf's {@code thread__find_cpumode_addr_location}: user maps, then the kernel's; with the
+     * source line perf's {@code map__srcline} gives ({@code ??:0} outside any map).
+     */
+    private End end(FrameResolver resolver, Sample s, long ip) {
         Location loc = resolver.resolve(s.pid(), s.tid(), 2, ip);
         if (loc.map() == null) {
             loc = resolver.resolve(s.pid(), s.tid(), 1, ip);
         }
         if (loc.map() == null) {
-            return new End(null, null, ip, ip, 'H');
+            return new End(null, null, ip, ip, 'H', sources == null ? null : "??:0");
         }
-        return new End(loc.dso(), loc.symbol(), ip, loc.mapIp(), loc.level());
+        return new End(loc.dso(), loc.symbol(), ip, loc.mapIp(), loc.level(),
+                sources == null ? null : sources.text(sources.id(loc)).line());
     }
 
     private List<Object> key(String comm, End from, End to, long flags) {
@@ -200,6 +217,8 @@ public final class BranchReport {
                 case IN_TX -> flags & 4;
                 case ABORT -> flags & 8;
                 case CYCLES -> (flags >>> 4) & 0xffff;
+                case SRCLINE_FROM -> from.srcline;
+                case SRCLINE_TO -> to.srcline;
             });
         }
         if (ipc) {
@@ -235,6 +254,8 @@ public final class BranchReport {
                 case IN_TX -> Comparator.comparingLong((Row r) -> r.flags & 4).reversed();
                 case ABORT -> Comparator.comparingLong((Row r) -> r.flags & 8).reversed();
                 case CYCLES -> Comparator.comparingInt(Row::cycles).reversed();
+                case SRCLINE_FROM -> Comparator.comparing((Row r) -> r.from.srcline);
+                case SRCLINE_TO -> Comparator.comparing((Row r) -> r.to.srcline);
             });
         }
         if (ipc) {
@@ -342,6 +363,8 @@ public final class BranchReport {
             case DSO_TO -> r.to.sym != null ? StdioReport.utf8Length(r.to.dsoName()) : 16;
             case SYM_FROM -> r.from.sym != null ? StdioReport.utf8Length(r.from.sym.name()) + 4 : 22;
             case SYM_TO -> r.to.sym != null ? StdioReport.utf8Length(r.to.sym.name()) + 4 : 22;
+            case SRCLINE_FROM -> StdioReport.utf8Length(r.from.srcline);
+            case SRCLINE_TO -> StdioReport.utf8Length(r.to.srcline);
             default -> 0;
         };
     }
@@ -362,6 +385,8 @@ public final class BranchReport {
                     : (r.flags & 4) != 0 ? "X" : ".", w, false);
             case ABORT -> StdioReport.pad(sticky != null ? sticky.abort((r.flags & 8) != 0)
                     : (r.flags & 8) != 0 ? "A" : ".", w, false);
+            case SRCLINE_FROM -> cut(r.from.srcline, w);
+            case SRCLINE_TO -> cut(r.to.srcline, w);
         };
     }
 

@@ -7,7 +7,8 @@ import java.util.List;
 public enum BranchSortKey {
     COMM("Command"), DSO_FROM("Source Shared Object"), DSO_TO("Target Shared Object"),
     SYM_FROM("Source Symbol"), SYM_TO("Target Symbol"), MISPREDICT("Branch Mispredicted"),
-    IN_TX("Branch in transaction"), ABORT("Transaction abort"), CYCLES("Basic Block Cycles");
+    IN_TX("Branch in transaction"), ABORT("Transaction abort"), CYCLES("Basic Block Cycles"),
+    SRCLINE_FROM("From Source:Line"), SRCLINE_TO("To Source:Line");
 
     /** perf 6.1's default_branch_sort_order. */
     public static final String DEFAULT = "comm,dso_from,symbol_from,symbol_to,cycles";
@@ -40,14 +41,15 @@ public enum BranchSortKey {
                 case "in_tx" -> IN_TX;
                 case "abort" -> ABORT;
                 case "cycles" -> CYCLES;
-                case "srcline_from", "srcline_to" -> throw new UnsupportedOperationException("the " + k
-                        + " sort key is not supported in branch mode (source lines of branch ends are not looked up)");
+                case "srcline_from" -> SRCLINE_FROM;
+                case "srcline_to" -> SRCLINE_TO;
                 case "pid", "tid", "dso", "sym", "symbol", "cpu", "srcline", "addr_from", "addr_to", "type",
                         "local_weight", "weight", "ipc_lbr", "callchain_branch_predicted", "callchain_branch_abort",
                         "callchain_branch_cycles" -> throw new UnsupportedOperationException("the " + k
                         + " sort key is not supported in branch mode (use --no-branch-stack for a report by sample)");
                 default -> throw new IllegalArgumentException("unknown branch sort key '" + k
-                        + "' (supported: comm, dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles)");
+                        + "' (supported: comm, dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles, "
+                        + "srcline_from, srcline_to)");
             });
         }
         return out;

@@ -96,7 +96,7 @@ final class CallchainGraph {
     }
 
     private String name(CallchainNode n) {
-        return buffer.apply(frames.get(n.frame()).chainName());
+        return buffer.apply(frames.chainName(n.frame()));
     }
 
     /** A branch's value: its period as a share of {@code total}, the period itself, or its samples. */

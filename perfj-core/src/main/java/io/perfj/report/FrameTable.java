@@ -38,6 +38,23 @@ public final class FrameTable {
     /** By frame id: the address perf's hist entry keeps when the frame makes one ({@link #address}). */
     private long[] met = new long[1024];
 
+    /**
+     * The source line of a callchain address where callchain nodes are told apart by address or
+     * by source line ({@code -g address}, {@code -g srcline}): each callchain address is then a
+     * frame of its own, printed with this text; null where nodes are functions.
+     */
+    private final java.util.function.Function<Location, String> chainLines;
+    /**
+     * Whether callchain frames of one source line make one node ({@code -g srcline}): those of
+     * one function (perf compares the texts alone, and prints the first frame its tree met: at
+     * one place in a tree, functions of equal texts, such as {@code ??:0}, make one node there).
+     */
+    private final boolean bySrcline;
+    /** By frame id: the source line {@link #chainName} prints (null: none). */
+    private String[] lines;
+    /** By function ({@link #canonical} frame) and source line text, the first frame of the line. */
+    private final Map<Map.Entry<Integer, String>, Integer> firstOfLine = new HashMap<>();
+
     /** A table whose frames are equal by object, symbol (or address) and level. */
     public FrameTable() {
         this(false);
@@ -45,7 +62,20 @@ public final class FrameTable {
 
     /** @param byOwnAddress see {@link #byOwnAddress} */
     public FrameTable(boolean byOwnAddress) {
+        this(byOwnAddress, CallchainKey.FUNCTION, null);
+    }
+
+    /**
+     * @param byOwnAddress see {@link #byOwnAddress}
+     * @param key          what tells callchain nodes apart
+     * @param chainLines   a callchain address's source line as the graph prints it after the
+     *                     symbol (used with the address and srcline keys)
+     */
+    public FrameTable(boolean byOwnAddress, CallchainKey key, java.util.function.Function<Location, String> chainLines) {
         this.byOwnAddress = byOwnAddress;
+        this.chainLines = key == CallchainKey.FUNCTION ? null : chainLines;
+        this.bySrcline = key == CallchainKey.SRCLINE;
+        this.lines = this.chainLines == null ? null : new String[1024];
     }
 
     private record Place(Dso dso, Symbol sym, long addr) {
@@ -116,7 +146,35 @@ public final class FrameTable {
                     case KERNEL, KERNEL_MODULE, BPF -> 'k';
                     default -> '.';
                 };
-        return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), 0);
+        if (chainLines == null) {
+            return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), 0);
+        }
+        // perf's address and srcline keys compare callchain nodes by object and address, or by
+        // their lines' texts (an address in no object has no line: by address)
+        int before = frames.size();
+        int id = intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), loc.ip());
+        if (id == before) {
+            if (id >= lines.length) {
+                lines = Arrays.copyOf(lines, Math.max(id + 1, lines.length * 2));
+            }
+            String line = dso == null ? null : chainLines.apply(loc);
+            lines[id] = line;
+            chainNode[id] = bySrcline && line != null ? firstOfLine.computeIfAbsent(Map.entry(canonical[id], line), t -> id) : id;
+        }
+        return id;
+    }
+
+    /**
+     * The name perf prints for a frame inside a callchain graph: {@link Frame#chainName}, or with
+     * the address and srcline keys the symbol followed by the address's source line.
+     */
+    public String chainName(int id) {
+        Frame f = frames.get(id);
+        String line = lines == null || id >= lines.length ? null : lines[id];
+        if (line == null || f.sym() == null) {
+            return f.chainName();
+        }
+        return f.sym().name() + " " + line + (f.sym().inlined() ? " (inlined)" : "");
     }
 
     /** A frame another table made (the same object, symbol or address and level), as a frame of this one. */

@@ -107,7 +107,7 @@ public final class JsonReport {
             }
             first = false;
             Frame f = h.frames().get(c.frame());
-            out.print("{\"name\":" + str(f.chainName()) + ",\"dso\":" + str(f.dsoName()) + ",\"period\":" + c.cumul()
+            out.print("{\"name\":" + str(h.frames().chainName(c.frame())) + ",\"dso\":" + str(f.dsoName()) + ",\"period\":" + c.cumul()
                     + ",\"self_period\":" + c.hit + ",\"children\":");
             tree(h, c);
             out.print('}');

@@ -105,11 +105,14 @@ public final class Report {
 
 
 
-    private Report(PerfData data, ReportOptions opts, boolean perf61) {
+    /** @param chainLines the source lines of callchain addresses ({@link FrameTable}), null without a session */
+    private Report(PerfData data, ReportOptions opts, boolean perf61,
+                   java.util.function.Function<io.perfj.symbols.Location, String> chainLines) {
         this.data = data;
         this.opts = opts;
         this.perf61 = perf61;
-        this.frames = new FrameTable(opts.view() != null && opts.view().verbose());
+        this.frames = new FrameTable(opts.view() != null && opts.view().verbose(),
+                opts.view() == null ? CallchainKey.FUNCTION : opts.view().chainKey(), chainLines);
         this.walk = data == null ? null : ChainWalk.of(perf61, data.fileBytes());
     }
 
@@ -157,7 +160,7 @@ public final class Report {
             throw new IllegalArgumentException("merged rows carry no sample addresses for source lines");
         }
         boolean chains = opts.children() || opts.mode() != CallchainMode.NONE;
-        Report r = new Report(null, opts, false);
+        Report r = new Report(null, opts, false, null);
         r.hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         r.lostSamples = lost;
         for (String name : events) {
@@ -227,13 +230,32 @@ public final class Report {
      * leave out entries below the threshold, whose trees are then not built).
      */
     public static Report build(Session session, ReportOptions opts, boolean printedOnly) {
-        Report r = new Report(session.data(), opts, session.compat().perf61());
+        Report r = new Report(session.data(), opts, session.compat().perf61(), chainLines(session, opts));
         r.printedOnly = printedOnly;
         r.read(session);
         return r;
     }
 
     private boolean printedOnly;
+
+    /**
+     * The source line the graph prints after a callchain frame's symbol with the address and
+     * srcline keys ({@code -g address}, {@code -g srcline}): the line table's {@code file:line}
+     * at the address, {@code ??:0} where the table has no row; without a line table the offset
+     * into the symbol ({@code +81}, decimal) with the address key, {@code ??:0} with the srcline
+     * key. Null with the function key.
+     */
+    private static java.util.function.Function<io.perfj.symbols.Location, String> chainLines(Session session,
+            ReportOptions opts) {
+        CallchainKey key = opts.view() == null ? CallchainKey.FUNCTION : opts.view().chainKey();
+        if (key == CallchainKey.FUNCTION) {
+            return null;
+        }
+        io.perfj.annotate.SourceLocator locator = new io.perfj.annotate.SourceLocator(session.machine().finder(),
+                () -> io.perfj.bpf.RecordedBpf.read(session.data()));
+        boolean offsets = key == CallchainKey.ADDRESS;
+        return loc -> SourceLines.chainLine(locator, loc, offsets);
+    }
 
     private void read(Session session) {
         FrameResolver resolver = session.resolver();

@@ -22,6 +22,7 @@ package io.perfj.report;
  * @param chainValue     what a callchain branch shows ({@code -g}'s percent, period or count)
  * @param printLimit     {@code -g}'s print limit: at most this many branches under a callchain
  *                       node (0: all)
+ * @param chainKey       what tells callchain nodes apart ({@code -g}'s function, address or srcline)
  * @param fields         {@code -F}: the columns and the rows' order, or null for perf's default
  *                       columns (and then {@code samples} and {@code period} add theirs)
  * @param parent         the parent sort key's pattern ({@code -p}; perf's {@code ^sys_|^do_page_fault})
@@ -31,7 +32,7 @@ package io.perfj.report;
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
                          boolean noInline, Groups groups, String symbolFilter,
                          java.util.regex.Pattern ignoreCallees, boolean verbose, boolean hierarchy,
-                         CallchainValue chainValue, int printLimit,
+                         CallchainValue chainValue, int printLimit, CallchainKey chainKey,
                          ReportFields fields, java.util.regex.Pattern parent, boolean excludeOther) {
     /** perf's parent pattern. */
     public static final java.util.regex.Pattern DEFAULT_PARENT = java.util.regex.Pattern.compile("^sys_|^do_page_fault");
@@ -43,7 +44,7 @@ public record ReportView(boolean samples, boolean period, boolean quiet, boolean
     public ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
                       boolean noInline, Groups groups) {
         this(samples, period, quiet, relative, hideUnresolved, noInline, groups, null, null, false, false,
-                CallchainValue.PERCENT, 0, null, DEFAULT_PARENT, false);
+                CallchainValue.PERCENT, 0, CallchainKey.FUNCTION, null, DEFAULT_PARENT, false);
     }
 
     /**

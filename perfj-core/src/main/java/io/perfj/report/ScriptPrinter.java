@@ -32,7 +32,7 @@ import java.util.Set;
 public final class ScriptPrinter {
     /** Fields of {@code -F}. */
     public enum Field {
-        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, SRCLINE, ADDR, TRACE, BRSTACK, BRSTACKSYM;
+        COMM, TID, PID, CPU, TIME, PERIOD, EVENT, IP, SYM, SYMOFF, DSO, SRCLINE, SRCCODE, ADDR, TRACE, BRSTACK, BRSTACKSYM;
 
         public static Set<Field> parse(String spec) {
             Set<Field> out = EnumSet.noneOf(Field.class);
@@ -52,7 +52,7 @@ public final class ScriptPrinter {
                 return Field.valueOf(name.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("unknown field '" + name
-                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, srcline, addr, trace,"
+                        + "' (supported: comm, tid, pid, cpu, time, period, event, ip, sym, symoff, dso, srcline, srccode, addr, trace,"
                         + " brstack, brstacksym)");
             }
         }
@@ -161,7 +161,7 @@ public final class ScriptPrinter {
      * sample), and the frame lines printed so far.
      */
     private static final class Layout {
-        final boolean comm, pid, tid, cpu, time, period, event, addr, ip, trace, brstack, brstacksym;
+        final boolean comm, pid, tid, cpu, time, period, event, addr, ip, trace, brstack, brstacksym, srccode;
         /** An Intel PT event of PERF_TYPE_SYNTH: its fields (config) before the ip; -1 for none. */
         long synth = -1;
         /** A branch event perf prints as "ip => addr" (is_bts_event). */
@@ -181,6 +181,7 @@ public final class ScriptPrinter {
             trace = f.contains(Field.TRACE);
             brstack = f.contains(Field.BRSTACK);
             brstacksym = f.contains(Field.BRSTACKSYM);
+            srccode = f.contains(Field.SRCCODE);
             frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO), layout,
                     f.contains(Field.SRCLINE) ? srcline : null);
         }
@@ -203,6 +204,51 @@ public final class ScriptPrinter {
         }
         String t = sources.value(loc.dso(), null, loc.mapIp()).line();
         return shows.test(t) ? t : null;
+    }
+
+    private io.perfj.annotate.SourceLocator codeLocator;
+    /** Source files read for {@code -F srccode}, by path: their lines, or none when unreadable. */
+    private final java.util.Map<String, java.util.List<String>> sourceFiles = new java.util.HashMap<>();
+    /** By thread: the file and line {@code -F srccode} printed last. */
+    private final java.util.Map<Integer, String> lastSource = new java.util.HashMap<>();
+
+    /**
+     * {@code -F srccode}: after a sample, the source text of its own address's line, as
+     * {@code |LINE     text} (the line number left-aligned in 8), when the line table names a
+     * line and its file can be read at the path it gives (a relative path from the working
+     * directory); not again while a thread's samples stay on the line it printed last.
+     */
+    private void srccode(Sample s) {
+        if (codeLocator == null) {
+            codeLocator = new io.perfj.annotate.SourceLocator(session.machine().finder(),
+                    () -> io.perfj.bpf.RecordedBpf.read(data));
+        }
+        Location loc = resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip());
+        io.perfj.annotate.SourceLocator.Place p = codeLocator.at(loc.dso(), loc.mapIp());
+        if (p == null || p == io.perfj.annotate.SourceLocator.NO_ROW || p.line() <= 0) {
+            return;
+        }
+        String key = p.line() + ":" + p.file();
+        if (key.equals(lastSource.get(s.tid()))) {
+            return;
+        }
+        java.util.List<String> lines = sourceFiles.computeIfAbsent(p.file(), ScriptPrinter::sourceLines);
+        if (p.line() > lines.size()) {
+            return;
+        }
+        lastSource.put(s.tid(), key);
+        String n = Long.toString(p.line());
+        out.ch('|').str(n).spaces(8 - n.length()).ch(' ').str(lines.get((int) p.line() - 1)).nl();
+    }
+
+    private static java.util.List<String> sourceLines(String path) {
+        try {
+            String text = new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(path)),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            return java.util.List.of(text.split("\n", -1));
+        } catch (java.io.IOException | RuntimeException e) {
+            return java.util.List.of();
+        }
     }
 
     /** Whether a source line is printed ({@link #srcline}): all are, but perf 6.1's {@code ??:0}. */
@@ -300,6 +346,9 @@ public final class ScriptPrinter {
                 }
                 if (selects(ref)) {
                     ScriptPrinter.this.sample(s, names.get(s.evsel().index()), nameWidth);
+                    if (layout(s.evsel()).srccode) {
+                        srccode(s);
+                    }
                 }
             }
 

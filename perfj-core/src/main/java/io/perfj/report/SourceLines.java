@@ -20,8 +20,9 @@ import java.util.function.Function;
  *
  * <p>{@code file:line} of the object's line table row at the address, the file without its
  * directories (for inlined code the row's file is the inlined function's). An address the
- * object's line table does not cover is {@code ??:0} (its srcfile {@code ??}); without a line
- * table (no debug info, no file) it is the symbol and the offset into it, {@code name+123}
+ * object's line table does not cover is {@code ??:0} (its srcfile {@code ??}) inside a function
+ * of the ELF symbol table that has a size; outside one, or without a line table (no debug info,
+ * no file), it is the symbol and the offset into it, {@code name+123}
  * (decimal), or without a symbol the object's short name and the address,
  * {@code libc.so.6[166f00]}; an address in no object is {@code ??:0}. The srcfile value is the
  * file of a line found, empty otherwise.
@@ -101,7 +102,25 @@ public final class SourceLines {
      */
     public Text value(Dso dso, Symbol sym, long mapIp) {
         SourceLocator.Place p = locator.at(dso, mapIp);
-        return p == SourceLocator.NO_ROW ? noRow : p != null ? found(p) : fallback(dso, sym, mapIp);
+        return p == SourceLocator.NO_ROW && locator.inSizedFunction(dso, mapIp) ? noRow
+                : p != null && p != SourceLocator.NO_ROW ? found(p)
+                : fallback(dso, sym, sym != null ? mapIp : locator.objdumpAddress(dso, mapIp));
+    }
+
+    /**
+     * The source line perf prints after a callchain frame's symbol with {@code -g address} or
+     * {@code -g srcline}: the line table's {@code file:line}, {@code ??:0} where it has no row
+     * in a function ({@link SourceLocator#inSizedFunction}); elsewhere the offset into the symbol
+     * ({@code +81}) when {@code offsets}, else (or without a symbol) {@code ??:0}.
+     */
+    public static String chainLine(SourceLocator locator, Location loc, boolean offsets) {
+        SourceLocator.Place p = locator.at(loc.dso(), loc.mapIp());
+        if (p != null && p != SourceLocator.NO_ROW) {
+            return p.srcline();
+        }
+        Symbol sym = loc.symbol();
+        boolean found = p == SourceLocator.NO_ROW && locator.inSizedFunction(loc.dso(), loc.mapIp());
+        return !found && offsets && sym != null ? "+" + Long.toUnsignedString(loc.mapIp() - sym.start()) : "??:0";
     }
 
     /** The value number of a callchain address (its entry's with --children). */
@@ -118,7 +137,8 @@ public final class SourceLines {
 
     /**
      * perf's texts for an address of an object without a line table: the symbol and the offset
-     * into it (decimal), or the object's short name and the address (hex); no file.
+     * into it (decimal), or the object's short name and the address (hex; objdump's, in
+     * {@link #value}); no file.
      */
     public static Text fallback(Dso dso, Symbol sym, long addr) {
         if (sym != null) {

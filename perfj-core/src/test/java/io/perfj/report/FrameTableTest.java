@@ -38,4 +38,37 @@ class FrameTableTest {
         assertEquals(f2, t.chainNode(f2));
         assertEquals(other, t.chainNode(other));
     }
+
+    /** -g address: each callchain address its own node and name, entries still by function. */
+    @Test
+    void addressKeyMakesANodePerAddressWithItsLine() {
+        FrameTable t = new FrameTable(false, CallchainKey.ADDRESS, l -> "f.c:" + (l.mapIp() - 0x1000));
+        Symbol f = new Symbol(0x1000, 0x1040, "f", 'G');
+        int a = t.internChain(at(PROG, f, 0x1004), '.');
+        int b = t.internChain(at(PROG, f, 0x1008), '.');
+        assertNotEquals(t.chainNode(a), t.chainNode(b));
+        assertEquals(t.canonical(a), t.canonical(b));
+        assertEquals(a, t.internChain(at(PROG, f, 0x1004), '.'));
+        assertEquals("f f.c:4", t.chainName(a));
+        assertEquals("f f.c:8", t.chainName(b));
+        // without a symbol the address alone, as with the function key
+        assertEquals("0x2000", t.chainName(t.internChain(at(PROG, null, 0x2000), '.')));
+    }
+
+    /** -g srcline: addresses of one line of one function are one node; other functions stay apart. */
+    @Test
+    void srclineKeyMakesANodePerLineOfAFunction() {
+        FrameTable t = new FrameTable(false, CallchainKey.SRCLINE, l -> l.mapIp() < 0x1010 ? "f.c:1" : "??:0");
+        Symbol f = new Symbol(0x1000, 0x1040, "f", 'G');
+        Symbol g = new Symbol(0x1040, 0x1080, "g", 'G');
+        int a = t.internChain(at(PROG, f, 0x1004), '.');
+        int b = t.internChain(at(PROG, f, 0x1008), '.');
+        int c = t.internChain(at(PROG, f, 0x1020), '.');
+        int d = t.internChain(at(PROG, g, 0x1050), '.');
+        assertEquals(t.chainNode(a), t.chainNode(b));
+        assertNotEquals(t.chainNode(a), t.chainNode(c));
+        assertNotEquals(t.chainNode(c), t.chainNode(d));
+        assertEquals("f ??:0", t.chainName(c));
+        assertEquals("g ??:0", t.chainName(d));
+    }
 }

@@ -1,0 +1,96 @@
+package io.perfj.cli;
+
+import io.perfj.testing.BuildIdCacheFixture;
+import io.perfj.testing.Fixtures;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * report's callchain keys ({@code -g address}, {@code -g srcline}) on srcline.data
+ * (fixtures/make-srcline.sh): callchain nodes told apart by address or by source line, each
+ * printed as its symbol and line, in every mode and order, against perf 6.1
+ * ({@code --compat perf-6.1}) and perf 7.2 (by default).
+ */
+class CallchainKeyGoldenTest {
+    private static String[] args(String kind) {
+        return switch (kind) {
+            case "report-g-address" -> new String[] {"--no-children", "-g", "address"};
+            case "report-g-caller-address-children" -> new String[] {"--children", "-g", "graph,0.5,caller,address"};
+            case "report-g-srcline" -> new String[] {"--no-children", "-g", "srcline"};
+            case "report-g-srcline-children" -> new String[] {"-g", "srcline,callee"};
+            case "report-g-folded-address" -> new String[] {"--no-children", "-g", "folded,address"};
+            case "report-g-flat-address-count" -> new String[] {"--no-children", "-g", "flat,0,address,count"};
+            case "report-g-fractal-address" -> new String[] {"--no-children", "--call-graph=fractal,0.5,caller,address"};
+            case "report-G-address" -> new String[] {"--no-children", "-G", "-g", "address"};
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
+    private static String report(boolean compat, String kind) {
+        List<String> a = new ArrayList<>(List.of("report"));
+        if (compat) {
+            a.addAll(List.of("--compat", "perf-6.1"));
+        }
+        a.addAll(List.of("-i", Fixtures.recording("srcline").toString(),
+                "--buildid-dir", BuildIdCacheFixture.unpacked("srcline.buildid-cache").toString(), "--no-system-files",
+                "--stdio"));
+        a.addAll(Arrays.asList(args(kind)));
+        CliFixtures.Run r = CliFixtures.run(a.toArray(String[]::new));
+        assertEquals(0, r.rc(), r.err());
+        return r.out();
+    }
+
+    private static String noTip(String text) {
+        return String.join("\n", ReportGoldenTest.withoutTip(text));
+    }
+
+    /**
+     * The user-space address in no map that only --children shows as a row: perf 6.1 gives it
+     * the kernel's level in callee order whatever the key, perfj the user's (as with -g callee).
+     */
+    private static String unmappedLevel(String text) {
+        return text.replace("[unknown]          [k] 0x00007f", "[unknown]          [.] 0x00007f");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"report-g-address", "report-g-caller-address-children", "report-g-srcline",
+            "report-g-srcline-children", "report-g-folded-address", "report-g-flat-address-count",
+            "report-g-fractal-address", "report-G-address"})
+    void isPerf61sWithCompat(String kind) {
+        String out = report(true, kind);
+        String want = noTip(Fixtures.golden("srcline", kind));
+        assertEquals(kind.equals("report-g-srcline-children") ? unmappedLevel(want) : want, noTip(out));
+        assertTrue(out.contains("churn mix.h:6") && out.contains("fill ??:0"), out);
+    }
+
+    /**
+     * perf 7.2's output but for the function inlined at a frame-pointer address, which perf 7.2
+     * adds as a frame of its own ({@code mix mix.h:6 (inlined)} over {@code churn srcline.c:14})
+     * and perfj does not yet (fixtures/README.md, class {@code fp-inlines}): there perfj prints the
+     * address's own frame and line, {@code churn mix.h:6}, and has no {@code mix (inlined)} row
+     * with --children; and perf 7.2's {@code [.]} on kernel rows made from callchains (class
+     * {@code kernel-row-level}), where perfj prints {@code [k]}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"report-g-address", "report-g-caller-address-children", "report-g-srcline",
+            "report-g-folded-address", "report-g-flat-address-count", "report-g-fractal-address", "report-G-address"})
+    void isPerf72sByDefault(String kind) {
+        assertEquals(withoutFpInlines(noTip(Fixtures.golden("srcline", kind + ".perf72"))), noTip(report(false, kind)));
+    }
+
+    /** perf 7.2's text with each inlined mix() frame and its call site made the one frame perfj prints. */
+    private static String withoutFpInlines(String text) {
+        return text.replaceAll("(?m)^ +[0-9.]+% +[0-9.]+% +srcline +srcline +\\[\\.\\] mix \\(inlined\\)\\n(.+\\n)+\\n", "")
+                .replace("[kernel.kallsyms]  [.]", "[kernel.kallsyms]  [k]")
+                .replaceAll("mix (mix\\.h:\\d) \\(inlined\\)\\n[ |]*churn srcline\\.c:14", "churn $1")
+                .replaceAll("churn srcline\\.c:14\\n[ |]*mix (mix\\.h:\\d) \\(inlined\\)", "churn $1")
+                .replaceAll("mix (mix\\.h:\\d) \\(inlined\\);churn srcline\\.c:14", "churn $1");
+    }
+}
