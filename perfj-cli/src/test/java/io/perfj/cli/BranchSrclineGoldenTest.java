@@ -40,10 +40,7 @@ class BranchSrclineGoldenTest {
                 .map(c -> DynamicTest.dynamicTest(c.name() + " " + c.tag(), () -> check(c, false)));
     }
 
-    /**
-     * perf 7.2's rows and columns; its "Samples" line counts the samples, not the branches
-     * (fixtures/README.md, class {@code branch-samples}): that line is left out.
-     */
+    /** perf 7.2's rows and columns; its "Samples" line counts the samples, not the branches. */
     @TestFactory
     Stream<DynamicTest> isPerf72sByDefault() {
         return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name() + " " + c.tag(), () -> check(c, true)));
@@ -63,14 +60,6 @@ class BranchSrclineGoldenTest {
                 : CliFixtures.runPerf(args.toArray(new String[0]));
         String expected = CorpusGoldenTest.normalize(CorpusGoldenTest.read(golden), "corpus/" + c.name() + ".data", kind);
         String actual = CorpusGoldenTest.normalize(r.out(), file, kind);
-        if (perf72) {
-            expected = withoutSamples(expected);
-            actual = withoutSamples(actual);
-        }
         assertEquals(expected, actual, c.name() + " " + c.tag() + " (stderr: " + r.err().strip() + ")");
-    }
-
-    private static String withoutSamples(String text) {
-        return text.replaceAll("(?m)^# Samples: .*\\n", "");
     }
 }

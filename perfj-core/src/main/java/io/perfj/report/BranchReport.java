@@ -84,6 +84,8 @@ public final class BranchReport {
     static final class Table {
         final Map<List<Object>, Row> rows = new HashMap<>();
         long branches;
+        /** Samples with branches (perf 7.2's "Samples" line; perf 6.1 prints the branches there). */
+        long samples;
     }
 
     private final List<BranchSortKey> keys;
@@ -162,6 +164,7 @@ public final class BranchReport {
                     tables.add(new Table());
                 }
                 Table t = tables.get(ev);
+                t.samples++;
                 String comm = resolver.comm(s.pid(), s.tid());
                 for (int i = 0; i < bs.size(); i++) {
                     End from = end(resolver, s, bs.from(i));
@@ -310,7 +313,7 @@ public final class BranchReport {
     }
 
     private void printTable(PrintWriter out, int ev, Table t, double percentLimit, PerfBranchColumns sticky) {
-        out.print("# Samples: " + StdioReport.unitNumber(t.branches) + " of event '"
+        out.print("# Samples: " + StdioReport.unitNumber(perf61 ? t.branches : t.samples) + " of event '"
                 + (ev < names.size() ? names.get(ev) : "") + "'\n");
         out.print("# Event count (approx.): " + t.branches + "\n");
         out.print("#\n");
