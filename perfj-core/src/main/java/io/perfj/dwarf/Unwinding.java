@@ -117,6 +117,11 @@ public final class Unwinding implements AutoCloseable {
         return inlines.withInlines(loc);
     }
 
+    /** A recorded callchain frame with the functions inlined at it ({@link InlineFrames#withInlinesAndFrame}). */
+    public List<Location> withInlinesAndFrame(Location loc) {
+        return inlines.withInlinesAndFrame(loc);
+    }
+
     @Override
     public void close() {
         inlines.close();

@@ -168,7 +168,8 @@ public final class ScriptPrinter {
         boolean bts;
         final FrameLines frames;
 
-        Layout(Set<Field> f, ScriptLayout layout, java.util.function.Function<Location, String> srcline) {
+        Layout(Set<Field> f, ScriptLayout layout, io.perfj.session.RecordedInlines inlines,
+                java.util.function.Function<Location, String> srcline) {
             comm = f.contains(Field.COMM);
             pid = f.contains(Field.PID);
             tid = f.contains(Field.TID);
@@ -182,7 +183,7 @@ public final class ScriptPrinter {
             brstack = f.contains(Field.BRSTACK);
             brstacksym = f.contains(Field.BRSTACKSYM);
             frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO), layout,
-                    f.contains(Field.SRCLINE) ? srcline : null);
+                    inlines, f.contains(Field.SRCLINE) ? srcline : null);
         }
     }
 
@@ -215,7 +216,7 @@ public final class ScriptPrinter {
         }
         Layout l = layouts[i];
         if (l == null) {
-            l = new Layout(fieldsFor(e), scriptLayout, this::srcline);
+            l = new Layout(fieldsFor(e), scriptLayout, session.recordedInlines(!opts.noInline()), this::srcline);
             if (session.synthesized(e)) {
                 EventAttr a = e.attr();
                 l.synth = a.type() == ItraceLines.TYPE_SYNTH ? a.config() : -1;

@@ -33,4 +33,12 @@ public interface FrameResolver {
     default java.util.List<Location> withInlines(Location loc) {
         return java.util.List.of(loc);
     }
+
+    /**
+     * A recorded callchain frame (frame pointers, LBR) with the functions inlined at its address
+     * before it, innermost first, the frame itself last; just the frame when there are none.
+     */
+    default java.util.List<Location> withRecordedInlines(Location loc) {
+        return java.util.List.of(loc);
+    }
 }

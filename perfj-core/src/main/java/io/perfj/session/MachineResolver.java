@@ -165,6 +165,11 @@ public final class MachineResolver implements FrameResolver {
         return unwinding().withInlines(loc);
     }
 
+    @Override
+    public List<Location> withRecordedInlines(Location loc) {
+        return unwinding().withInlinesAndFrame(loc);
+    }
+
     public List<String> warnings() {
         return machine.warnings();
     }
