@@ -210,13 +210,18 @@ final class FrameLines {
                 scratch.str("[unknown]");
             }
         }
-        if (dsoName) {
-            String name = s != null && s.inlined() ? "inlined" : dso == null ? "[unknown]" : scriptName(dso);
-            scratch.str(" (").str(name).ch(')');
+        // an inlined function has no object of its own: "(inlined)" follows its source line,
+        // and is printed whether or not objects are (perf's sample__fprintf_callchain)
+        boolean inlined = s != null && s.inlined();
+        if (dsoName && !inlined) {
+            scratch.str(" (").str(dso == null ? "[unknown]" : scriptName(dso)).ch(')');
         }
         String line = srcline == null || dso == null ? null : srcline.apply(loc);
         if (line != null) {
             scratch.str("\n  ").str(line);
+        }
+        if (inlined) {
+            scratch.str(" (inlined)");
         }
         scratch.flushBuffer();
         return scratchBytes.toByteArray();
