@@ -252,8 +252,8 @@ public final class Report {
                 : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
-        recordedFrames = session.recordedInlines(!noInline) == io.perfj.session.RecordedInlines.NAMED
-                ? WITH_INLINES : FRAME_ALONE;
+        recordedInlines = session.recordedInlines(!noInline);
+        recordedFrames = recordedInlines == io.perfj.session.RecordedInlines.NAMED ? WITH_INLINES : FRAME_ALONE;
         sources = opts.has(SortKey.SRCLINE) || opts.has(SortKey.SRCFILE)
                 ? new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                 () -> io.perfj.bpf.RecordedBpf.read(session.data())), opts.has(SortKey.SRCLINE),
@@ -456,6 +456,7 @@ public final class Report {
         if (!walk.walk(s, user, opts.maxStack(), opts.callerOrder())) {
             return 0;
         }
+        recordedInlines.prefetch(resolver, walk, s.pid(), s.tid());
         int n = 0;
         if (inOrder != null) {
             // only unwound frames name their map; the others keep 0
@@ -510,6 +511,7 @@ public final class Report {
     };
 
     private RecordedFrames recordedFrames = FRAME_ALONE;
+    private io.perfj.session.RecordedInlines recordedInlines = io.perfj.session.RecordedInlines.NONE;
     /** {@link #inlinedAt}'s caches (an index into {@link #inlinedLists}), keyed and emptied as {@link #frameCache}. */
     private final io.perfj.util.KeyedTables<LongIntMap> inlinedCache = new io.perfj.util.KeyedTables<>(() -> new LongIntMap(64));
     private static final int[] NO_FRAMES = new int[0];

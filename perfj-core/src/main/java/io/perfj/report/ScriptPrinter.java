@@ -167,6 +167,8 @@ public final class ScriptPrinter {
         /** A branch event perf prints as "ip => addr" (is_bts_event). */
         boolean bts;
         final FrameLines frames;
+        /** What a recorded callchain address becomes (its inlined functions asked for ahead, a chain at a time). */
+        final io.perfj.session.RecordedInlines inlines;
 
         Layout(Set<Field> f, ScriptLayout layout, io.perfj.session.RecordedInlines inlines,
                 java.util.function.Function<Location, String> srcline) {
@@ -182,6 +184,7 @@ public final class ScriptPrinter {
             trace = f.contains(Field.TRACE);
             brstack = f.contains(Field.BRSTACK);
             brstacksym = f.contains(Field.BRSTACKSYM);
+            this.inlines = inlines;
             frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO), layout,
                     inlines, f.contains(Field.SRCLINE) ? srcline : null);
         }
@@ -394,6 +397,7 @@ public final class ScriptPrinter {
             resolver.seen(s.pid(), s.tid()); // the thread exists from its first sample on, as resolving makes it
             if (chain) {
                 walk.walk(s, null, maxStack); // an invalid context marker leaves no frames
+                f.inlines.prefetch(resolver, walk, s.pid(), s.tid());
             }
         } else {
             chain = f.ip && session.resolveStack(s, maxStack, walk, stack, !opts.noInline());

@@ -41,4 +41,18 @@ public interface FrameResolver {
     default java.util.List<Location> withRecordedInlines(Location loc) {
         return java.util.List.of(loc);
     }
+
+    /**
+     * Asks now for the inline chain {@link #withRecordedInlines} will want at this address (a
+     * hint; see {@link #flushInlines}).
+     *
+     * @return whether a question may have been written
+     */
+    default boolean prefetchInlines(int pid, int tid, int cpumode, long ip) {
+        return false;
+    }
+
+    /** Sends the questions {@link #prefetchInlines} asked. */
+    default void flushInlines() {
+    }
 }

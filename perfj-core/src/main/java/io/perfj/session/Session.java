@@ -539,6 +539,7 @@ public final class Session implements AutoCloseable {
         }
         if (walk.walk(s, user, maxStack)) {
             RecordedInlines recorded = recordedInlines(inlines);
+            recorded.prefetch(resolver, walk, s.pid(), s.tid());
             for (int i = 0; i < walk.size(); i++) {
                 Location loc = resolver.resolveCached(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
                 if (loc.dso() == null) {
