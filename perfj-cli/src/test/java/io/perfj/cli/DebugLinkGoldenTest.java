@@ -1,6 +1,7 @@
 package io.perfj.cli;
 
 import io.perfj.testing.Fixtures;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,8 +66,8 @@ class DebugLinkGoldenTest {
 
     /**
      * Every frame names the symbol and object perf 7.2 names. perf 7.2 also adds the functions
-     * inlined at frame-pointer frames (mix_block (inlined)), which perfj adds only to DWARF-unwound
-     * frames, and prints the addresses and the command column its own way: those are left out.
+     * inlined at frame-pointer frames (mix_block (inlined)), which perf 6.1 does not (the next
+     * test), and prints the addresses and the command column its own way: those are left out.
      */
     @ParameterizedTest
     @ValueSource(strings = {"beside", "dotdebug"})
@@ -76,6 +77,37 @@ class DebugLinkGoldenTest {
         assertEquals(want, frames(r.out()));
         assertTrue(want.stream().anyMatch(l -> l.startsWith("cmp_u32+")), "cmp_u32 in perf 7.2's golden");
         assertTrue(want.stream().anyMatch(l -> l.startsWith("poly_pass+")), "poly_pass in perf 7.2's golden");
+    }
+
+    /**
+     * By default the functions inlined at frame-pointer frames ({@code mix_block (inlined)}, from
+     * the DWARF of the debug file found through .gnu_debuglink) are perf 7.2's too.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"beside", "dotdebug"})
+    void scriptInlinedFramesAreNamedAsPerf72ByDefault(String variant) {
+        Assumptions.assumeTrue(ScriptGoldenTest.addr2line(), "addr2line (binutils) is not installed");
+        List<String> a = new ArrayList<>(List.of("script", "-i", Fixtures.recording("debuglink-" + variant).toString(),
+                "--symfs", Fixtures.file("debuglink").toString(), "--buildid-dir", emptyCache.toString(),
+                "--no-system-files"));
+        CliFixtures.Run r = CliFixtures.run(a.toArray(String[]::new));
+        assertEquals(0, r.rc(), r.err());
+        List<String> want = withInlined(golden(variant, "script.perf72"));
+        assertTrue(want.stream().anyMatch(l -> l.endsWith(" (inlined)")), "inlined functions in perf 7.2's golden");
+        assertEquals(want, withInlined(r.out()));
+    }
+
+    /** The frames (without their addresses) and sample lines (spaces made one) of a script. */
+    private static List<String> withInlined(String script) {
+        List<String> out = new ArrayList<>();
+        for (String l : script.split("\n")) {
+            if (l.startsWith("\t")) {
+                out.add(l.strip().replaceFirst("^[0-9a-f]+ ", ""));
+            } else if (!l.isEmpty()) {
+                out.add(l.replaceAll(" +", " "));
+            }
+        }
+        return out;
     }
 
     /**

@@ -102,6 +102,61 @@ class Perf72GoldenTest {
         return tests.stream();
     }
 
+    private static final Pattern FRAME = Pattern.compile("^\t +([0-9a-f]+) .*");
+
+    /**
+     * perf 7.2's script output with its {@code self-as-inlined} frames undone: the last frame at a
+     * callchain address, when perf 7.2 prints it as {@code NAME+OFF (inlined)}, becomes the line
+     * perfj prints for that address's own frame (its symbol and object).
+     */
+    static String selfFramesOf(String perf72, String perfj) {
+        Map<String, String> own = new java.util.HashMap<>();
+        List<String> ours = List.of(perfj.split("\n", -1));
+        for (int i = 0; i < ours.size(); i++) {
+            java.util.regex.Matcher m = FRAME.matcher(ours.get(i));
+            if (m.matches() && !ours.get(i).endsWith(" (inlined)")
+                    && (i + 1 == ours.size() || !ours.get(i + 1).startsWith(ours.get(i).substring(0, m.end(1) + 1)))) {
+                own.putIfAbsent(m.group(1), ours.get(i));
+            }
+        }
+        List<String> lines = new ArrayList<>(List.of(perf72.split("\n", -1)));
+        for (int i = 0; i < lines.size(); i++) {
+            java.util.regex.Matcher m = FRAME.matcher(lines.get(i));
+            if (m.matches() && lines.get(i).endsWith(" (inlined)")
+                    && (i + 1 == lines.size() || !lines.get(i + 1).startsWith(lines.get(i).substring(0, m.end(1) + 1)))
+                    && own.containsKey(m.group(1))) {
+                lines.set(i, own.get(m.group(1)));
+            }
+        }
+        return String.join("\n", lines);
+    }
+
+    /**
+     * The scripts that differ from perf 7.2's by {@code self-as-inlined} alone equal them once
+     * those frames are undone: every other frame, the functions inlined at frame-pointer
+     * addresses included, is perf 7.2's.
+     */
+    @TestFactory
+    Stream<DynamicTest> scriptsDifferOnlyInSelfFrames() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Map.Entry<String, String> e : differences().entrySet()) {
+            if (!e.getKey().endsWith(" script") || !e.getValue().equals("self-as-inlined")) {
+                continue;
+            }
+            String name = e.getKey().substring(0, e.getKey().indexOf(' '));
+            tests.add(DynamicTest.dynamicTest(name, () -> {
+                org.junit.jupiter.api.Assumptions.assumeTrue(ScriptGoldenTest.addr2line(),
+                        "addr2line (binutils) is not installed");
+                CliFixtures.Run r = CliFixtures.run(args(name, "script").toArray(new String[0]));
+                assertEquals(0, r.rc(), r.err());
+                String got = withoutTip(r.out());
+                assertEquals(selfFramesOf(perf72Normalized(Fixtures.golden(name, "script.perf72")), got), got);
+            }));
+        }
+        assertTrue(tests.size() >= 3, "scripts listed as self-as-inlined alone: " + tests.size());
+        return tests.stream();
+    }
+
     @Test
     void everyListedDifferenceNamesAClassOfTheTable() throws IOException {
         String table = Files.readString(Fixtures.file("README.md"), StandardCharsets.UTF_8);

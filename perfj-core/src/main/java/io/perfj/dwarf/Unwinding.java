@@ -117,6 +117,21 @@ public final class Unwinding implements AutoCloseable {
         return inlines.withInlines(loc);
     }
 
+    /** Asks now for the inline chain at an object's address ({@link InlineFrames#prefetch}); see {@link #flushInlines}. */
+    public boolean prefetchInline(io.perfj.symbols.Dso dso, long mapIp) {
+        return inlines.prefetch(dso, mapIp);
+    }
+
+    /** Sends the questions {@link #prefetchInline} asked. */
+    public void flushInlines() {
+        inlines.flush();
+    }
+
+    /** A recorded callchain frame with the functions inlined at it ({@link InlineFrames#withInlinesAndFrame}). */
+    public List<Location> withInlinesAndFrame(Location loc) {
+        return inlines.withInlinesAndFrame(loc);
+    }
+
     @Override
     public void close() {
         inlines.close();

@@ -47,16 +47,22 @@ final class FrameLines {
     private final ByteArrayOutputStream scratchBytes = new ByteArrayOutputStream(256);
     private final TextOut scratch = new TextOut(scratchBytes, 256);
 
+    /** What a recorded callchain address becomes ({@link #print(int, int, int, long, int, io.perfj.session.FrameResolver, TextOut)}). */
+    private final io.perfj.session.RecordedInlines inlines;
+
     /** The source line printed after each frame ({@code -F srcline}), null when none is. */
     private final java.util.function.Function<Location, String> srcline;
 
     /**
      * @param layout  perf 7.2's or perf 6.1's layout ({@link ScriptLayout})
+     * @param inlines what a callchain address printed by address becomes: its frame, or the
+     *                functions inlined there first, a line each
      * @param srcline the source line printed on a line of its own after each frame, null for
      *                none (or where a frame has none); a function of the frame's object and address in it
      */
     FrameLines(boolean sym, boolean symoff, boolean dsoName, ScriptLayout layout,
-            java.util.function.Function<Location, String> srcline) {
+            io.perfj.session.RecordedInlines inlines, java.util.function.Function<Location, String> srcline) {
+        this.inlines = inlines;
         this.sym = sym;
         this.symoff = symoff;
         this.dsoName = dsoName;
@@ -96,7 +102,7 @@ final class FrameLines {
         if (gens[slot] == g && ipKeys[k] == ip && ipKeys[k + 1] == ctx) {
             line = ipLines[slot];
         } else {
-            line = line(resolver.resolve(pid, tid, mode, ip));
+            line = recordedLines(resolver.resolve(pid, tid, mode, ip), resolver);
             ipLines[slot] = line;
             gens[slot] = g;
             ipKeys[k] = ip;
@@ -129,6 +135,26 @@ final class FrameLines {
 
     private byte[] line(Location loc) {
         return line(loc, false);
+    }
+
+    /** The lines of a recorded callchain address: those of its inlined functions first (tab-indented after the first), then its own. */
+    private byte[] recordedLines(Location loc, io.perfj.session.FrameResolver resolver) {
+        if (loc.dso() == null) {
+            return line(loc);
+        }
+        java.util.List<Location> all = inlines.frames(resolver, loc);
+        if (all.size() == 1) {
+            return line(all.getFirst());
+        }
+        ByteArrayOutputStream joined = new ByteArrayOutputStream(128 * all.size());
+        for (int i = 0; i < all.size(); i++) {
+            if (i > 0) {
+                joined.write('\n');
+                joined.write('\t');
+            }
+            joined.writeBytes(line(all.get(i)));
+        }
+        return joined.toByteArray();
     }
 
     private byte[] line(Location loc, boolean rawIp) {
@@ -184,13 +210,18 @@ final class FrameLines {
                 scratch.str("[unknown]");
             }
         }
-        if (dsoName) {
-            String name = s != null && s.inlined() ? "inlined" : dso == null ? "[unknown]" : scriptName(dso);
-            scratch.str(" (").str(name).ch(')');
+        // an inlined function has no object of its own: "(inlined)" follows its source line,
+        // and is printed whether or not objects are (perf's sample__fprintf_callchain)
+        boolean inlined = s != null && s.inlined();
+        if (dsoName && !inlined) {
+            scratch.str(" (").str(dso == null ? "[unknown]" : scriptName(dso)).ch(')');
         }
         String line = srcline == null || dso == null ? null : srcline.apply(loc);
         if (line != null) {
             scratch.str("\n  ").str(line);
+        }
+        if (inlined) {
+            scratch.str(" (inlined)");
         }
         scratch.flushBuffer();
         return scratchBytes.toByteArray();

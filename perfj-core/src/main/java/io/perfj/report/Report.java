@@ -274,6 +274,8 @@ public final class Report {
                 : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
+        recordedInlines = session.recordedInlines(!noInline);
+        recordedFrames = recordedInlines == io.perfj.session.RecordedInlines.NAMED ? WITH_INLINES : FRAME_ALONE;
         sources = opts.has(SortKey.SRCLINE) || opts.has(SortKey.SRCFILE)
                 ? new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                 () -> io.perfj.bpf.RecordedBpf.read(session.data())), opts.has(SortKey.SRCLINE),
@@ -476,6 +478,7 @@ public final class Report {
         if (!walk.walk(s, user, opts.maxStack(), opts.callerOrder())) {
             return 0;
         }
+        recordedInlines.prefetch(resolver, walk, s.pid(), s.tid());
         int n = 0;
         if (inOrder != null) {
             // only unwound frames name their map; the others keep 0
@@ -499,8 +502,7 @@ public final class Report {
                     chainUnwound[n - 1] = true;
                 }
             } else {
-                n = addChainFrame(n, frameOf(resolver, s.pid(), s.tid(), walk.mode(i), s.cpumode(), ip, true), ip,
-                        walk.mode(i));
+                n = recordedFrames.add(this, n, resolver, s, walk.mode(i), ip);
             }
         }
         levelUnmapped(n, sampleLevel);
@@ -508,6 +510,58 @@ public final class Report {
             n = ignoreCallees(n, s, resolver);
         }
         return hideUnresolved ? resolvedOnly(n) : n;
+    }
+
+    /** How a recorded callchain address becomes chain frames ({@link io.perfj.session.RecordedInlines}), chosen once. */
+    private interface RecordedFrames {
+        int add(Report r, int n, FrameResolver resolver, Sample s, int mode, long ip);
+    }
+
+    /** The address's frame alone. */
+    private static final RecordedFrames FRAME_ALONE = (r, n, resolver, s, mode, ip) ->
+            r.addChainFrame(n, r.frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true), ip, mode);
+
+    /** The functions inlined at the address, then its frame. */
+    private static final RecordedFrames WITH_INLINES = (r, n, resolver, s, mode, ip) -> {
+        int f = r.frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true);
+        if (f != UNMAPPED) {
+            for (int inlined : r.inlinedAt(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip)) {
+                n = r.addChainFrame(n, inlined, ip, mode);
+            }
+        }
+        return r.addChainFrame(n, f, ip, mode);
+    };
+
+    private RecordedFrames recordedFrames = FRAME_ALONE;
+    private io.perfj.session.RecordedInlines recordedInlines = io.perfj.session.RecordedInlines.NONE;
+    /** {@link #inlinedAt}'s caches (an index into {@link #inlinedLists}), keyed and emptied as {@link #frameCache}. */
+    private final io.perfj.util.KeyedTables<LongIntMap> inlinedCache = new io.perfj.util.KeyedTables<>(() -> new LongIntMap(64));
+    private static final int[] NO_FRAMES = new int[0];
+    private final List<int[]> inlinedLists = new ArrayList<>(List.of(NO_FRAMES));
+
+    /**
+     * The chain frames of the functions inlined at a recorded callchain address, innermost
+     * first (without the address's own frame), cached as {@link #frameOf} caches frames.
+     */
+    private int[] inlinedAt(FrameResolver resolver, int pid, int tid, int mode, int sampleMode, long ip) {
+        LongIntMap m = inlinedCache.get(((long) ((mode << 4) | (sampleMode << 1)) << 32) | ((mode == 1 ? -1 : pid) & 0xffff_ffffL));
+        int at = m.get(ip);
+        if (at < 0) {
+            io.perfj.symbols.Location loc = resolver.resolve(pid, tid, mode, ip);
+            List<io.perfj.symbols.Location> all = loc.dso() == null ? List.of(loc)
+                    : resolver.withRecordedInlines(loc);
+            at = 0;
+            if (all.size() > 1) {
+                int[] ids = new int[all.size() - 1];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = frames.internChain(all.get(i), levelOf(sampleMode));
+                }
+                at = inlinedLists.size();
+                inlinedLists.add(ids);
+            }
+            m.put(ip, at);
+        }
+        return inlinedLists.get(at);
     }
 
     /** {@code --ignore-callees}, or null. */
@@ -687,9 +741,11 @@ public final class Report {
         if (pid == ALL) {
             frameCache.forEach(LongIntMap::clear);
             sourceCache.forEach(LongIntMap::clear);
+            inlinedCache.forEach(LongIntMap::clear);
         } else {
             frameCache.forEachOfLow(pid, LongIntMap::clear);
             sourceCache.forEachOfLow(pid, LongIntMap::clear);
+            inlinedCache.forEachOfLow(pid, LongIntMap::clear);
         }
     }
 

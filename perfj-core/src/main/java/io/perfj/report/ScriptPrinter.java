@@ -167,8 +167,11 @@ public final class ScriptPrinter {
         /** A branch event perf prints as "ip => addr" (is_bts_event). */
         boolean bts;
         final FrameLines frames;
+        /** What a recorded callchain address becomes (its inlined functions asked for ahead, a chain at a time). */
+        final io.perfj.session.RecordedInlines inlines;
 
-        Layout(Set<Field> f, ScriptLayout layout, java.util.function.Function<Location, String> srcline) {
+        Layout(Set<Field> f, ScriptLayout layout, io.perfj.session.RecordedInlines inlines,
+                java.util.function.Function<Location, String> srcline) {
             comm = f.contains(Field.COMM);
             pid = f.contains(Field.PID);
             tid = f.contains(Field.TID);
@@ -182,8 +185,9 @@ public final class ScriptPrinter {
             brstack = f.contains(Field.BRSTACK);
             brstacksym = f.contains(Field.BRSTACKSYM);
             srccode = f.contains(Field.SRCCODE);
+            this.inlines = inlines;
             frames = new FrameLines(f.contains(Field.SYM), f.contains(Field.SYMOFF), f.contains(Field.DSO), layout,
-                    f.contains(Field.SRCLINE) ? srcline : null);
+                    inlines, f.contains(Field.SRCLINE) ? srcline : null);
         }
     }
 
@@ -261,7 +265,7 @@ public final class ScriptPrinter {
         }
         Layout l = layouts[i];
         if (l == null) {
-            l = new Layout(fieldsFor(e), scriptLayout, this::srcline);
+            l = new Layout(fieldsFor(e), scriptLayout, session.recordedInlines(!opts.noInline()), this::srcline);
             if (session.synthesized(e)) {
                 EventAttr a = e.attr();
                 l.synth = a.type() == ItraceLines.TYPE_SYNTH ? a.config() : -1;
@@ -442,6 +446,7 @@ public final class ScriptPrinter {
             resolver.seen(s.pid(), s.tid()); // the thread exists from its first sample on, as resolving makes it
             if (chain) {
                 walk.walk(s, null, maxStack); // an invalid context marker leaves no frames
+                f.inlines.prefetch(resolver, walk, s.pid(), s.tid());
             }
         } else {
             chain = f.ip && session.resolveStack(s, maxStack, walk, stack, !opts.noInline());

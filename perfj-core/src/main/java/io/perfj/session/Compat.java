@@ -32,6 +32,9 @@ import java.util.Locale;
  *   <li>{@code report -s srcline/srcfile} and {@code script -F srcline}: perf 6.1's srcfile of an
  *       address without a line, its --children entries looked up at raw addresses, its script
  *       without {@code ??:0} lines ({@code io.perfj.compat.PerfSrclines}).</li>
+ *   <li>Functions inlined at frame-pointer and LBR callchain addresses: correct mode names them
+ *       as frames of their own, as perf 7.2 does, keeping the address's own frame; perf 6.1 names
+ *       them at DWARF-unwound addresses only ({@link RecordedInlines}).</li>
  *   <li>{@code report --stdio} texts of 1024 bytes or more (a column header, a callchain name):
  *       correct mode prints them whole; perf 6.1 mode cuts them to 1023 bytes as perf's fixed
  *       buffers do ({@code io.perfj.compat.PerfStdioBuffers}).</li>

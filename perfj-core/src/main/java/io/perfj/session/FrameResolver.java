@@ -33,4 +33,26 @@ public interface FrameResolver {
     default java.util.List<Location> withInlines(Location loc) {
         return java.util.List.of(loc);
     }
+
+    /**
+     * A recorded callchain frame (frame pointers, LBR) with the functions inlined at its address
+     * before it, innermost first, the frame itself last; just the frame when there are none.
+     */
+    default java.util.List<Location> withRecordedInlines(Location loc) {
+        return java.util.List.of(loc);
+    }
+
+    /**
+     * Asks now for the inline chain {@link #withRecordedInlines} will want at this address (a
+     * hint; see {@link #flushInlines}).
+     *
+     * @return whether a question may have been written
+     */
+    default boolean prefetchInlines(int pid, int tid, int cpumode, long ip) {
+        return false;
+    }
+
+    /** Sends the questions {@link #prefetchInlines} asked. */
+    default void flushInlines() {
+    }
 }

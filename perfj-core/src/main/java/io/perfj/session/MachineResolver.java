@@ -169,6 +169,22 @@ public final class MachineResolver implements FrameResolver {
         return unwinding().withInlines(loc);
     }
 
+    @Override
+    public List<Location> withRecordedInlines(Location loc) {
+        return unwinding().withInlinesAndFrame(loc);
+    }
+
+    @Override
+    public boolean prefetchInlines(int pid, int tid, int cpumode, long ip) {
+        io.perfj.symbols.Map m = machine.findMap(thread(pid, tid), cpumode, ip);
+        return m != null && unwinding().prefetchInline(m.dso(), m.mapIp(ip));
+    }
+
+    @Override
+    public void flushInlines() {
+        unwinding().flushInlines();
+    }
+
     public List<String> warnings() {
         return machine.warnings();
     }

@@ -80,6 +80,7 @@ public final class Session implements AutoCloseable {
         this.resolver = new MachineResolver(data, options.symbols(), options.compat())
                 .perfCompatibleUnwind(options.compat().perf61());
         this.jit = new JitInjection(data, options.symbols());
+        this.recordedInlines = RecordedInlines.of(options.compat(), true);
     }
 
     /** Opens a perf.data file (mapped, never written). */
@@ -515,7 +516,8 @@ public final class Session implements AutoCloseable {
      * A sample's stack, innermost first, into {@code out}: the recorded callchain as perf walks
      * it (context markers switch the cpumode; an invalid marker drops the chain), the user part
      * unwound from the stack copy for {@code --call-graph dwarf} samples, functions inlined at an
-     * unwound address as frames of their own; the sampled address alone when there is no chain.
+     * unwound address as frames of their own, and at a recorded one as the compat mode says
+     * ({@link RecordedInlines}); the sampled address alone when there is no chain.
      * At most {@code maxStack} recorded and {@code maxStack} unwound addresses, as perf limits them.
      *
      * @return whether the frames came from a callchain (false: the sampled address alone)
@@ -526,7 +528,7 @@ public final class Session implements AutoCloseable {
 
     /**
      * As {@link #resolveStack(Sample, int, ChainWalk, List)}; {@code inlines} false leaves the
-     * functions inlined at unwound addresses out (perf's --no-inline): one frame per address.
+     * functions inlined at any address out (perf's --no-inline): one frame per address.
      */
     public boolean resolveStack(Sample s, int maxStack, ChainWalk walk, List<Location> out, boolean inlines) {
         long[] user = resolver.unwindUser(s);
@@ -536,16 +538,32 @@ public final class Session implements AutoCloseable {
             return false;
         }
         if (walk.walk(s, user, maxStack)) {
+            RecordedInlines recorded = recordedInlines(inlines);
+            recorded.prefetch(resolver, walk, s.pid(), s.tid());
             for (int i = 0; i < walk.size(); i++) {
                 Location loc = resolver.resolveCached(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
-                if (inlines && walk.unwound(i) && loc.dso() != null) {
-                    out.addAll(resolver.withInlines(loc));
-                } else {
+                if (loc.dso() == null) {
                     out.add(loc);
+                } else if (walk.unwound(i)) {
+                    if (inlines) {
+                        out.addAll(resolver.withInlines(loc));
+                    } else {
+                        out.add(loc);
+                    }
+                } else {
+                    out.addAll(recorded.frames(resolver, loc));
                 }
             }
         }
         return true;
+    }
+
+    /** What a recorded callchain address becomes when inlined functions are named ({@link RecordedInlines}). */
+    private final RecordedInlines recordedInlines;
+
+    /** The rule for recorded callchain addresses of this session's compat mode, with inlined functions named or not. */
+    public RecordedInlines recordedInlines(boolean inlines) {
+        return inlines ? recordedInlines : RecordedInlines.NONE;
     }
 
     /**

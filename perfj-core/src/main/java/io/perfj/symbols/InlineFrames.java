@@ -102,6 +102,25 @@ public final class InlineFrames {
         return out;
     }
 
+    /**
+     * A recorded callchain frame (frame pointers, LBR) with the functions inlined at its address,
+     * innermost first, as perf 7.2 adds them ({@code add_callchain_ip}: the address itself, a return
+     * address for callers), except that the frame itself always ends the list: addr2line's
+     * outermost function is the one the symbol names, also where DWARF names it otherwise
+     * ({@code __GI___clock_gettime} for {@code clock_gettime}), which perf would print as an
+     * inlined function in place of the frame.
+     */
+    public List<Location> withInlinesAndFrame(Location loc) {
+        List<Location> all = withInlines(loc);
+        int n = all.size();
+        if (all.get(n - 1) == loc) {
+            return all;
+        }
+        List<Location> out = new ArrayList<>(all.subList(0, n - 1));
+        out.add(loc);
+        return out;
+    }
+
     /** addr2line's names at a DSO address: null for the frame's own symbol, inlined symbols for the others. */
     private Symbol[] chain(Dso dso, Symbol sym, long mapIp) {
         Path file = objects.symbolFile(dso);
