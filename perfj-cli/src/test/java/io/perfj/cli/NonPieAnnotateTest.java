@@ -13,8 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,20 +50,6 @@ class NonPieAnnotateTest {
         assertEquals(Fixtures.golden("nonpie", "annotate-stdio2"), r.out(), r.err());
         r = annotate(true, "--stdio", SYMBOL);
         assertEquals(Fixtures.golden("nonpie", "annotate-stdio"), r.out(), r.err());
-    }
-
-    private static final Pattern STDIO_INSN = Pattern.compile("^ +([0-9.]+) : +([0-9a-f]+):\\s+(.*)$");
-
-    /** Address, percent and instruction of each --stdio instruction line. */
-    static List<String> stdioInsns(String text) {
-        List<String> out = new ArrayList<>();
-        for (String l : text.split("\n")) {
-            Matcher m = STDIO_INSN.matcher(l);
-            if (m.matches()) {
-                out.add(m.group(2) + " " + m.group(1) + " " + m.group(3).strip().replaceAll("\\s+", " "));
-            }
-        }
-        return out;
     }
 
     /**

@@ -104,7 +104,7 @@ class RustLldGoldenTest {
     }
 
     /** {@code shr $1,REG} as objdump 2.40 and earlier print it, {@code shr REG}. */
-    private static String implicitShiftCount(String listing) {
+    static String implicitShiftCount(String listing) {
         return listing.replaceAll("(?m)^(.*: +(?:shr|shl|sar|sal|rol|ror) +)\\$1,(%\\w+)$", "$1$2");
     }
 
