@@ -28,7 +28,7 @@ class DebugLinkGoldenTest {
         a.addAll(List.of("-i", Fixtures.recording("debuglink-" + variant).toString(),
                 "--symfs", Fixtures.file("debuglink").toString(),
                 "--buildid-dir", emptyCache.toString(), "--no-system-files"));
-        CliFixtures.Run r = CliFixtures.runPerf(a.toArray(String[]::new));
+        CliFixtures.Run r = CliFixtures.run(a.toArray(String[]::new));
         assertEquals(0, r.rc(), r.err());
         return r;
     }
@@ -65,49 +65,25 @@ class DebugLinkGoldenTest {
     }
 
     /**
-     * Every frame names the symbol and object perf 7.2 names. perf 7.2 also adds the functions
-     * inlined at frame-pointer frames (mix_block (inlined)), which perf 6.1 does not (the next
-     * test), and prints the addresses and the command column its own way: those are left out.
+     * By default script is perf 7.2's: every frame named from the debug file found through the
+     * link, the functions inlined at frame-pointer frames ({@code mix_block (inlined)}) included.
      */
     @ParameterizedTest
     @ValueSource(strings = {"beside", "dotdebug"})
-    void scriptFramesAreNamedAsPerf72Names(String variant) {
-        CliFixtures.Run r = run(variant, "script");
-        List<String> want = frames(golden(variant, "script.perf72"));
-        assertEquals(want, frames(r.out()));
-        assertTrue(want.stream().anyMatch(l -> l.startsWith("cmp_u32+")), "cmp_u32 in perf 7.2's golden");
-        assertTrue(want.stream().anyMatch(l -> l.startsWith("poly_pass+")), "poly_pass in perf 7.2's golden");
-    }
-
-    /**
-     * By default the functions inlined at frame-pointer frames ({@code mix_block (inlined)}, from
-     * the DWARF of the debug file found through .gnu_debuglink) are perf 7.2's too.
-     */
-    @ParameterizedTest
-    @ValueSource(strings = {"beside", "dotdebug"})
-    void scriptInlinedFramesAreNamedAsPerf72ByDefault(String variant) {
+    void scriptIsPerf72sByDefault(String variant) {
         Assumptions.assumeTrue(ScriptGoldenTest.addr2line(), "addr2line (binutils) is not installed");
-        List<String> a = new ArrayList<>(List.of("script", "-i", Fixtures.recording("debuglink-" + variant).toString(),
-                "--symfs", Fixtures.file("debuglink").toString(), "--buildid-dir", emptyCache.toString(),
-                "--no-system-files"));
-        CliFixtures.Run r = CliFixtures.run(a.toArray(String[]::new));
-        assertEquals(0, r.rc(), r.err());
-        List<String> want = withInlined(golden(variant, "script.perf72"));
-        assertTrue(want.stream().anyMatch(l -> l.endsWith(" (inlined)")), "inlined functions in perf 7.2's golden");
-        assertEquals(want, withInlined(r.out()));
+        String want = golden(variant, "script.perf72");
+        assertTrue(want.contains(" cmp_u32+") && want.contains(" poly_pass+"), "names in perf 7.2's golden");
+        assertTrue(want.contains(" (inlined)\n"), "inlined functions in perf 7.2's golden");
+        assertEquals(want, run(variant, "script").out());
     }
 
-    /** The frames (without their addresses) and sample lines (spaces made one) of a script. */
-    private static List<String> withInlined(String script) {
-        List<String> out = new ArrayList<>();
-        for (String l : script.split("\n")) {
-            if (l.startsWith("\t")) {
-                out.add(l.strip().replaceFirst("^[0-9a-f]+ ", ""));
-            } else if (!l.isEmpty()) {
-                out.add(l.replaceAll(" +", " "));
-            }
-        }
-        return out;
+    /** By default the report, call graphs and children rows included, is perf 7.2's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"beside", "dotdebug"})
+    void reportIsPerf72sByDefault(String variant) {
+        Assumptions.assumeTrue(ScriptGoldenTest.addr2line(), "addr2line (binutils) is not installed");
+        assertEquals(noTip(golden(variant, "report.perf72")), noTip(run(variant, "report", "--stdio").out()));
     }
 
     /**
@@ -131,18 +107,6 @@ class DebugLinkGoldenTest {
         for (String l : script.split("\n")) {
             if (l.startsWith("\t") && (l.contains("/perfj-debuglink/") || l.endsWith(" (inlined)"))) {
                 out.add(l.strip().replaceFirst("^[0-9a-f]+ ", ""));
-            }
-        }
-        return out;
-    }
-
-    private static List<String> frames(String script) {
-        List<String> out = new ArrayList<>();
-        for (String l : script.split("\n")) {
-            if (l.startsWith("\t") && !l.contains(" (inlined)")) {
-                out.add(l.strip().replaceFirst("^[0-9a-f]+ ", ""));
-            } else if (!l.isEmpty() && !l.startsWith("\t")) {
-                out.add(l.replaceAll(" +", " "));
             }
         }
         return out;
