@@ -30,7 +30,7 @@ class RustLldGoldenTest {
         List<String> a = new ArrayList<>(Arrays.asList(args));
         a.addAll(List.of("-i", Fixtures.recording("rust-lld").toString(), "--buildid-dir",
                 BuildIdCacheFixture.unpacked("rust-lld.buildid-cache").toString(), "--no-system-files"));
-        CliFixtures.Run r = CliFixtures.runPerf(a.toArray(new String[0]));
+        CliFixtures.Run r = CliFixtures.run(a.toArray(new String[0]));
         assertEquals(0, r.rc(), r.err());
         return r;
     }
