@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * perfj's default mode against perf 7.2 on the first fixtures and the tracepoint recordings
- * (fixtures/make-perf72-goldens.sh):
+ * perfj's default mode against perf 7.2 on the first fixtures, the tracepoint recordings and
+ * OptionsGoldenTest's cases (fixtures/make-perf72-goldens.sh):
  * each output equals perf 7.2's, except those listed in {@code golden/perf72-differences.txt}
  * with the class of the difference (the table "Default mode against perf 7.2" in
  * fixtures/README.md says what each class is and why). Listed outputs must still differ, so the
@@ -79,6 +79,13 @@ class Perf72GoldenTest {
                 a.addAll(List.of("-i", Fixtures.recording(name).toString(), "--buildid-dir",
                         BuildIdCacheFixture.unpacked("tracepoints.buildid-cache").toString(), "--no-system-files"));
                 all.add(new Case(name, kind, a));
+            }
+        }
+        // OptionsGoldenTest's cases (its second -U case is the same output)
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (OptionsGoldenTest.Case c : OptionsGoldenTest.CASES) {
+            if (seen.add(c.name() + " " + c.kind())) {
+                all.add(new Case(c.name(), c.kind(), List.of(OptionsGoldenTest.withFixture(c.name(), c.args()))));
             }
         }
         return all;
