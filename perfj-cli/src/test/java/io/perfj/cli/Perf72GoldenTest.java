@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * perfj's default mode against perf 7.2 on the first fixtures, the tracepoint recordings and
- * OptionsGoldenTest's cases (fixtures/make-perf72-goldens.sh):
+ * perfj's default mode against perf 7.2 on the first fixtures, the tracepoint recordings,
+ * OptionsGoldenTest's cases, rust-v0 and perfj record's files (fixtures/make-perf72-goldens.sh):
  * each output equals perf 7.2's, except those listed in {@code golden/perf72-differences.txt}
  * with the class of the difference (the table "Default mode against perf 7.2" in
  * fixtures/README.md says what each class is and why). Listed outputs must still differ, so the
@@ -88,6 +88,15 @@ class Perf72GoldenTest {
                 all.add(new Case(c.name(), c.kind(), List.of(OptionsGoldenTest.withFixture(c.name(), c.args()))));
             }
         }
+        // the user-space views of rust-v0 (RustV0ReportTest) and of perfj record's files (RecordedFixtureTest)
+        all.add(new Case("rust-v0", "report-sym", List.of("report", "--stdio", "--no-children", "-g", "none",
+                "--sort", "symbol", "--dsos", "rv0", "-i", Fixtures.recording("rust-v0").toString(), "--buildid-dir",
+                BuildIdCacheFixture.unpacked("rust-v0.buildid-cache").toString(), "--no-system-files")));
+        all.add(new Case("record-hot", "report", List.of("report", "--stdio", "-i", Fixtures.recording("record-hot").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files")));
+        all.add(new Case("record-pipe", "report-dso", List.of("report", "--stdio", "--no-children", "-g", "none", "--sort",
+                "dso", "-i", Fixtures.recording("record-pipe").toString(), "--buildid-dir",
+                BuildIdCacheFixture.dir().toString(), "--no-system-files")));
         return all;
     }
 
