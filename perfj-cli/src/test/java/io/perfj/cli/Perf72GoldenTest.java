@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * perfj's default mode against perf 7.2 on the first fixtures, the tracepoint recordings,
- * OptionsGoldenTest's cases, rust-v0 and perfj record's files (fixtures/make-perf72-goldens.sh):
+ * OptionsGoldenTest's cases, rust-v0, perfj record's files and node-jit (fixtures/make-perf72-goldens.sh):
  * each output equals perf 7.2's, except those listed in {@code golden/perf72-differences.txt}
  * with the class of the difference (the table "Default mode against perf 7.2" in
  * fixtures/README.md says what each class is and why). Listed outputs must still differ, so the
@@ -97,6 +97,21 @@ class Perf72GoldenTest {
         all.add(new Case("record-pipe", "report-dso", List.of("report", "--stdio", "--no-children", "-g", "none", "--sort",
                 "dso", "-i", Fixtures.recording("record-pipe").toString(), "--buildid-dir",
                 BuildIdCacheFixture.dir().toString(), "--no-system-files")));
+        // node-jit's views of make-jitdump.sh (perf reads the injected file, perfj the jitdump)
+        for (String row : List.of("report :", "report-dso-sym : --no-children -g none --sort dso,symbol",
+                "report-sym : --no-children -g none --sort symbol", "report-children : --children -g none --sort comm,dso,symbol",
+                "script :")) {
+            String kind = row.substring(0, row.indexOf(" :"));
+            List<String> a = new ArrayList<>(List.of(kind.equals("script") ? "script" : "report"));
+            if (!kind.equals("script")) {
+                a.add("--stdio");
+            }
+            a.addAll(List.of(row.substring(row.indexOf(":") + 1).strip().split(" ")));
+            a.removeIf(String::isEmpty);
+            a.addAll(List.of("-i", Fixtures.recording("node-jit").toString(), "--no-system-files",
+                    "--jitdump-dir", Fixtures.file("jitdump").toString()));
+            all.add(new Case("node-jit", kind, a));
+        }
         return all;
     }
 
