@@ -226,7 +226,7 @@ class OptionsGoldenTest {
         return CliFixtures.run(withFixture(name, args));
     }
 
-    private static String[] withFixture(String name, String... args) {
+    static String[] withFixture(String name, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("-i", Fixtures.recording(name).toString(), "--buildid-dir",
                 BuildIdCacheFixture.dir().toString(), "--no-system-files",

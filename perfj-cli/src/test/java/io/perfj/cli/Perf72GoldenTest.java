@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * perfj's default mode against perf 7.2 on the first fixtures (fixtures/make-perf72-goldens.sh):
+ * perfj's default mode against perf 7.2 on the first fixtures, the tracepoint recordings,
+ * OptionsGoldenTest's cases, rust-v0, perfj record's files and node-jit (fixtures/make-perf72-goldens.sh):
  * each output equals perf 7.2's, except those listed in {@code golden/perf72-differences.txt}
  * with the class of the difference (the table "Default mode against perf 7.2" in
  * fixtures/README.md says what each class is and why). Listed outputs must still differ, so the
@@ -35,7 +36,86 @@ class Perf72GoldenTest {
     private static final List<String> KINDS = List.of("report", "report-nochildren-comm-dso-sym", "report-dso",
             "report-sym", "report-children", "script");
 
-    private static List<String> args(String name, String kind) {
+    /** One output: perf 7.2's {@code golden/NAME.KIND.perf72.txt} and the perfj arguments that make it. */
+    record Case(String name, String kind, List<String> args) {
+    }
+
+    /**
+     * The tracepoint goldens of make-tracepoints.sh that perf 7.2 made too, as {@code NAME KIND
+     * OPTIONS...} (the command is the kind's first word).
+     */
+    private static final List<String> TRACEPOINTS = List.of(
+            "tp-sched tp-proc tp-syscalls tp-irq-timer tp-uprobe tp-tcp tp-pipe tp-chain tp-tree tp-btrfs : script",
+            "tp-sched tp-proc tp-syscalls tp-irq-timer tp-uprobe tp-tcp tp-pipe tp-chain tp-tree tp-btrfs : report --stdio",
+            "tp-sched tp-syscalls : report-trace --stdio -s trace",
+            "tp-sched tp-syscalls tp-chain tp-btrfs tp-tree : report-trace_fields --stdio -s trace_fields",
+            "tp-tree : report-no-children --stdio --no-children",
+            "tp-tree : report-callee --stdio -g callee",
+            "tp-tree : report-G --stdio -G",
+            "tp-tree : report-trace-sym --stdio -s trace,sym",
+            "tp-tree : report-trace-sym-no-children --stdio -s trace,sym --no-children",
+            "tp-tree : report-percent-limit --stdio --percent-limit 30",
+            "tp-tree : report-folded --stdio --no-children -g folded",
+            "tp-tree : report-trace_fields-no-children --stdio -s trace_fields --no-children",
+            "tp-tree : report-trace_fields-sym --stdio -s trace_fields,sym",
+            "tp-tree : report-symbols --stdio --symbols nap",
+            "tp-tree : report-comms-trace-comm --stdio --comms tptree -s trace,comm");
+
+    static List<Case> cases() {
+        List<Case> all = new ArrayList<>();
+        for (String name : ReportGoldenTest.NAMES) {
+            for (String kind : KINDS) {
+                all.add(new Case(name, kind, firstFixturesArgs(name, kind)));
+            }
+        }
+        for (String row : TRACEPOINTS) {
+            String[] names = row.substring(0, row.indexOf(" : ")).split(" ");
+            List<String> options = List.of(row.substring(row.indexOf(" : ") + 3).split(" "));
+            String kind = options.getFirst();
+            for (String name : names) {
+                List<String> a = new ArrayList<>();
+                a.add(kind.startsWith("report") ? "report" : kind);
+                a.addAll(options.subList(1, options.size()));
+                a.addAll(List.of("-i", Fixtures.recording(name).toString(), "--buildid-dir",
+                        BuildIdCacheFixture.unpacked("tracepoints.buildid-cache").toString(), "--no-system-files"));
+                all.add(new Case(name, kind, a));
+            }
+        }
+        // OptionsGoldenTest's cases (its second -U case is the same output)
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (OptionsGoldenTest.Case c : OptionsGoldenTest.CASES) {
+            if (seen.add(c.name() + " " + c.kind())) {
+                all.add(new Case(c.name(), c.kind(), List.of(OptionsGoldenTest.withFixture(c.name(), c.args()))));
+            }
+        }
+        // the user-space views of rust-v0 (RustV0ReportTest) and of perfj record's files (RecordedFixtureTest)
+        all.add(new Case("rust-v0", "report-sym", List.of("report", "--stdio", "--no-children", "-g", "none",
+                "--sort", "symbol", "--dsos", "rv0", "-i", Fixtures.recording("rust-v0").toString(), "--buildid-dir",
+                BuildIdCacheFixture.unpacked("rust-v0.buildid-cache").toString(), "--no-system-files")));
+        all.add(new Case("record-hot", "report", List.of("report", "--stdio", "-i", Fixtures.recording("record-hot").toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files")));
+        all.add(new Case("record-pipe", "report-dso", List.of("report", "--stdio", "--no-children", "-g", "none", "--sort",
+                "dso", "-i", Fixtures.recording("record-pipe").toString(), "--buildid-dir",
+                BuildIdCacheFixture.dir().toString(), "--no-system-files")));
+        // node-jit's views of make-jitdump.sh (perf reads the injected file, perfj the jitdump)
+        for (String row : List.of("report :", "report-dso-sym : --no-children -g none --sort dso,symbol",
+                "report-sym : --no-children -g none --sort symbol", "report-children : --children -g none --sort comm,dso,symbol",
+                "script :")) {
+            String kind = row.substring(0, row.indexOf(" :"));
+            List<String> a = new ArrayList<>(List.of(kind.equals("script") ? "script" : "report"));
+            if (!kind.equals("script")) {
+                a.add("--stdio");
+            }
+            a.addAll(List.of(row.substring(row.indexOf(":") + 1).strip().split(" ")));
+            a.removeIf(String::isEmpty);
+            a.addAll(List.of("-i", Fixtures.recording("node-jit").toString(), "--no-system-files",
+                    "--jitdump-dir", Fixtures.file("jitdump").toString()));
+            all.add(new Case("node-jit", kind, a));
+        }
+        return all;
+    }
+
+    private static List<String> firstFixturesArgs(String name, String kind) {
         List<String> a = new ArrayList<>();
         switch (kind) {
             case "report" -> a.addAll(List.of("report", "--stdio"));
@@ -83,21 +163,19 @@ class Perf72GoldenTest {
     Stream<DynamicTest> defaultModeIsPerf72sExceptTheListedDifferences() {
         Map<String, String> listed = differences();
         List<DynamicTest> tests = new ArrayList<>();
-        for (String name : ReportGoldenTest.NAMES) {
-            for (String kind : KINDS) {
-                String why = listed.get(name + " " + kind);
-                tests.add(DynamicTest.dynamicTest(name + " " + kind + (why == null ? "" : " (differs: " + why + ")"), () -> {
-                    CliFixtures.Run r = CliFixtures.run(args(name, kind).toArray(new String[0]));
-                    assertEquals(0, r.rc(), r.err());
-                    String want = perf72Normalized(Fixtures.golden(name, kind + ".perf72"));
-                    String got = withoutTip(r.out());
-                    if (why == null) {
-                        assertEquals(want, got);
-                    } else {
-                        assertNotEquals(want, got, "listed as differing (" + why + ") but equal now: remove it from the list");
-                    }
-                }));
-            }
+        for (Case c : cases()) {
+            String why = listed.get(c.name() + " " + c.kind());
+            tests.add(DynamicTest.dynamicTest(c.name() + " " + c.kind() + (why == null ? "" : " (differs: " + why + ")"), () -> {
+                CliFixtures.Run r = CliFixtures.run(c.args().toArray(new String[0]));
+                assertEquals(0, r.rc(), r.err());
+                String want = perf72Normalized(Fixtures.golden(c.name(), c.kind() + ".perf72"));
+                String got = withoutTip(r.out());
+                if (why == null) {
+                    assertEquals(want, got);
+                } else {
+                    assertNotEquals(want, got, "listed as differing (" + why + ") but equal now: remove it from the list");
+                }
+            }));
         }
         return tests.stream();
     }

@@ -270,7 +270,8 @@ public final class Report {
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children() || opts.parents();
         TraceTexts traces = opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS)
-                ? new TraceTexts(session.data(), session.resolver(), opts.has(SortKey.TRACE), opts.has(SortKey.TRACE_FIELDS))
+                ? new TraceTexts(session.data(), session.resolver(), opts.has(SortKey.TRACE),
+                        opts.has(SortKey.TRACE_FIELDS), perf61)
                 : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();

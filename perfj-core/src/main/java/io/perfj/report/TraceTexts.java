@@ -31,14 +31,26 @@ final class TraceTexts {
     record Value(byte[] text, byte[][] keys, String[] columns, boolean[] fromText) {
     }
 
+    /** A field's column text when the formatted trace has no word for it. */
+    private interface Uncut {
+        String of(Sample s, EventFormat ev, FormatField f);
+    }
+
     private final TracepointLines lines;
+    private final Uncut uncut;
     private final boolean text;
     private final boolean fields;
     private final Map<String, Integer> ids = new HashMap<>();
     private final List<Value> values = new ArrayList<>();
 
-    TraceTexts(PerfData data, MachineResolver resolver, boolean text, boolean fields) {
+    /**
+     * A field the formatted trace has no word for prints as its print format prints it (perf
+     * 7.2), or with {@code perf61} by its type alone (perf 6.1's libtraceevent: {@code ret} of
+     * {@code "0x%lx", REC->ret} as {@code 3}).
+     */
+    TraceTexts(PerfData data, MachineResolver resolver, boolean text, boolean fields, boolean perf61) {
         this.lines = new TracepointLines(data, resolver);
+        this.uncut = perf61 ? lines::rawField : lines::fieldAsPrinted;
         this.text = text;
         this.fields = fields;
     }
@@ -80,7 +92,7 @@ final class TraceTexts {
                 String v = TraceFieldsColumns.fromText(formatted, fs.get(k).name());
                 fromText[k] = v != null;
                 // the bytes of the text as one string each, measured and printed as UTF-8
-                columns[k] = new String((v != null ? v : lines.rawField(s, ev, fs.get(k)))
+                columns[k] = new String((v != null ? v : uncut.of(s, ev, fs.get(k)))
                         .getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
             }
         }

@@ -103,10 +103,17 @@ final class TracepointLines {
         return events == null ? null : events.byId(e.attr().config());
     }
 
-    /** One field of the sample's raw data as libtraceevent prints it alone. */
+    /** One field of the sample's raw data as perf 6.1's libtraceevent prints it alone: by its type. */
     String rawField(Sample s, EventFormat ev, io.perfj.trace.FormatField f) {
         ByteSink one = new ByteSink();
         formatter.field(ev, s.rawData().bytes(0, s.rawData().size()), f, one);
+        return new String(one.toByteArray(), java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** One field of the sample's raw data as its event's print format prints it (libtraceevent 1.8's way). */
+    String fieldAsPrinted(Sample s, EventFormat ev, io.perfj.trace.FormatField f) {
+        ByteSink one = new ByteSink();
+        formatter.fieldAsPrinted(ev, s.rawData().bytes(0, s.rawData().size()), f, one);
         return new String(one.toByteArray(), java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 

@@ -575,16 +575,52 @@ public final class TraceFormatter {
         for (PrintFormat.Part p : ev.print().parts()) {
             switch (p) {
                 case PrintFormat.Literal l -> out.put(l.text());
-                case PrintFormat.Conversion c -> {
-                    int star = c.widthArg() == null ? 0 : (int) r.num(c.widthArg());
-                    switch (c.kind()) {
-                        case NUMBER -> CFormat.number(out, c.spec(), r.num(c.arg()), star);
-                        case POINTER -> r.pointer(out, c);
-                        case STRING -> r.str(out, c.spec(), star, c.arg());
-                    }
-                }
+                case PrintFormat.Conversion c -> conversion(r, c, out);
             }
         }
+    }
+
+    private static void conversion(Run r, PrintFormat.Conversion c, ByteSink out) {
+        int star = c.widthArg() == null ? 0 : (int) r.num(c.widthArg());
+        switch (c.kind()) {
+            case NUMBER -> CFormat.number(out, c.spec(), r.num(c.arg()), star);
+            case POINTER -> r.pointer(out, c);
+            case STRING -> r.str(out, c.spec(), star, c.arg());
+        }
+    }
+
+    /**
+     * Appends one field as the event's print format prints it: by the first conversion whose
+     * argument is the field itself (casts aside), after a {@code 0x} when the text before that
+     * conversion ends in one ({@code "0x%lx", REC->ret} prints {@code 0x3}). An array, a string
+     * or a field no conversion prints alone is printed raw, as {@link #field}.
+     */
+    public void fieldAsPrinted(EventFormat ev, byte[] data, FormatField f, ByteSink out) {
+        Run r = new Run(ev, data);
+        if (ev.print() != null && !f.array() && !f.string()) {
+            boolean after0x = false;
+            for (PrintFormat.Part p : ev.print().parts()) {
+                if (p instanceof PrintFormat.Literal l) {
+                    int n = l.text().length;
+                    after0x = n >= 2 && l.text()[n - 2] == '0' && l.text()[n - 1] == 'x';
+                    continue;
+                }
+                PrintFormat.Conversion c = (PrintFormat.Conversion) p;
+                PrintArg a = c.arg();
+                while (a instanceof PrintArg.Cast cast) {
+                    a = cast.item();
+                }
+                if (a instanceof PrintArg.Field pf && pf.field().name().equals(f.name())) {
+                    if (after0x) {
+                        out.put("0x");
+                    }
+                    conversion(r, c, out);
+                    return;
+                }
+                after0x = false;
+            }
+        }
+        r.rawField(out, f);
     }
 
     /** C's strtoull with base 0 on the leading part of {@code s} (a name reads as 0). */

@@ -69,6 +69,31 @@ class TraceFormatterTest {
         assertEquals("idx=0 flags=M|D|P|I", print(ev, raw(12).putInt(8, 0x40000).array()));
     }
 
+    /**
+     * A field alone: perf 7.2's libtraceevent prints it by the conversion that prints it (after
+     * the format's {@code 0x}, through casts), perf 6.1's by its type; both raw where no
+     * conversion prints the field itself.
+     */
+    @Test
+    void aFieldAloneAsItsConversionPrintsIt() {
+        EventFormat ev = TraceFixtures.format("sys_exit_read", "\"0x%lx n=%d s=%s\", (unsigned long)REC->ret, REC->n >> 1, REC->s ? \"a\" : \"b\"",
+                "long ret;8;8;1", "int n;16;4;1", "int s;20;4;1");
+        byte[] data = raw(24).putLong(8, 832).putInt(16, 6).putInt(20, 1).array();
+        java.util.function.BiFunction<FormatField, Boolean, String> one = (f, printed) -> {
+            ByteSink out = new ByteSink();
+            if (printed) {
+                fmt.fieldAsPrinted(ev, data, f, out);
+            } else {
+                fmt.field(ev, data, f, out);
+            }
+            return out.toString();
+        };
+        assertEquals("0x340", one.apply(ev.fields().get(ev.fields().size() - 3), true));
+        assertEquals("832", one.apply(ev.fields().get(ev.fields().size() - 3), false));
+        assertEquals("6", one.apply(ev.fields().get(ev.fields().size() - 2), true), "an expression: raw");
+        assertEquals("1", one.apply(ev.fields().getLast(), true), "a ternary: raw");
+    }
+
     @Test
     void symbolsAndTernaries() {
         EventFormat ev = TraceFixtures.format("t",
