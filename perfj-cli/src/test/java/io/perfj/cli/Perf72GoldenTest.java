@@ -217,15 +217,18 @@ class Perf72GoldenTest {
     @TestFactory
     Stream<DynamicTest> scriptsDifferOnlyInSelfFrames() {
         List<DynamicTest> tests = new ArrayList<>();
+        Map<String, Case> byOutput = new java.util.HashMap<>();
+        cases().forEach(c -> byOutput.putIfAbsent(c.name() + " " + c.kind(), c));
         for (Map.Entry<String, String> e : differences().entrySet()) {
             if (!e.getKey().endsWith(" script") || !e.getValue().equals("self-as-inlined")) {
                 continue;
             }
-            String name = e.getKey().substring(0, e.getKey().indexOf(' '));
+            Case c = byOutput.get(e.getKey());
+            String name = c.name();
             tests.add(DynamicTest.dynamicTest(name, () -> {
                 org.junit.jupiter.api.Assumptions.assumeTrue(ScriptGoldenTest.addr2line(),
                         "addr2line (binutils) is not installed");
-                CliFixtures.Run r = CliFixtures.run(args(name, "script").toArray(new String[0]));
+                CliFixtures.Run r = CliFixtures.run(c.args().toArray(new String[0]));
                 assertEquals(0, r.rc(), r.err());
                 String got = withoutTip(r.out());
                 assertEquals(selfFramesOf(perf72Normalized(Fixtures.golden(name, "script.perf72")), got), got);
