@@ -13,19 +13,22 @@ import java.util.Objects;
 
 /** Interns {@link Frame}s: equal (dso, symbol or address, level) get the same small int id. */
 public final class FrameTable {
-    /** {@code own}: a sample's own address, when {@link #byOwnAddress} makes it part of the key; else 0. */
-    private record Key(Dso dso, Symbol sym, long addr, char level, long own) {
+    /**
+     * {@code own}: a sample's own address, when {@link #byOwnAddress} makes it part of the key; else 0.
+     * {@code line}: the line of a level of an inline chain where callchain nodes print lines, else null.
+     */
+    private record Key(Dso dso, Symbol sym, long addr, char level, long own, String line) {
         @Override
         public boolean equals(Object o) {
             // written out with the generated hash, for start-up (see Symbol.equals)
             return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso && own == k.own
-                    && Objects.equals(sym, k.sym);
+                    && Objects.equals(sym, k.sym) && Objects.equals(line, k.line);
         }
 
         @Override
         public int hashCode() {
-            return (((System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31
-                    + Long.hashCode(addr)) * 31 + level) * 31 + Long.hashCode(own);
+            return ((((System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31
+                    + Long.hashCode(addr)) * 31 + level) * 31 + Long.hashCode(own)) * 31 + Objects.hashCode(line);
         }
     }
 
@@ -150,9 +153,10 @@ public final class FrameTable {
             return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), 0);
         }
         // perf's address and srcline keys compare callchain nodes by object and address, or by
-        // their lines' texts (an address in no object has no line: by address)
+        // their lines' texts (an address in no object has no line: by address); the levels of an
+        // address's inline chain by their own lines too (one function may be two levels of it)
         int before = frames.size();
-        int id = intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), loc.ip());
+        int id = intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), loc.ip(), loc.srcline());
         if (id == before) {
             if (id >= lines.length) {
                 lines = Arrays.copyOf(lines, Math.max(id + 1, lines.length * 2));
@@ -188,7 +192,11 @@ public final class FrameTable {
     }
 
     private int intern(Dso dso, Symbol sym, long addr, char level, long mapIp, long address, long own) {
-        Key k = new Key(dso, sym, addr, level, own);
+        return intern(dso, sym, addr, level, mapIp, address, own, null);
+    }
+
+    private int intern(Dso dso, Symbol sym, long addr, char level, long mapIp, long address, long own, String line) {
+        Key k = new Key(dso, sym, addr, level, own, line);
         Integer id = ids.get(k);
         if (id == null) {
             id = frames.size();

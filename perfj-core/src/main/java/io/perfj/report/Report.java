@@ -521,12 +521,19 @@ public final class Report {
     private static final RecordedFrames FRAME_ALONE = (r, n, resolver, s, mode, ip) ->
             r.addChainFrame(n, r.frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true), ip, mode);
 
-    /** The functions inlined at the address, then its frame. */
+    /**
+     * The functions inlined at the address, then its frame (met as the outer level of the chain,
+     * with that level's line where callchain nodes print lines).
+     */
     private static final RecordedFrames WITH_INLINES = (r, n, resolver, s, mode, ip) -> {
         int f = r.frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true);
         if (f != UNMAPPED) {
-            for (int inlined : r.inlinedAt(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip)) {
-                n = r.addChainFrame(n, inlined, ip, mode);
+            int[] levels = r.inlinedAt(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip);
+            if (levels.length > 0) {
+                for (int level : levels) {
+                    n = r.addChainFrame(n, level, ip, mode);
+                }
+                return n;
             }
         }
         return r.addChainFrame(n, f, ip, mode);
@@ -541,7 +548,8 @@ public final class Report {
 
     /**
      * The chain frames of the functions inlined at a recorded callchain address, innermost
-     * first (without the address's own frame), cached as {@link #frameOf} caches frames.
+     * first, then the address's own frame as the chain's outer level; none where nothing is
+     * inlined. Cached as {@link #frameOf} caches frames.
      */
     private int[] inlinedAt(FrameResolver resolver, int pid, int tid, int mode, int sampleMode, long ip) {
         LongIntMap m = inlinedCache.get(((long) ((mode << 4) | (sampleMode << 1)) << 32) | ((mode == 1 ? -1 : pid) & 0xffff_ffffL));
@@ -552,7 +560,7 @@ public final class Report {
                     : resolver.withRecordedInlines(loc);
             at = 0;
             if (all.size() > 1) {
-                int[] ids = new int[all.size() - 1];
+                int[] ids = new int[all.size()];
                 for (int i = 0; i < ids.length; i++) {
                     ids[i] = frames.internChain(all.get(i), levelOf(sampleMode));
                 }

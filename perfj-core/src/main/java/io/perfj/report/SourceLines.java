@@ -109,11 +109,15 @@ public final class SourceLines {
 
     /**
      * The source line perf prints after a callchain frame's symbol with {@code -g address} or
-     * {@code -g srcline}: the line table's {@code file:line}, {@code ??:0} where it has no row
+     * {@code -g srcline}: that of its level of an inline chain ({@link Location#srcline}), else
+     * the line table's {@code file:line}, {@code ??:0} where it has no row
      * in a function ({@link SourceLocator#inSizedFunction}); elsewhere the offset into the symbol
      * ({@code +81}) when {@code offsets}, else (or without a symbol) {@code ??:0}.
      */
     public static String chainLine(SourceLocator locator, Location loc, boolean offsets) {
+        if (loc.srcline() != null) {
+            return loc.srcline();
+        }
         SourceLocator.Place p = locator.at(loc.dso(), loc.mapIp());
         if (p != null && p != SourceLocator.NO_ROW) {
             return p.srcline();
