@@ -207,7 +207,8 @@ public final class FrameTable {
                 chainNode = Arrays.copyOf(chainNode, id * 2);
             }
             int first = id;
-            canonical[id] = places.computeIfAbsent(new Place(dso, sym, addr), p -> first);
+            canonical[id] = sym != null && sym.inlined() ? inlinedPlace(dso, sym, first)
+                    : places.computeIfAbsent(new Place(dso, sym, addr), p -> first);
             chainNode[id] = sym != null && sym.inlined() ? inlinedByName.computeIfAbsent(sym.name(), n -> first)
                     : canonical[id];
             if (id == met.length) {
@@ -217,6 +218,38 @@ public final class FrameTable {
         }
         return id;
     }
+
+    /**
+     * The place of an inlined function's frame: the first of the same object and name whose
+     * function (the one it is inlined into) overlaps or touches its own, as perf's symbol
+     * comparison ({@code _sort__sym_cmp}) makes its hist entries one: the same function inlined
+     * into neighbouring functions is one entry.
+     */
+    private int inlinedPlace(Dso dso, Symbol sym, int first) {
+        Place place = new Place(dso, sym, 0);
+        Integer known = places.get(place);
+        if (known != null) {
+            return known;
+        }
+        List<Integer> named = inlinedPlaces.computeIfAbsent(sym.name(), n -> new ArrayList<>(2));
+        int at = first;
+        for (int other : named) {
+            Frame f = frames.get(other);
+            if (f.dso() == dso && Long.compareUnsigned(f.sym().start(), sym.end()) <= 0
+                    && Long.compareUnsigned(f.sym().end(), sym.start()) >= 0) {
+                at = other;
+                break;
+            }
+        }
+        if (at == first) {
+            named.add(first);
+        }
+        places.put(place, at);
+        return at;
+    }
+
+    /** By name, the first frame of each place of an inlined function ({@link #inlinedPlace}). */
+    private final Map<String, List<Integer>> inlinedPlaces = new HashMap<>();
 
     /**
      * The first frame interned at the same place (DSO, symbol or address) whatever its level:
