@@ -89,15 +89,17 @@ class SrclineGoldenTest {
 
     /**
      * Each callchain address's entry has that address's line (perf 6.1 looks up the raw address
-     * and prints churn+4194334); a sample counts once in an entry, where perf 7.2 counts a
-     * sample's own line twice (its entry and its leaf's are told apart by address) and adds the
-     * lines of inlined call sites, which perfj does not expand in frame-pointer chains.
+     * and prints churn+4194334), a level of an inline chain its level's: {@code churn}'s frame
+     * at {@code mix()}'s addresses the call site {@code srcline.c:14}, as perf 7.2's. A sample
+     * counts once in an entry, where perf 7.2 counts a sample's own line twice (its entry and
+     * its leaf's are told apart by address).
      */
     @Test
     void childrenHaveEachCallchainAddressesLineByDefault() {
         String out = run(false, "report", "--stdio", "--children", "-g", "none", "-s", "srcline").out();
         String perf72 = golden("report-children-srcline", true);
-        for (String line : List.of("srcline.c:46", "srcline.c:41", "mix.h:6", "mix.h:4")) {
+        assertEquals("73.01%     0.00%", row(perf72, "srcline.c:14"));
+        for (String line : List.of("srcline.c:46", "srcline.c:41", "srcline.c:14", "mix.h:6", "mix.h:4")) {
             assertEquals(row(perf72, line), row(out, line), out);
         }
         assertEquals("13.27%    13.27%", row(out, "srcline.c:13"), out);

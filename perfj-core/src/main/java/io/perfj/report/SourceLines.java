@@ -133,6 +133,20 @@ public final class SourceLines {
         return t == null ? id(loc) : intern(t);
     }
 
+    /**
+     * The value number of a level of an inline chain in a callchain, its line as addr2line names
+     * it ({@link Location#srcline}: the call site for the outer levels), as perf 7.2 gives the
+     * entries of those levels; -1 where a callchain address's value is not its own
+     * ({@link #chainValue}: perf 6.1's).
+     */
+    public int levelId(String srcline) {
+        if (chainValue != null) {
+            return -1;
+        }
+        int colon = srcline.lastIndexOf(':');
+        return intern(new Text(srcline, colon < 0 ? srcline : srcline.substring(0, colon)));
+    }
+
     /** The texts of a line found: the file without its directories. */
     static Text found(SourceLocator.Place p) {
         String line = p.srcline();
