@@ -79,4 +79,33 @@ class CppInlineGoldenTest {
         }
         return String.join("\n", out).stripTrailing();
     }
+
+    /**
+     * Each level of a DWARF chain's inline expansion prints its own source line, as
+     * {@code addr2line -i} gives it: the innermost function the address's line, the others the
+     * call site of the next inner one ({@code operator()+0x2e} at {@code cppinline.cc:35}), the
+     * frame's own function included; a level addr2line knows no line of prints {@code ??:0},
+     * which perf 6.1 prints nowhere else. Both perfs print the same lines, each in its layout.
+     * The samples in ld.so (resolved from the system's files by perf) are left out.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void scriptPrintsEachInlineLevelsLine(boolean compat) {
+        CliFixtures.Run r = compat ? run("script", "--compat", "perf-6.1", "-F", "+srcline") : run("script", "-F", "+srcline");
+        String want = golden(compat ? "script-srcline" : "script-srcline.perf72");
+        assertTrue(r.out().contains("operator()+0x2e\n  cppinline.cc:35 (inlined)\n"), r.out());
+        assertTrue(r.out().contains("\n  ??:0\n"), "_start's line from addr2line");
+        assertEquals(withoutLdSo(want), withoutLdSo(r.out()));
+    }
+
+    /** Script text without the samples that have a frame in ld.so or no frame at all. */
+    private static String withoutLdSo(String script) {
+        List<String> out = new ArrayList<>();
+        for (String sample : script.split("\n\n")) {
+            if (!sample.contains("ld-linux-x86-64.so.2") && sample.contains("\n\t")) {
+                out.add(sample);
+            }
+        }
+        return String.join("\n\n", out);
+    }
 }

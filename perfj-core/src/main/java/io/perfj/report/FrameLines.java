@@ -30,6 +30,8 @@ final class FrameLines {
     private final Dso[] dsos = new Dso[SLOTS];
     private final Symbol[] syms = new Symbol[SLOTS];
     private final long[] addrs = new long[SLOTS];
+    /** By slot the frame's {@link Location#srcline} (compared by reference: a chain's lines are kept once). */
+    private final String[] srclines = new String[SLOTS];
     private final byte[][] lines = new byte[SLOTS][];
     private static final int IP_SLOTS = 1 << 16;
     /** Per slot the address and the context (cpumode, process), side by side in one cache line. */
@@ -169,12 +171,14 @@ final class FrameLines {
         int h = (int) (addr ^ (addr >>> 29)) * 0x9E3779B1 + System.identityHashCode(s);
         int slot = (h ^ (h >>> 15)) & (SLOTS - 1);
         byte[] line = lines[slot];
-        if (line == null || addrs[slot] != addr || syms[slot] != s || dsos[slot] != dso) {
+        if (line == null || addrs[slot] != addr || syms[slot] != s || dsos[slot] != dso
+                || srclines[slot] != loc.srcline()) {
             line = format(loc, dso, s, addr);
             lines[slot] = line;
             addrs[slot] = addr;
             syms[slot] = s;
             dsos[slot] = dso;
+            srclines[slot] = loc.srcline();
         }
         return line;
     }

@@ -13,19 +13,22 @@ import java.util.Objects;
 
 /** Interns {@link Frame}s: equal (dso, symbol or address, level) get the same small int id. */
 public final class FrameTable {
-    /** {@code own}: a sample's own address, when {@link #byOwnAddress} makes it part of the key; else 0. */
-    private record Key(Dso dso, Symbol sym, long addr, char level, long own) {
+    /**
+     * {@code own}: a sample's own address, when {@link #byOwnAddress} makes it part of the key; else 0.
+     * {@code line}: the line of a level of an inline chain where callchain nodes print lines, else null.
+     */
+    private record Key(Dso dso, Symbol sym, long addr, char level, long own, String line) {
         @Override
         public boolean equals(Object o) {
             // written out with the generated hash, for start-up (see Symbol.equals)
             return o instanceof Key k && addr == k.addr && level == k.level && dso == k.dso && own == k.own
-                    && Objects.equals(sym, k.sym);
+                    && Objects.equals(sym, k.sym) && Objects.equals(line, k.line);
         }
 
         @Override
         public int hashCode() {
-            return (((System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31
-                    + Long.hashCode(addr)) * 31 + level) * 31 + Long.hashCode(own);
+            return ((((System.identityHashCode(dso) * 31 + Objects.hashCode(sym)) * 31
+                    + Long.hashCode(addr)) * 31 + level) * 31 + Long.hashCode(own)) * 31 + Objects.hashCode(line);
         }
     }
 
@@ -150,9 +153,10 @@ public final class FrameTable {
             return intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), 0);
         }
         // perf's address and srcline keys compare callchain nodes by object and address, or by
-        // their lines' texts (an address in no object has no line: by address)
+        // their lines' texts (an address in no object has no line: by address); the levels of an
+        // address's inline chain by their own lines too (one function may be two levels of it)
         int before = frames.size();
-        int id = intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), loc.ip());
+        int id = intern(dso, sym, sym != null ? 0 : loc.ip(), level, loc.mapIp(), loc.ip(), loc.ip(), loc.srcline());
         if (id == before) {
             if (id >= lines.length) {
                 lines = Arrays.copyOf(lines, Math.max(id + 1, lines.length * 2));
@@ -188,7 +192,11 @@ public final class FrameTable {
     }
 
     private int intern(Dso dso, Symbol sym, long addr, char level, long mapIp, long address, long own) {
-        Key k = new Key(dso, sym, addr, level, own);
+        return intern(dso, sym, addr, level, mapIp, address, own, null);
+    }
+
+    private int intern(Dso dso, Symbol sym, long addr, char level, long mapIp, long address, long own, String line) {
+        Key k = new Key(dso, sym, addr, level, own, line);
         Integer id = ids.get(k);
         if (id == null) {
             id = frames.size();
@@ -199,7 +207,8 @@ public final class FrameTable {
                 chainNode = Arrays.copyOf(chainNode, id * 2);
             }
             int first = id;
-            canonical[id] = places.computeIfAbsent(new Place(dso, sym, addr), p -> first);
+            canonical[id] = sym != null && sym.inlined() ? inlinedPlace(dso, sym, first)
+                    : places.computeIfAbsent(new Place(dso, sym, addr), p -> first);
             chainNode[id] = sym != null && sym.inlined() ? inlinedByName.computeIfAbsent(sym.name(), n -> first)
                     : canonical[id];
             if (id == met.length) {
@@ -209,6 +218,38 @@ public final class FrameTable {
         }
         return id;
     }
+
+    /**
+     * The place of an inlined function's frame: the first of the same object and name whose
+     * function (the one it is inlined into) overlaps or touches its own, as perf's symbol
+     * comparison ({@code _sort__sym_cmp}) makes its hist entries one: the same function inlined
+     * into neighbouring functions is one entry.
+     */
+    private int inlinedPlace(Dso dso, Symbol sym, int first) {
+        Place place = new Place(dso, sym, 0);
+        Integer known = places.get(place);
+        if (known != null) {
+            return known;
+        }
+        List<Integer> named = inlinedPlaces.computeIfAbsent(sym.name(), n -> new ArrayList<>(2));
+        int at = first;
+        for (int other : named) {
+            Frame f = frames.get(other);
+            if (f.dso() == dso && Long.compareUnsigned(f.sym().start(), sym.end()) <= 0
+                    && Long.compareUnsigned(f.sym().end(), sym.start()) >= 0) {
+                at = other;
+                break;
+            }
+        }
+        if (at == first) {
+            named.add(first);
+        }
+        places.put(place, at);
+        return at;
+    }
+
+    /** By name, the first frame of each place of an inlined function ({@link #inlinedPlace}). */
+    private final Map<String, List<Integer>> inlinedPlaces = new HashMap<>();
 
     /**
      * The first frame interned at the same place (DSO, symbol or address) whatever its level:

@@ -439,6 +439,8 @@ public final class Report {
 
     private int[] chainFrames = new int[256];
     private long[] chainIps = new long[256];
+    /** By chain frame: its line as a level of an inline chain ({@link io.perfj.symbols.Location#srcline}), or null. */
+    private String[] chainSrclines = new String[256];
     private final ChainWalk walk;
 
     /** The cpumode of each chain frame (from the chain's context markers; user for unwound frames). */
@@ -447,7 +449,13 @@ public final class Report {
     private boolean[] chainUnwound = new boolean[256];
 
     private int addChainFrame(int n, int frame, long ip, int mode) {
+        return addChainFrame(n, frame, ip, mode, null);
+    }
+
+    /** @param srcline the frame's line as a level of its address's inline chain, or null */
+    private int addChainFrame(int n, int frame, long ip, int mode, String srcline) {
         if (n == chainFrames.length) {
+            chainSrclines = java.util.Arrays.copyOf(chainSrclines, n * 2);
             chainFrames = java.util.Arrays.copyOf(chainFrames, n * 2);
             chainIps = java.util.Arrays.copyOf(chainIps, n * 2);
             chainMaps = java.util.Arrays.copyOf(chainMaps, n * 2);
@@ -456,6 +464,7 @@ public final class Report {
         }
         chainFrames[n] = frame;
         chainIps[n] = ip;
+        chainSrclines[n] = srcline;
         chainModes[n] = mode;
         chainUnwound[n] = false;
         return n + 1;
@@ -522,12 +531,19 @@ public final class Report {
     private static final RecordedFrames FRAME_ALONE = (r, n, resolver, s, mode, ip) ->
             r.addChainFrame(n, r.frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true), ip, mode);
 
-    /** The functions inlined at the address, then its frame. */
+    /**
+     * The functions inlined at the address, then its frame (met as the outer level of the chain,
+     * with that level's line where callchain nodes print lines).
+     */
     private static final RecordedFrames WITH_INLINES = (r, n, resolver, s, mode, ip) -> {
         int f = r.frameOf(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip, true);
         if (f != UNMAPPED) {
-            for (int inlined : r.inlinedAt(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip)) {
-                n = r.addChainFrame(n, inlined, ip, mode);
+            InlineLevels levels = r.inlinedAt(resolver, s.pid(), s.tid(), mode, s.cpumode(), ip);
+            if (levels.ids().length > 0) {
+                for (int i = 0; i < levels.ids().length; i++) {
+                    n = r.addChainFrame(n, levels.ids()[i], ip, mode, levels.srclines()[i]);
+                }
+                return n;
             }
         }
         return r.addChainFrame(n, f, ip, mode);
@@ -537,14 +553,19 @@ public final class Report {
     private io.perfj.session.RecordedInlines recordedInlines = io.perfj.session.RecordedInlines.NONE;
     /** {@link #inlinedAt}'s caches (an index into {@link #inlinedLists}), keyed and emptied as {@link #frameCache}. */
     private final io.perfj.util.KeyedTables<LongIntMap> inlinedCache = new io.perfj.util.KeyedTables<>(() -> new LongIntMap(64));
-    private static final int[] NO_FRAMES = new int[0];
-    private final List<int[]> inlinedLists = new ArrayList<>(List.of(NO_FRAMES));
+    /** The chain frames of an address's inline chain and their lines ({@link io.perfj.symbols.Location#srcline}). */
+    private record InlineLevels(int[] ids, String[] srclines) {
+    }
+
+    private static final InlineLevels NO_FRAMES = new InlineLevels(new int[0], new String[0]);
+    private final List<InlineLevels> inlinedLists = new ArrayList<>(List.of(NO_FRAMES));
 
     /**
      * The chain frames of the functions inlined at a recorded callchain address, innermost
-     * first (without the address's own frame), cached as {@link #frameOf} caches frames.
+     * first, then the address's own frame as the chain's outer level; none where nothing is
+     * inlined. Cached as {@link #frameOf} caches frames.
      */
-    private int[] inlinedAt(FrameResolver resolver, int pid, int tid, int mode, int sampleMode, long ip) {
+    private InlineLevels inlinedAt(FrameResolver resolver, int pid, int tid, int mode, int sampleMode, long ip) {
         LongIntMap m = inlinedCache.get(((long) ((mode << 4) | (sampleMode << 1)) << 32) | ((mode == 1 ? -1 : pid) & 0xffff_ffffL));
         int at = m.get(ip);
         if (at < 0) {
@@ -553,12 +574,14 @@ public final class Report {
                     : resolver.withRecordedInlines(loc);
             at = 0;
             if (all.size() > 1) {
-                int[] ids = new int[all.size() - 1];
+                int[] ids = new int[all.size()];
+                String[] lines = new String[ids.length];
                 for (int i = 0; i < ids.length; i++) {
                     ids[i] = frames.internChain(all.get(i), levelOf(sampleMode));
+                    lines[i] = all.get(i).srcline();
                 }
                 at = inlinedLists.size();
-                inlinedLists.add(ids);
+                inlinedLists.add(new InlineLevels(ids, lines));
             }
             m.put(ip, at);
         }
@@ -606,6 +629,7 @@ public final class Report {
         }
         System.arraycopy(chainFrames, from, chainFrames, 0, n - from);
         System.arraycopy(chainIps, from, chainIps, 0, n - from);
+        System.arraycopy(chainSrclines, from, chainSrclines, 0, n - from);
         System.arraycopy(chainMaps, from, chainMaps, 0, n - from);
         System.arraycopy(chainModes, from, chainModes, 0, n - from);
         System.arraycopy(chainUnwound, from, chainUnwound, 0, n - from);
@@ -644,6 +668,7 @@ public final class Report {
             if (frames.get(chainFrames[i]).sym() != null) {
                 chainFrames[k] = chainFrames[i];
                 chainIps[k] = chainIps[i];
+                chainSrclines[k] = chainSrclines[i];
                 chainMaps[k] = chainMaps[i];
                 chainModes[k] = chainModes[i];
                 chainUnwound[k] = chainUnwound[i];
@@ -695,7 +720,9 @@ public final class Report {
     /**
      * The row key of a sample's source-line values and trace text id ({@link SourceLines#key}):
      * its own address's value and, with --children, those of its first {@code n} callchain
-     * frames (in {@link #chainIps}), each frame's entry having its own address's.
+     * frames (in {@link #chainIps}), each frame's entry having its own address's, or a level of
+     * a recorded address's inline chain its level's line ({@link SourceLines#levelId}; perf 7.2
+     * gives the levels of unwound frames their address's).
      */
     private int sourceKey(FrameResolver resolver, SampleRef s, int trace, int n) {
         int self = sourceOf(resolver, s.pid(), s.tid(), s.cpumode(), s.ip(), false);
@@ -704,7 +731,8 @@ public final class Report {
             chainSources = new int[m * 2];
         }
         for (int i = 0; i < m; i++) {
-            chainSources[i] = sourceOf(resolver, s.pid(), s.tid(), chainModes[i], chainIps[i], true);
+            int level = chainSrclines[i] == null ? -1 : sources.levelId(chainSrclines[i]);
+            chainSources[i] = level >= 0 ? level : sourceOf(resolver, s.pid(), s.tid(), chainModes[i], chainIps[i], true);
         }
         return sources.key(trace, self, chainSources, m);
     }

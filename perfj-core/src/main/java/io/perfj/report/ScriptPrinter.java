@@ -195,8 +195,9 @@ public final class ScriptPrinter {
     private SourceLines sources;
 
     /**
-     * The source line perf script prints after a frame: its object's line at the address, or
-     * the object and the address without a line table; null where it prints none.
+     * The source line perf script prints after a frame: that of its level of an inline chain
+     * ({@link Location#srcline}, printed even where it is {@code ??:0}), else its object's line at
+     * the address, or the object and the address without a line table; null where it prints none.
      */
     private String srcline(Location loc) {
         if (sources == null) {
@@ -205,6 +206,9 @@ public final class ScriptPrinter {
                     () -> io.perfj.bpf.RecordedBpf.read(data)), true,
                     perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null);
             shows = perf61 ? io.perfj.compat.PerfSrclines::scriptPrints : t -> true;
+        }
+        if (loc.srcline() != null) {
+            return loc.srcline(); // addr2line's, printed as it is
         }
         String t = sources.value(loc.dso(), null, loc.mapIp()).line();
         return shows.test(t) ? t : null;

@@ -109,11 +109,15 @@ public final class SourceLines {
 
     /**
      * The source line perf prints after a callchain frame's symbol with {@code -g address} or
-     * {@code -g srcline}: the line table's {@code file:line}, {@code ??:0} where it has no row
+     * {@code -g srcline}: that of its level of an inline chain ({@link Location#srcline}), else
+     * the line table's {@code file:line}, {@code ??:0} where it has no row
      * in a function ({@link SourceLocator#inSizedFunction}); elsewhere the offset into the symbol
      * ({@code +81}) when {@code offsets}, else (or without a symbol) {@code ??:0}.
      */
     public static String chainLine(SourceLocator locator, Location loc, boolean offsets) {
+        if (loc.srcline() != null) {
+            return loc.srcline();
+        }
         SourceLocator.Place p = locator.at(loc.dso(), loc.mapIp());
         if (p != null && p != SourceLocator.NO_ROW) {
             return p.srcline();
@@ -127,6 +131,20 @@ public final class SourceLines {
     public int chainId(Location loc) {
         Text t = chainValue == null ? null : chainValue.apply(loc);
         return t == null ? id(loc) : intern(t);
+    }
+
+    /**
+     * The value number of a level of an inline chain in a callchain, its line as addr2line names
+     * it ({@link Location#srcline}: the call site for the outer levels), as perf 7.2 gives the
+     * entries of those levels; -1 where a callchain address's value is not its own
+     * ({@link #chainValue}: perf 6.1's).
+     */
+    public int levelId(String srcline) {
+        if (chainValue != null) {
+            return -1;
+        }
+        int colon = srcline.lastIndexOf(':');
+        return intern(new Text(srcline, colon < 0 ? srcline : srcline.substring(0, colon)));
     }
 
     /** The texts of a line found: the file without its directories. */

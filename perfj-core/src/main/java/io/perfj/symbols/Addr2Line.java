@@ -27,14 +27,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class Addr2Line implements AutoCloseable {
     private static final String SENTINEL = "0xffffffffffffffff";
-    private static final CompletableFuture<List<String>> NONE = CompletableFuture.completedFuture(List.of());
+    private static final CompletableFuture<List<Level>> NONE = CompletableFuture.completedFuture(List.of());
 
     /** A running addr2line: the answers still to come are for {@code pending}, in order. */
     private static final class Proc {
         final Process process;
         final Writer in;
         final BufferedReader out;
-        final Queue<CompletableFuture<List<String>>> pending = new ConcurrentLinkedQueue<>();
+        final Queue<CompletableFuture<List<Level>>> pending = new ConcurrentLinkedQueue<>();
         volatile boolean closed;
         boolean unflushed;
 
@@ -45,9 +45,17 @@ public final class Addr2Line implements AutoCloseable {
         }
     }
 
+    /**
+     * One function of an address's inline chain and its source line as perf names it from
+     * addr2line's answer ({@code file:line}, the file without its directories): the address's own
+     * line for the innermost function, the call site of the next inner one for the others.
+     */
+    public record Level(String function, String srcline) {
+    }
+
     private final String tool;
     private final Map<Path, Proc> procs = new HashMap<>();
-    private final Map<Path, Map<Long, CompletableFuture<List<String>>>> cache = new HashMap<>();
+    private final Map<Path, Map<Long, CompletableFuture<List<Level>>>> cache = new HashMap<>();
     private volatile boolean broken;
     private boolean closed;
 
@@ -64,7 +72,15 @@ public final class Addr2Line implements AutoCloseable {
      * the containing function last; empty when unknown.
      */
     public List<String> functions(Path file, long vaddr) {
-        CompletableFuture<List<String>> f;
+        return levels(file, vaddr).stream().map(Level::function).toList();
+    }
+
+    /**
+     * The functions at {@code vaddr} in {@code file} with their source lines, innermost first;
+     * empty when unknown.
+     */
+    public List<Level> levels(Path file, long vaddr) {
+        CompletableFuture<List<Level>> f;
         synchronized (this) {
             f = ask(file, vaddr);
             if (!f.isDone()) {
@@ -91,21 +107,21 @@ public final class Addr2Line implements AutoCloseable {
         }
     }
 
-    private CompletableFuture<List<String>> ask(Path file, long vaddr) {
+    private CompletableFuture<List<Level>> ask(Path file, long vaddr) {
         if (broken) {
             return NONE;
         }
-        Map<Long, CompletableFuture<List<String>>> c = cache.computeIfAbsent(file, x -> new HashMap<>());
-        CompletableFuture<List<String>> hit = c.get(vaddr);
+        Map<Long, CompletableFuture<List<Level>>> c = cache.computeIfAbsent(file, x -> new HashMap<>());
+        CompletableFuture<List<Level>> hit = c.get(vaddr);
         if (hit != null) {
             return hit;
         }
-        CompletableFuture<List<String>> f = send(file, vaddr);
+        CompletableFuture<List<Level>> f = send(file, vaddr);
         c.put(vaddr, f);
         return f;
     }
 
-    private CompletableFuture<List<String>> send(Path file, long vaddr) {
+    private CompletableFuture<List<Level>> send(Path file, long vaddr) {
         Proc p = procs.get(file);
         try {
             if (p == null) {
@@ -121,7 +137,7 @@ public final class Addr2Line implements AutoCloseable {
                 reader.setDaemon(true);
                 reader.start();
             }
-            CompletableFuture<List<String>> f = new CompletableFuture<>();
+            CompletableFuture<List<Level>> f = new CompletableFuture<>();
             // queued before it is written: the reader may see the answer at once
             p.pending.add(f);
             p.in.write("0x" + Long.toHexString(vaddr) + "\n" + SENTINEL + "\n");
@@ -156,11 +172,11 @@ public final class Addr2Line implements AutoCloseable {
     private void read(Proc p) {
         try {
             while (true) {
-                List<String> names = answer(p.out);
+                List<Level> names = answer(p.out);
                 if (names == null) {
                     break;
                 }
-                CompletableFuture<List<String>> f = p.pending.poll();
+                CompletableFuture<List<Level>> f = p.pending.poll();
                 if (f == null) {
                     break; // an answer nobody asked for: the stream is out of step
                 }
@@ -176,11 +192,11 @@ public final class Addr2Line implements AutoCloseable {
     }
 
     /** One answer (the address line, name and place pairs, the sentinel's three lines), or null at the end. */
-    private static List<String> answer(BufferedReader out) throws IOException {
+    private static List<Level> answer(BufferedReader out) throws IOException {
         if (out.readLine() == null) {
             return null;
         }
-        List<String> names = new ArrayList<>();
+        List<Level> names = new ArrayList<>();
         while (true) {
             String fn = out.readLine();
             if (fn == null) {
@@ -192,18 +208,38 @@ public final class Addr2Line implements AutoCloseable {
                 }
                 return List.copyOf(names);
             }
-            if (out.readLine() == null) { // file:line
+            String place = out.readLine();
+            if (place == null) {
                 return null;
             }
             if (!fn.equals("??")) {
-                names.add(fn);
+                names.add(new Level(fn, srcline(place)));
             }
         }
     }
 
+    /**
+     * perf's text of addr2line's {@code FILE:LINE} (maybe followed by {@code (discriminator N)}):
+     * the file without its directories, the line's number ({@code 0} where it is {@code ?}).
+     */
+    static String srcline(String place) {
+        int colon = place.lastIndexOf(':');
+        if (colon < 0) {
+            return place;
+        }
+        String file = place.substring(0, colon);
+        file = file.substring(file.lastIndexOf('/') + 1);
+        int end = colon + 1;
+        while (end < place.length() && Character.isDigit(place.charAt(end))) {
+            end++;
+        }
+        String n = place.substring(colon + 1, end);
+        return file + ":" + (n.isEmpty() ? "0" : Long.parseLong(n));
+    }
+
     /** Answers every question still open on {@code p} with nothing (the process is gone). */
     private static void failAll(Proc p) {
-        for (CompletableFuture<List<String>> f; (f = p.pending.poll()) != null; ) {
+        for (CompletableFuture<List<Level>> f; (f = p.pending.poll()) != null; ) {
             f.complete(List.of());
         }
     }
@@ -212,7 +248,7 @@ public final class Addr2Line implements AutoCloseable {
     public synchronized void close() {
         closed = true;
         // questions left open now are asked again if the object is used after all
-        for (Map<Long, CompletableFuture<List<String>>> c : cache.values()) {
+        for (Map<Long, CompletableFuture<List<Level>>> c : cache.values()) {
             c.values().removeIf(f -> !f.isDone());
         }
         for (Proc p : procs.values()) {

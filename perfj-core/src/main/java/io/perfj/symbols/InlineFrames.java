@@ -15,9 +15,10 @@ import java.util.List;
 public final class InlineFrames {
     private final ObjectCache objects;
     private final Demangling demangling;
-    private static final Symbol[] NONE = new Symbol[0];
+    private static final Level[] NONE = new Level[0];
     private final java.util.Map<Path, Path> runtimes = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.Map<Dso, java.util.Map<Long, Symbol[]>> chains = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Path, Boolean> lineTables = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Dso, java.util.Map<Long, Level[]>> chains = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile Addr2Line addr2line;
     /** What {@link #prefetch} asked for recently (used by the one thread that prefetches). */
     private static final int ASKED = 8192;
@@ -82,7 +83,10 @@ public final class InlineFrames {
         }
     }
 
-    /** The frame with the functions inlined at its address, innermost first; just the frame when none. */
+    /**
+     * The frame with the functions inlined at its address, innermost first, each with its level's
+     * source line ({@link Location#srcline}); just the frame when none.
+     */
     public List<Location> withInlines(Location loc) {
         Symbol sym = loc.symbol();
         Dso dso = loc.dso();
@@ -90,14 +94,15 @@ public final class InlineFrames {
             return List.of(loc);
         }
         // the chain of an address is the same at every frame that reaches it: looked up once
-        Symbol[] chain = chains.computeIfAbsent(dso, d -> new java.util.concurrent.ConcurrentHashMap<>())
+        Level[] chain = chains.computeIfAbsent(dso, d -> new java.util.concurrent.ConcurrentHashMap<>())
                 .computeIfAbsent(loc.mapIp(), ip -> chain(dso, sym, ip));
         if (chain.length == 0) {
             return List.of(loc);
         }
         List<Location> out = new ArrayList<>(chain.length);
-        for (Symbol s : chain) {
-            out.add(s == null ? loc : new Location(loc.map(), dso, s, loc.ip(), loc.mapIp(), loc.level()));
+        for (Level l : chain) {
+            out.add(new Location(loc.map(), dso, l.symbol == null ? sym : l.symbol, loc.ip(), loc.mapIp(), loc.level(),
+                    l.srcline));
         }
         return out;
     }
@@ -113,29 +118,45 @@ public final class InlineFrames {
     public List<Location> withInlinesAndFrame(Location loc) {
         List<Location> all = withInlines(loc);
         int n = all.size();
-        if (all.get(n - 1) == loc) {
+        Location last = all.get(n - 1);
+        if (last == loc || last.symbol() == loc.symbol()) {
             return all;
         }
         List<Location> out = new ArrayList<>(all.subList(0, n - 1));
-        out.add(loc);
+        out.add(new Location(loc.map(), loc.dso(), loc.symbol(), loc.ip(), loc.mapIp(), loc.level(), last.srcline()));
         return out;
     }
 
-    /** addr2line's names at a DSO address: null for the frame's own symbol, inlined symbols for the others. */
-    private Symbol[] chain(Dso dso, Symbol sym, long mapIp) {
+    /** A level of an address's chain: its symbol (null for the frame's own) and source line. */
+    private record Level(Symbol symbol, String srcline) {
+    }
+
+    /** addr2line's names at a DSO address: the frame's own symbol as null, inlined symbols for the others. */
+    private Level[] chain(Dso dso, Symbol sym, long mapIp) {
         Path file = objects.symbolFile(dso);
-        if (file == null) {
+        if (file == null || !lineTables.computeIfAbsent(file, this::hasLineTable)) {
             return NONE;
         }
         long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, f -> runtimeOf(f, dso)), mapIp);
-        List<String> names = addr2line().functions(file, vaddr);
-        Symbol[] out = new Symbol[names.size()];
+        List<Addr2Line.Level> levels = addr2line().levels(file, vaddr);
+        Level[] out = new Level[levels.size()];
         for (int i = 0; i < out.length; i++) {
             // addr2line gives linkage names; perf demangles them as it does ELF symbols (new_inline_sym)
-            String n = demangling.demangle(names.get(i));
-            out[i] = n.equals(sym.name()) ? null : new Symbol(sym.start(), sym.end(), n, Symbol.INLINED);
+            String n = demangling.demangle(levels.get(i).function());
+            out[i] = new Level(n.equals(sym.name()) ? null : new Symbol(sym.start(), sym.end(), n, Symbol.INLINED),
+                    levels.get(i).srcline());
         }
         return out;
+    }
+
+    /** Whether a file has a line table: perf asks addr2line about no other (it names no inlined function there). */
+    private boolean hasLineTable(Path file) {
+        io.perfj.elf.ElfFile elf = objects.elf(file);
+        try {
+            return elf != null && elf.section(".debug_line").isPresent();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**

@@ -71,4 +71,25 @@ class FrameTableTest {
         assertEquals("f ??:0", t.chainName(c));
         assertEquals("g ??:0", t.chainName(d));
     }
+
+    /**
+     * The places (hist entries) of an inlined function: one for the frames of its name in
+     * functions that overlap or touch (perf's {@code _sort__sym_cmp}), apart in functions further
+     * away or in another object.
+     */
+    @Test
+    void inlinedFramesInNeighbouringFunctionsAreOnePlace() {
+        FrameTable t = new FrameTable();
+        int inRun = t.internChain(at(PROG, new Symbol(0x109d, 0x10d7, "sys3", Symbol.INLINED), 0x10c0), '.');
+        int inStart = t.internChain(at(PROG, new Symbol(0x10d7, 0x1100, "sys3", Symbol.INLINED), 0x10e0), '.');
+        int far = t.internChain(at(PROG, new Symbol(0x2000, 0x2040, "sys3", Symbol.INLINED), 0x2010), '.');
+        int inLib = t.internChain(at(LIB, new Symbol(0x109d, 0x10d7, "sys3", Symbol.INLINED), 0x10c0), '.');
+        int run = t.internChain(at(PROG, new Symbol(0x109d, 0x10d7, "run", 'L'), 0x10c0), '.');
+        int start = t.internChain(at(PROG, new Symbol(0x10d7, 0x1100, "_start", 'G'), 0x10e0), '.');
+        assertNotEquals(inRun, inStart);
+        assertEquals(inRun, t.canonical(inStart));
+        assertEquals(far, t.canonical(far));
+        assertEquals(inLib, t.canonical(inLib));
+        assertNotEquals(t.canonical(run), t.canonical(start));
+    }
 }

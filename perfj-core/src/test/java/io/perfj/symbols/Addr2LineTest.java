@@ -98,4 +98,25 @@ class Addr2LineTest {
             assertEquals(List.of(), a.functions(file, 1));
         }
     }
+
+    /** Each function comes with perf's text of its line: the file without directories, the number alone. */
+    @Test
+    void levelsCarryEachFunctionsLine() throws Exception {
+        Path file = Files.writeString(dir.resolve("obj"), "x");
+        String body = """
+                while read a; do
+                  echo "$a"
+                  case "$a" in
+                    0xffffffffffffffff) echo '??'; echo '??:0' ;;
+                    *) echo mix; echo '/src/lib/mix.h:6'; echo churn; echo './src/srcline.c:14 (discriminator 2)'
+                       echo main; echo 'main.c:?' ;;
+                  esac
+                done
+                """;
+        try (Addr2Line a = new Addr2Line(tool(body).toString())) {
+            assertEquals(List.of(new Addr2Line.Level("mix", "mix.h:6"), new Addr2Line.Level("churn", "srcline.c:14"),
+                    new Addr2Line.Level("main", "main.c:0")), a.levels(file, 0x10));
+            assertEquals(List.of("mix", "churn", "main"), a.functions(file, 0x10));
+        }
+    }
 }
