@@ -137,9 +137,10 @@ class ReportGoldenTest {
     }
 
     /**
-     * --children with --dsos/--symbols: perf adds every sample and hides the entries created by a
-     * sample the filters turned away, so callers count samples that landed elsewhere. Line for
-     * line: a column a one-value filter elides is no sort key of the output either.
+     * --children with --dsos/--symbols under {@code --compat perf-6.1}: perf 6.1 adds every sample
+     * and hides the entries created by a sample the filters turned away, so callers count samples
+     * that landed elsewhere. Line for line: a column a one-value filter elides is no sort key of
+     * the output either.
      */
     @TestFactory
     Stream<DynamicTest> childrenWithFiltersMatchPerf() {
@@ -158,6 +159,58 @@ class ReportGoldenTest {
             assertEquals(String.join("\n", withoutTip(Fixtures.golden("c-fp", v.kind()))),
                     String.join("\n", withoutTip(r.out())));
         }));
+    }
+
+    /**
+     * Sample filters with --children in the default mode, as perf 7.2: a sample the filters turn
+     * away is left out, and a passing sample counts in every caller's row, whatever its object
+     * (fixtures/README.md, "Options and filters"). Whole outputs, but for perf 7.2's {@code [.]}
+     * on kernel and BPF rows made from callchains (class {@code kernel-row-level}), where perfj prints
+     * {@code [k]}. Not {@code --dsos '[kernel.kallsyms]'}: perf 7.2 leaves ld.so's callers
+     * unnamed there and adds libc's inlined functions (class {@code fp-inlines}).
+     */
+    @TestFactory
+    Stream<DynamicTest> childrenWithFiltersMatchPerf72ByDefault() {
+        return CHILDREN_FILTERS.stream().map(v -> DynamicTest.dynamicTest(v.kind(), () -> {
+            String[] nk = v.kind().split(" ");
+            CliFixtures.Run r = CliFixtures.run(childrenFilterArgs(nk[0], v.args()));
+            assertEquals(0, r.rc(), r.err());
+            String want = Fixtures.golden(nk[0], nk[1] + ".perf72").replaceAll("((?:\\[kernel\\.kallsyms]|bpf_prog_\\w+) +)\\[\\.]", "$1[k]");
+            assertEquals(String.join("\n", withoutTip(want)), String.join("\n", withoutTip(r.out())));
+        }));
+    }
+
+    /**
+     * Those cases under {@code --compat perf-6.1}: perf 6.1's outputs (the first three are
+     * {@link #childrenWithFiltersMatchPerf}'s).
+     */
+    @TestFactory
+    Stream<DynamicTest> childrenWithFiltersAsPerf61() {
+        return CHILDREN_FILTERS.stream().skip(3).map(v -> DynamicTest.dynamicTest(v.kind(), () -> {
+            String[] nk = v.kind().split(" ");
+            CliFixtures.Run r = CliFixtures.runPerf(childrenFilterArgs(nk[0], v.args()));
+            assertEquals(0, r.rc(), r.err());
+            assertEquals(String.join("\n", withoutTip(Fixtures.golden(nk[0], nk[1]))), String.join("\n", withoutTip(r.out())));
+        }));
+    }
+
+    static final List<Variant> CHILDREN_FILTERS = List.of(
+            new Variant("c-fp report-children-symbols", new String[] {"--children", "-g", "none", "--symbols", "compute_a"}),
+            new Variant("c-fp report-children-dsos", new String[] {"--children", "-g", "none", "--dsos", "hot"}),
+            new Variant("c-fp report-children-dsos-symbols",
+                    new String[] {"--children", "-g", "none", "--dsos", "hot", "--symbols", "main,compute_a"}),
+            new Variant("c-fp report-children-dsos-graph", new String[] {"--dsos", "hot"}),
+            new Variant("c-fp report-children-symbol-work", new String[] {"-g", "none", "-S", "work"}),
+            new Variant("bpf-sys report-children-pid",
+                    new String[] {"-g", "none", "--no-inline", "--pid", "9765", "-s", "dso,sym"}),
+            new Variant("bpf-sys report-children-comms",
+                    new String[] {"-g", "none", "--no-inline", "--comms", "bpftool", "-s", "dso,sym"}));
+
+    private static String[] childrenFilterArgs(String name, String... args) {
+        List<String> all = new ArrayList<>(List.of("report", "--stdio", "-i", Fixtures.recording(name).toString(),
+                "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files"));
+        all.addAll(List.of(args));
+        return all.toArray(new String[0]);
     }
 
     /** More of perf's options, each against its own golden (see fixtures/README.md). */

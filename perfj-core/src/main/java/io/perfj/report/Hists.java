@@ -144,6 +144,7 @@ public final class Hists {
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;
+        this.addsFailing = io.perfj.compat.PerfFilteredChildren.addsFailingSamples(perf61, opts.children());
         this.bySym = opts.has(SortKey.SYM);
         this.verbose = opts.view() != null && opts.view().verbose();
         this.byDso = opts.has(SortKey.DSO);
@@ -184,6 +185,9 @@ public final class Hists {
 
     /** Whether the sample being added failed the filters (the entries it creates are hidden). */
     private boolean creatingFiltered;
+
+    /** Whether samples that fail the filters are added all the same ({@link io.perfj.compat.PerfFilteredChildren}). */
+    private final boolean addsFailing;
 
     /** The parent pattern, when the rows' parent symbols are needed ({@link ReportOptions#parents}). */
     private final java.util.regex.Pattern parentPattern;
@@ -328,7 +332,7 @@ public final class Hists {
         void row(int mark, int commId, String comm, int pid, int tid, int cpu, int selfFrame, int stack, int trace,
                  long period, long samples) {
             String parent = parentOf(stack);
-            if (!accepted(comm, pid, tid, cpu, selfFrame, parent) && !opts.children()) {
+            if (!accepted(comm, pid, tid, cpu, selfFrame, parent) && !addsFailing) {
                 return;
             }
             int[] chain = stacks.frames(stack);
@@ -387,7 +391,7 @@ public final class Hists {
             keptPeriod += period;
             keptSamples += samples;
         }
-        if (!pass && !opts.children()) {
+        if (!pass && !addsFailing) {
             return;
         }
         int[] chain = stacks.frames(stack);
@@ -539,7 +543,7 @@ public final class Hists {
             keptPeriod += period;
             keptSamples++;
         }
-        if (!pass && !opts.children()) {
+        if (!pass && !addsFailing) {
             return;
         }
         creatingFiltered = !pass;
@@ -661,9 +665,8 @@ public final class Hists {
 
     /**
      * Whether a sample passes the filters (its thread, cpu, and the object and symbol it landed
-     * in). Without --children a sample that does not is left out. With --children perf adds it
-     * like any other and only marks the entries it creates as filtered: an entry is hidden when
-     * the sample that created it did not pass, and counts every sample that reaches it.
+     * in). A sample that does not is left out, with or without --children: a caller's row counts
+     * the samples that passed (see {@link io.perfj.compat.PerfFilteredChildren} for perf 6.1's way).
      */
     private boolean accepted(String comm, int pid, int tid, int cpu, int leaf, String parent) {
         return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf))
@@ -718,7 +721,7 @@ public final class Hists {
             shown = new ArrayList<>(created);
             shown.sort(order());
         }
-        if (opts.children() && opts.filters()) {
+        if (addsFailing && opts.filters()) {
             shown.removeIf(e -> e.filtered);
         }
         beforeSymbolFilter = shown;
@@ -831,7 +834,8 @@ public final class Hists {
         boolean children = opts.children();
         boolean byDepth = children && opts.mode() != CallchainMode.NONE;
         boolean callerOrder = opts.callerOrder();
-        List<SortKey> keys = opts.sortKeys();
+        // a key whose column is left out (a filter of one value) orders nothing, as in perf
+        List<SortKey> keys = StdioReport.shownKeys(opts);
         return (a, b) -> {
             int c;
             if (children && (c = Long.compare(b.accPeriod, a.accPeriod)) != 0) {
