@@ -335,7 +335,7 @@ public final class ScriptPrinter {
 
             @Override
             public boolean namesInlinedFrames() {
-                return !opts.noInline();
+                return !opts.noInline() && !opts.hideCallGraph();
             }
 
             @Override

@@ -315,7 +315,8 @@ public final class Session implements AutoCloseable {
                 recordWarnings.addAll(in.warnings());
             }
         } else {
-            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames, h.namesInlinedFrames()) : null;
+            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames,
+                    h.namesInlinedFrames(), recordedInlines) : null;
             DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT, h.inFileOrder());
             try {
                 for (PerfRecord r; (r = in.next()) != null; ) {
