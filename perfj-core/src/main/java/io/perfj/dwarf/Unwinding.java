@@ -117,9 +117,12 @@ public final class Unwinding implements AutoCloseable {
         return inlines.withInlines(loc);
     }
 
-    /** Asks now for the inline chain at an object's address ({@link InlineFrames#prefetch}); see {@link #flushInlines}. */
+    /**
+     * Asks now for the inline chain {@link #withInlinesAndFrame} will want at an object's address
+     * ({@link InlineFrames#prefetchRecorded}); see {@link #flushInlines}.
+     */
     public boolean prefetchInline(io.perfj.symbols.Dso dso, long mapIp) {
-        return inlines.prefetch(dso, mapIp);
+        return inlines.prefetchRecorded(dso, mapIp);
     }
 
     /** Sends the questions {@link #prefetchInline} asked. */

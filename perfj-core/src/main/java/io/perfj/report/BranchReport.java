@@ -153,6 +153,11 @@ public final class BranchReport {
         }
         session.run(new RecordHandler() {
             @Override
+            public boolean namesInlinedFrames() {
+                return false; // branch entries, no callchain frames
+            }
+
+            @Override
             public void sample(SampleRef ref) {
                 Sample s = ref.sample();
                 BranchStack bs = s.branchStack();

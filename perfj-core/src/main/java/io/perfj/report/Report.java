@@ -294,7 +294,8 @@ public final class Report {
             session.run(new RecordHandler() {
                 @Override
                 public boolean namesInlinedFrames() {
-                    return !noInline;
+                    // callchains only: a report without them asks nothing of addr2line
+                    return !noInline && (opts.mode() != CallchainMode.NONE || opts.children() || opts.parents());
                 }
 
                 @Override

@@ -339,7 +339,7 @@ public final class ScriptPrinter {
 
             @Override
             public boolean namesInlinedFrames() {
-                return !opts.noInline();
+                return !opts.noInline() && !opts.hideCallGraph();
             }
 
             @Override

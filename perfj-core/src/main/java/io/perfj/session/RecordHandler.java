@@ -41,10 +41,12 @@ public interface RecordHandler {
     }
 
     /**
-     * Whether the handler names the functions inlined at unwound addresses ({@link
-     * MachineResolver#withInlines}); the session then asks addr2line for them on its second
-     * thread as it unwinds. A handler that unwinds but shows no inlined frames (report
-     * {@code --no-inline}) returns false, and no addr2line is started for them.
+     * Whether the handler names the functions inlined at callchain addresses ({@link
+     * MachineResolver#withInlines}, and {@link MachineResolver#withRecordedInlines} where the
+     * session's {@link RecordedInlines} names them); the session then asks addr2line for them on
+     * its second thread as it decodes and unwinds. A handler that shows no inlined frames (report
+     * {@code --no-inline}, a report without callchains) returns false, and no addr2line is
+     * started for them.
      */
     default boolean namesInlinedFrames() {
         return unwindsUserStacks();

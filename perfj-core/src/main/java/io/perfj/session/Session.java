@@ -46,8 +46,10 @@ import java.util.function.Consumer;
  * same output. Bad input ends the loop with an {@link io.perfj.io.FormatException} (or whatever
  * the second thread met, as itself) after every record before the damage was delivered.
  *
- * <p>Subprocesses: resolving inlined frames of {@code --call-graph dwarf} stacks may run binutils'
- * {@code addr2line}; nothing else in a session starts a process.
+ * <p>Subprocesses: naming the functions inlined at callchain addresses (unwound
+ * {@code --call-graph dwarf} frames, and recorded ones under {@link RecordedInlines#NAMED}) may
+ * run binutils' {@code addr2line}, asked ahead on the second thread; nothing else in a session
+ * starts a process.
  */
 public final class Session implements AutoCloseable {
     /** The callchain limit perf uses when none is given ({@code sysctl kernel.perf_event_max_stack}). */
@@ -315,7 +317,8 @@ public final class Session implements AutoCloseable {
                 recordWarnings.addAll(in.warnings());
             }
         } else {
-            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames, h.namesInlinedFrames()) : null;
+            UnwindAhead stage = h.unwindsUserStacks() ? UnwindAhead.forRecording(data, options, resolver::inlineNames,
+                    h.namesInlinedFrames(), recordedInlines) : null;
             DecodedRecords in = DecodedRecords.threaded(data, stage, DecodedRecords.Bounds.DEFAULT, h.inFileOrder());
             try {
                 for (PerfRecord r; (r = in.next()) != null; ) {

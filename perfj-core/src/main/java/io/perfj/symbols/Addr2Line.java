@@ -22,27 +22,28 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * kept open; each address is followed by a sentinel address so the end of its answer is known,
  * and answers are cached. Questions may be asked ahead ({@link #prefetch}): they are written at
  * once and a reader thread per process collects the answers in order, so the process works while
- * the asker does something else, and {@link #functions} waits only for what is not in yet.
+ * the asker does something else, and {@link #functions} waits only for what is not in yet. A
+ * process is started by its reader thread, not the asker (a JVM's first process start takes
+ * tens of milliseconds); questions asked before it runs wait in a buffer.
  * Without addr2line there is no inline expansion.
  */
 public final class Addr2Line implements AutoCloseable {
     private static final String SENTINEL = "0xffffffffffffffff";
     private static final CompletableFuture<List<Level>> NONE = CompletableFuture.completedFuture(List.of());
 
-    /** A running addr2line: the answers still to come are for {@code pending}, in order. */
+    /**
+     * An addr2line: the answers still to come are for {@code pending}, in order. Its process and
+     * streams are null until its reader thread has started it (set under the Addr2Line's lock);
+     * questions asked before wait in {@code early}.
+     */
     private static final class Proc {
-        final Process process;
-        final Writer in;
-        final BufferedReader out;
+        Process process;
+        Writer in;
+        BufferedReader out;
+        final StringBuilder early = new StringBuilder();
         final Queue<CompletableFuture<List<Level>>> pending = new ConcurrentLinkedQueue<>();
         volatile boolean closed;
         boolean unflushed;
-
-        Proc(Process process) {
-            this.process = process;
-            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        }
     }
 
     /**
@@ -128,20 +129,23 @@ public final class Addr2Line implements AutoCloseable {
                 if (!Files.isRegularFile(file)) {
                     return NONE;
                 }
-                Process pr = new ProcessBuilder(tool, "-f", "-i", "-a", "-e", file.toString())
-                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                Proc started = new Proc(pr);
+                Proc started = new Proc();
                 p = started;
                 procs.put(file, p);
-                java.lang.Thread reader = new java.lang.Thread(() -> read(started), "perfj-addr2line");
+                java.lang.Thread reader = new java.lang.Thread(() -> run(started, file), "perfj-addr2line");
                 reader.setDaemon(true);
                 reader.start();
             }
             CompletableFuture<List<Level>> f = new CompletableFuture<>();
             // queued before it is written: the reader may see the answer at once
             p.pending.add(f);
-            p.in.write("0x" + Long.toHexString(vaddr) + "\n" + SENTINEL + "\n");
-            p.unflushed = true;
+            String question = "0x" + Long.toHexString(vaddr) + "\n" + SENTINEL + "\n";
+            if (p.in == null) {
+                p.early.append(question);
+            } else {
+                p.in.write(question);
+                p.unflushed = true;
+            }
             if (broken) {
                 failAll(p);
             }
@@ -156,7 +160,7 @@ public final class Addr2Line implements AutoCloseable {
     }
 
     private void flush(Proc p) {
-        if (p == null || !p.unflushed) {
+        if (p == null || !p.unflushed || p.in == null) {
             return;
         }
         try {
@@ -168,7 +172,38 @@ public final class Addr2Line implements AutoCloseable {
         }
     }
 
-    /** The reader thread of one process: each answer completes the oldest question. */
+    /** The reader thread of one process: starts it, sends what was asked meanwhile, then reads. */
+    private void run(Proc p, Path file) {
+        Process pr;
+        try {
+            pr = new ProcessBuilder(tool, "-f", "-i", "-a", "-e", file.toString())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            broken = true;
+            failAll(p);
+            return;
+        }
+        synchronized (this) {
+            if (p.closed) {
+                pr.destroy();
+                failAll(p);
+                return;
+            }
+            p.process = pr;
+            p.out = new BufferedReader(new InputStreamReader(pr.getInputStream(), StandardCharsets.UTF_8));
+            p.in = new OutputStreamWriter(pr.getOutputStream(), StandardCharsets.UTF_8);
+            try {
+                p.in.write(p.early.toString());
+                p.in.flush();
+            } catch (IOException e) {
+                broken = true;
+            }
+            p.early.setLength(0);
+        }
+        read(p);
+    }
+
+    /** Reads one process's answers: each completes the oldest question. */
     private void read(Proc p) {
         try {
             while (true) {
@@ -253,7 +288,9 @@ public final class Addr2Line implements AutoCloseable {
         }
         for (Proc p : procs.values()) {
             p.closed = true;
-            p.process.destroy();
+            if (p.process != null) {
+                p.process.destroy();
+            }
             failAll(p);
         }
         procs.clear();

@@ -19,6 +19,8 @@ public final class InlineFrames {
     private final java.util.Map<Path, Path> runtimes = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Map<Path, Boolean> lineTables = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Map<Dso, java.util.Map<Long, Level[]>> chains = new java.util.concurrent.ConcurrentHashMap<>();
+    /** {@link #mayInline} by file. */
+    private final java.util.Map<Path, Boolean> dwarf = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile Addr2Line addr2line;
     /** What {@link #prefetch} asked for recently (used by the one thread that prefetches). */
     private static final int ASKED = 8192;
@@ -57,6 +59,18 @@ public final class InlineFrames {
      * @return whether a question may have been written (and {@link #flush} is due)
      */
     public boolean prefetch(Dso dso, long mapIp) {
+        return prefetch(dso, mapIp, false);
+    }
+
+    /**
+     * As {@link #prefetch(Dso, long)}, for what {@link #withInlinesAndFrame} will ask: nothing for
+     * an object addr2line can name no inlined function in ({@link #mayInline}).
+     */
+    public boolean prefetchRecorded(Dso dso, long mapIp) {
+        return prefetch(dso, mapIp, true);
+    }
+
+    private boolean prefetch(Dso dso, long mapIp, boolean recorded) {
         if (dso == null || dso.kind() != DsoKind.USER) {
             return false;
         }
@@ -68,7 +82,7 @@ public final class InlineFrames {
         askedIp[slot] = mapIp;
         askedDso[slot] = dso;
         Path file = objects.symbolFile(dso);
-        if (file == null) {
+        if (file == null || recorded && !mayInline(file)) {
             return false;
         }
         long vaddr = objects.fileOffsetToVaddr(runtimes.computeIfAbsent(file, f -> runtimeOf(f, dso)), mapIp);
@@ -116,6 +130,13 @@ public final class InlineFrames {
      * inlined function in place of the frame.
      */
     public List<Location> withInlinesAndFrame(Location loc) {
+        if (loc.dso() != null && loc.dso().kind() == DsoKind.USER) {
+            // a one-name answer (all addr2line gives without DWARF) leaves the frame alone
+            Path file = objects.symbolFile(loc.dso());
+            if (file != null && !mayInline(file)) {
+                return List.of(loc);
+            }
+        }
         List<Location> all = withInlines(loc);
         int n = all.size();
         Location last = all.get(n - 1);
@@ -156,6 +177,51 @@ public final class InlineFrames {
             return elf != null && elf.section(".debug_line").isPresent();
         } catch (RuntimeException e) {
             return false;
+        }
+    }
+
+    /**
+     * Whether addr2line may name more than one function at an address of {@code file}: whether
+     * DWARF is within its reach (a {@code .debug_info} in the file, or a separate debug file it
+     * would follow: by build-id under {@code /usr/lib/debug}, by {@code .gnu_debuglink}, or from
+     * debuginfod). Without, it names at most the symbol, which leaves a recorded frame alone, so
+     * no process is started for the file.
+     */
+    private boolean mayInline(Path file) {
+        return dwarf.computeIfAbsent(file, this::dwarfReachable);
+    }
+
+    private boolean dwarfReachable(Path file) {
+        String debuginfod = System.getenv("DEBUGINFOD_URLS");
+        io.perfj.elf.ElfFile elf = objects.elf(file);
+        if (elf == null || debuginfod != null && !debuginfod.isBlank()) {
+            return true; // addr2line's own answer
+        }
+        try {
+            if (elf.section(".debug_info").isPresent() || elf.section(".zdebug_info").isPresent()) {
+                return true;
+            }
+            String id = elf.buildIdHex().orElse("");
+            if (id.length() > 2 && java.nio.file.Files.exists(
+                    Path.of("/usr/lib/debug/.build-id", id.substring(0, 2), id.substring(2) + ".debug"))) {
+                return true;
+            }
+            String link = elf.debugLink().map(io.perfj.elf.DebugLink::fileName).orElse(null);
+            if (link != null) {
+                // where binutils looks: beside the file as named and as resolved, in .debug/, under /usr/lib/debug
+                for (Path f : List.of(file.toAbsolutePath(), file.toRealPath())) {
+                    Path dir = f.getParent();
+                    for (Path p : DebugLinks.places(f, link, dir == null ? null : dir.toString(),
+                            d -> Path.of("/usr/lib/debug" + d))) {
+                        if (java.nio.file.Files.exists(p)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        } catch (java.io.IOException | RuntimeException e) {
+            return true;
         }
     }
 
