@@ -53,7 +53,9 @@ class InlineFramesTest {
             Dso dso = new Dso(program.toString(), DsoKind.USER, null, d -> null);
             Location loc = new Location(null, dso, new Symbol(0x1080, 0x1100, "main", 'T'), 0x1090, 0x1090, '.');
             List<Location> out = frames.withInlinesAndFrame(loc);
-            assertEquals(loc, out.getLast());
+            // the frame itself comes last (with the line addr2line gives it, when it runs)
+            assertEquals(loc.symbol(), out.getLast().symbol());
+            assertEquals(loc.ip(), out.getLast().ip());
             return out;
         } finally {
             cache.close();
