@@ -91,8 +91,11 @@ class LiveProfileTest {
     }
 
     private static void assertLiveReportIsReports(Path file, String name, boolean children) throws Exception {
+        // top names no functions inlined at callchain addresses: report's --no-inline
         ReportOptions o = new ReportOptions(KEYS, false, children, CallchainMode.GRAPH, children, 0.5, 0, 127,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, io.perfj.report.SampleSelection.ALL,
+                new io.perfj.report.ReportView(false, false, false, false, false, true,
+                        io.perfj.report.ReportView.Groups.RECORDED));
         List<String> expected;
         String event;
         try (Session s = Session.open(file, options())) {
