@@ -27,8 +27,13 @@ class InlinesAheadTest {
         }
     }
 
-    /** The addr2line processes running under this JVM once a two-thread session has read c-fp. */
+    /**
+     * The addr2line processes a two-thread session that has read c-fp started and still runs
+     * (children of this JVM that were not running before it: other tests' may still be exiting).
+     */
     private static List<String> runningAfter(Compat compat, boolean names) {
+        java.util.Set<Long> before = ProcessHandle.current().children().map(ProcessHandle::pid)
+                .collect(java.util.stream.Collectors.toSet());
         SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
                 Path.of("/nonexistent-perfj-maps"), false);
         try (Session s = Session.open(Fixtures.recording("c-fp"), SessionOptions.of(symbols).withCompat(compat))) {
@@ -45,6 +50,7 @@ class InlinesAheadTest {
                 }
             });
             return ProcessHandle.current().children()
+                    .filter(p -> !before.contains(p.pid()))
                     .map(p -> p.info().arguments().map(a -> String.join(" ", a)).orElse(""))
                     .filter(a -> a.startsWith("-f -i -a -e "))
                     .toList();
