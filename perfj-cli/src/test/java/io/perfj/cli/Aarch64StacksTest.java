@@ -26,14 +26,14 @@ class Aarch64StacksTest {
         return a;
     }
 
-    /** The unwound frames at their virtual addresses, in perf 7.2's layout (perf 6.1 cannot unwind arm64 stacks on x86-64). */
+    /** The unwound frames at their virtual addresses, C++ names with their parameters, in perf 7.2's layout (perf 6.1 cannot unwind arm64 stacks on x86-64). */
     @Test
     void scriptUnwindsTheAarch64Stack() throws IOException {
         CliFixtures.Run r = CliFixtures.run(args("script"));
         assertEquals(0, r.rc(), r.err());
         assertEquals("""
                 BusyThread    6067 [006] 20345.907755:     770996 cycles:HG: \n\
-                \t      73d6b501a4 BusyThreadFunc+0x6c (/data/app/simpleperf.demo.cpp_api/base.apk!/lib/arm64-v8a/libnative-lib.so)
+                \t      73d6b501a4 BusyThreadFunc(void*)+0x6c (/data/app/simpleperf.demo.cpp_api/base.apk!/lib/arm64-v8a/libnative-lib.so)
                 \t      74b190933f [unknown] (/bionic/lib64/libc.so)
 
                 """, r.out());

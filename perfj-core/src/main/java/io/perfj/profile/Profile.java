@@ -100,7 +100,15 @@ public final class Profile {
 
     /** Reads the samples of the session that pass {@code filter}. */
     public static Profile read(Session session, int maxStack, SampleFilter filter) {
-        Read r = readUntilDamage(session, maxStack, filter);
+        return read(session, maxStack, filter, true);
+    }
+
+    /**
+     * As {@link #read(Session, int, SampleFilter)}; {@code inlines} false leaves the functions
+     * inlined at an address out (perf's {@code --no-inline}): one frame per address.
+     */
+    public static Profile read(Session session, int maxStack, SampleFilter filter, boolean inlines) {
+        Read r = readUntilDamage(session, maxStack, filter, inlines);
         if (r.damage() != null) {
             throw r.damage();
         }
@@ -116,7 +124,12 @@ public final class Profile {
 
     /** {@link #read(Session, int, SampleFilter)}, keeping the samples delivered before a format error. */
     public static Read readUntilDamage(Session session, int maxStack, SampleFilter filter) {
+        return readUntilDamage(session, maxStack, filter, true);
+    }
+
+    private static Read readUntilDamage(Session session, int maxStack, SampleFilter filter, boolean inlines) {
         Builder b = new Builder(session, maxStack, filter);
+        b.inlines = inlines;
         io.perfj.io.FormatException damage = null;
         try {
             session.run(b);
@@ -311,6 +324,8 @@ public final class Profile {
         private final Session session;
         private final int maxStack;
         private final SampleFilter filter;
+        /** Whether functions inlined at an address are frames of their own. */
+        boolean inlines = true;
         private final ChainWalk walk;
         private final List<Location> chain = new ArrayList<>();
         private final FrameTable frames = new FrameTable();
@@ -354,7 +369,7 @@ public final class Profile {
             boolean period = (s.evsel().attr().sampleType() & SampleFormat.PERIOD) != 0;
             periods[ev] = period;
             chain.clear();
-            if (!session.resolveStack(s, maxStack, walk, chain) && chain.isEmpty()) {
+            if (!session.resolveStack(s, maxStack, walk, chain, inlines) && chain.isEmpty()) {
                 chain.add(session.resolver().resolve(s.pid(), s.tid(), s.cpumode(), s.ip()));
             }
             String comm = session.resolver().comm(s.pid(), s.tid());
