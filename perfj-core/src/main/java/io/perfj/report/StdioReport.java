@@ -157,10 +157,11 @@ public final class StdioReport {
         return keys.isEmpty() ? o.sortKeys() : keys;
     }
 
+    /** perf's convert_unit: divided by 1000 while above 1000 (1000 samples print as {@code 1000 }, 1001 as {@code 1K}). */
     static String unitNumber(long n) {
         char[] units = {' ', 'K', 'M', 'G'};
         int i = 0;
-        while (n >= 1000 && i < units.length - 1) {
+        while (n > 1000 && i < units.length - 1) {
             n /= 1000;
             i++;
         }
