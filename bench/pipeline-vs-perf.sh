@@ -2,7 +2,10 @@
 # perfj against perf 6.1 on one recording, command by command, alternating perf and perfj runs
 # (perf, perfj, perf, perfj, ...) so both see the same machine; prints every run and the
 # medians of wall time, CPU time (user + sys) and peak RSS, and the perfj/perf ratios.
-# Usage: bench/pipeline-vs-perf.sh [FILE] [RUNS] [WHAT...]
+# With PERF72_ROOT set to a chroot holding perf 7.2 (../shared/tools/perf-unstable.sh makes one,
+# the host's / bound at ROOT/host), perf 7.2 runs in the same rotation (perf, perf 7.2, perfj),
+# reading the host's files through --symfs /host and the running kernel's kallsyms.
+# Usage: [PERF72_ROOT=DIR] bench/pipeline-vs-perf.sh [FILE] [RUNS] [WHAT...]
 #   WHAT: report report-flat script dump (default: all four). Output goes to /dev/null.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -35,15 +38,27 @@ for w in "${WHAT[@]}"; do
         dump) P=(perf report -D -i "$FILE"); J=("$ROOT/perfj" dump -i "$FILE") ;;
         *) echo "unknown: $w" >&2; exit 2 ;;
     esac
+    # perf 7.2: the same perf arguments, run in the chroot on the host's files
+    Q=()
+    if [ -n "${PERF72_ROOT:-}" ]; then
+        Q=(chroot "$PERF72_ROOT" perf "${P[@]:1}" --symfs /host --kallsyms /proc/kallsyms)
+        Q=("${Q[@]/#$FILE//host$FILE}")
+    fi
     echo "$w: ${P[*]}  vs  perfj ${J[*]:1}"
-    rm -f "$TMP/p" "$TMP/j"
+    rm -f "$TMP/p" "$TMP/q" "$TMP/j"
     for i in $(seq "$RUNS"); do
         one perf "$TMP/p" "${P[@]}"
+        [ ${#Q[@]} -eq 0 ] || one perf7.2 "$TMP/q" "${Q[@]}"
         one perfj "$TMP/j" "${J[@]}"
     done
     for col in 1 2 3; do
         p=$(cut -d' ' -f$col "$TMP/p" | median); j=$(cut -d' ' -f$col "$TMP/j" | median)
         name=$(echo "wall cpu rss" | cut -d' ' -f$col)
-        printf '  median %-4s perf %10s  perfj %10s  ratio %s\n' "$name" "$p" "$j" "$(awk -v a="$j" -v b="$p" 'BEGIN { printf "%.2f", a / b }')"
+        printf '  median %-4s perf %10s  perfj %10s  ratio %s' "$name" "$p" "$j" "$(awk -v a="$j" -v b="$p" 'BEGIN { printf "%.2f", a / b }')"
+        if [ ${#Q[@]} -gt 0 ]; then
+            q=$(cut -d' ' -f$col "$TMP/q" | median)
+            printf '  perf7.2 %10s  ratio %s' "$q" "$(awk -v a="$j" -v b="$q" 'BEGIN { printf "%.2f", a / b }')"
+        fi
+        printf '\n'
     done
 done
