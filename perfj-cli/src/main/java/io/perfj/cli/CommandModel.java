@@ -18,8 +18,9 @@ import java.util.function.Consumer;
  *
  * <p>picocli's annotations would say the same, but reading them costs most of a short command's
  * run: reflection over every field, and a dynamic proxy class generated per annotation type
- * (docs/BENCHMARKS.md, "Start-up"). Nothing here reflects; the command object is only
- * {@link Runnable} or {@link java.util.concurrent.Callable}, which picocli runs after parsing.
+ * (bench/results/benchmarks-history.md, "Start-up"). Nothing here reflects; the command object
+ * is only {@link Runnable} or {@link java.util.concurrent.Callable}, which picocli runs after
+ * parsing.
  */
 final class CommandModel {
     /**
