@@ -10,7 +10,9 @@ import java.util.List;
  * ({@code childrenHit}). Kept small — a large report has millions: the first child is a field,
  * further ones an array searched linearly (nodes rarely have more than a few). The children's
  * frames are kept in the parent too, so a search reads only the child it descends into (adding
- * a chain is a walk over nodes scattered across the heap).
+ * a chain is a walk over nodes scattered across the heap). Children are matched by those frames;
+ * a node's own {@link #frame} is the one it prints, which is the same but where frames of
+ * different functions make one node ({@code -g srcline}: the first frame that reached it).
  */
 public final class CallchainNode {
     final int frame;
