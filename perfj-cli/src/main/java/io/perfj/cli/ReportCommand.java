@@ -166,6 +166,7 @@ public final class ReportCommand implements Callable<Integer> {
                     return 0;
                 }
             }
+            refuseBranchHistory(data);
             boolean branchMode = branchStack != null ? branchStack : io.perfj.report.BranchReport.isDefault(data);
             if (stitchLbr) {
                 stitchLbr(data, branchMode, err);
@@ -207,6 +208,31 @@ public final class ReportCommand implements Callable<Integer> {
         } else if (io.perfj.report.LbrStitch.stitches(data)) {
             throw new CliError("report --stitch-lbr: stitching LBR call stacks recorded with the hardware index"
                     + " is not supported yet (drop --stitch-lbr for the stacks as recorded)");
+        }
+    }
+
+    /**
+     * {@code -g}'s {@code branch} word (perf's branch history: a sample's branch stack added to
+     * its callchain, with counts of branch types and cycles): nothing to add where no event
+     * samples branch stacks, or samples them as LBR call stacks (which are the callchains then:
+     * perf prints the same with and without it); refused where an event samples branches.
+     */
+    private void refuseBranchHistory(PerfData data) {
+        if (callGraph == null || !CallGraph.parse(callGraph, CallchainMode.GRAPH, spec).branch()) {
+            return;
+        }
+        for (Evsel e : data.evlist().evsels()) {
+            long type = e.attr().sampleType();
+            if ((type & SampleFormat.BRANCH_STACK) == 0
+                    || (e.attr().branchSampleType() & io.perfj.session.ChainWalk.BRANCH_CALL_STACK) != 0) {
+                continue;
+            }
+            if ((type & SampleFormat.CALLCHAIN) == 0) {
+                throw new CliError("report -g: the recording has no callchains (perf: \"Selected -g or "
+                        + "--branch-history. But no callchain or branch data.\")");
+            }
+            throw new CliError("report -g ...,branch: adding the samples' branch stacks to their callchains is not "
+                    + "supported yet (leave out 'branch')");
         }
     }
 
@@ -364,15 +390,17 @@ public final class ReportCommand implements Callable<Integer> {
     /**
      * What {@code -g} says, its parts in any order as perf reads them: the mode ({@code dflt}
      * when it names none), the threshold (0.5 unless given), the order (null when it names
-     * none), the key that tells nodes apart, the value a branch shows and the print limit (the
-     * second number; 0 for none). A word may be cut short, as perf takes any prefix of the first
-     * word it matches in the order: graph, flat, fractal, folded, caller, callee, function,
-     * address, srcline, percent, period, count; none (or its prefix) ends the list.
+     * none), the key that tells nodes apart, the value a branch shows, the print limit (the
+     * second number; 0 for none) and whether {@code branch} asks for the samples' branch stacks
+     * in their callchains. A word may be cut short, as perf takes any prefix of the first word it
+     * matches in the order: graph, flat, fractal, folded, caller, callee, function, address,
+     * srcline, branch, percent, period, count; none (or its prefix) ends the list.
      */
     record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller,
-                     io.perfj.report.CallchainKey key, io.perfj.report.CallchainValue value, int printLimit) {
+                     io.perfj.report.CallchainKey key, io.perfj.report.CallchainValue value, int printLimit,
+                     boolean branch) {
         private static final List<String> WORDS = List.of("graph", "flat", "fractal", "folded", "caller", "callee",
-                "function", "address", "srcline", "percent", "period", "count");
+                "function", "address", "srcline", "branch", "percent", "period", "count");
 
         static CallGraph parse(String text, CallchainMode dflt, picocli.CommandLine.Model.CommandSpec spec) {
             CallchainMode mode = dflt;
@@ -382,8 +410,9 @@ public final class ReportCommand implements Callable<Integer> {
             io.perfj.report.CallchainKey key = io.perfj.report.CallchainKey.FUNCTION;
             io.perfj.report.CallchainValue value = io.perfj.report.CallchainValue.PERCENT;
             int printLimit = 0;
+            boolean branch = false;
             if (text == null) {
-                return new CallGraph(mode, threshold, false, null, key, value, 0);
+                return new CallGraph(mode, threshold, false, null, key, value, 0, false);
             }
             for (String part : text.split(",")) {
                 String p = part.trim().toLowerCase(Locale.ROOT);
@@ -391,7 +420,8 @@ public final class ReportCommand implements Callable<Integer> {
                     continue;
                 }
                 if ("none".startsWith(p)) {
-                    return new CallGraph(CallchainMode.NONE, threshold, thresholdGiven, caller, key, value, printLimit);
+                    return new CallGraph(CallchainMode.NONE, threshold, thresholdGiven, caller, key, value, printLimit,
+                            branch);
                 }
                 String word = WORDS.stream().filter(w -> w.startsWith(p)).findFirst().orElse("");
                 switch (word) {
@@ -404,6 +434,7 @@ public final class ReportCommand implements Callable<Integer> {
                     case "function" -> key = io.perfj.report.CallchainKey.FUNCTION;
                     case "address" -> key = io.perfj.report.CallchainKey.ADDRESS;
                     case "srcline" -> key = io.perfj.report.CallchainKey.SRCLINE;
+                    case "branch" -> branch = true;
                     case "percent" -> value = io.perfj.report.CallchainValue.PERCENT;
                     case "period" -> value = io.perfj.report.CallchainValue.PERIOD;
                     case "count" -> value = io.perfj.report.CallchainValue.COUNT;
@@ -422,7 +453,7 @@ public final class ReportCommand implements Callable<Integer> {
                     }
                 }
             }
-            return new CallGraph(mode, threshold, thresholdGiven, caller, key, value, printLimit);
+            return new CallGraph(mode, threshold, thresholdGiven, caller, key, value, printLimit, branch);
         }
     }
 }

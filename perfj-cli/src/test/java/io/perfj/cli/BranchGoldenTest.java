@@ -56,7 +56,10 @@ class BranchGoldenTest {
             new Case("q-branch-4.14", "report-no-branch-stack-s-symbol", false,
                     List.of("report", "--stdio", "--no-branch-stack", "--sort", "symbol")),
             new Case("pp-vector-gcc-lbr", "report-symfs-no-children-s-symbol", true,
-                    List.of("report", "--stdio", "--no-children", "--sort", "symbol")));
+                    List.of("report", "--stdio", "--no-children", "--sort", "symbol")),
+            // -g's branch word on LBR call stacks, which are the callchains: perf prints the same without it
+            new Case("pp-vector-gcc-lbr", "report-g-caller-function-branch-no-children", false,
+                    List.of("report", "--stdio", "--no-children", "-g", "graph,0.5,caller,function,branch")));
 
     @TestFactory
     Stream<DynamicTest> matchesPerf() {

@@ -26,8 +26,11 @@ final class CallchainGraph {
 
     /**
      * perf's order among children with equal period: its children tree puts a new node left of
-     * every smaller one, by name when either is an inlined function, else by DSO, then symbol
-     * start or address; so ties come out with the later name, DSO or address first.
+     * every smaller one by the callchain key's comparison, so ties come out with the larger key
+     * first. The function key compares names when either node is an inlined function, else
+     * DSOs, then symbol starts or addresses; the address key DSOs, then addresses (inlined
+     * functions too); the srcline key the lines' texts, a node without one (an address in no
+     * object) before the others, two without one as the function key.
      */
     private final java.util.Comparator<CallchainNode> ties;
 
@@ -36,11 +39,13 @@ final class CallchainGraph {
 
     CallchainGraph(FrameTable frames, ReportOptions opts, long minHit, UnaryOperator<String> buffer, PrintWriter out) {
         this.buffer = buffer;
-        java.util.Comparator<CallchainNode> byPlace = java.util.Comparator.<CallchainNode>comparingLong(n -> {
+        java.util.Comparator<CallchainNode> byDso = java.util.Comparator.<CallchainNode>comparingLong(n -> {
             Frame f = frames.get(n.frame());
             return f.dso() == null ? Long.MIN_VALUE : f.dso().ordinal();
-        }).reversed().thenComparing((a, b) -> Long.compareUnsigned(start(frames.get(b.frame())), start(frames.get(a.frame()))));
-        this.ties = (a, b) -> {
+        }).reversed();
+        java.util.Comparator<CallchainNode> byPlace = byDso.thenComparing(
+                (a, b) -> Long.compareUnsigned(start(frames.get(b.frame())), start(frames.get(a.frame()))));
+        java.util.Comparator<CallchainNode> byFunction = (a, b) -> {
             Frame fa = frames.get(a.frame());
             Frame fb = frames.get(b.frame());
             if (inlined(fa) || inlined(fb)) {
@@ -48,11 +53,24 @@ final class CallchainGraph {
             }
             return byPlace.compare(a, b);
         };
+        ReportView v = opts.view() == null ? ReportView.DEFAULT : opts.view();
+        this.ties = switch (v.chainKey()) {
+            case FUNCTION -> byFunction;
+            case ADDRESS -> byDso.thenComparing(
+                    (a, b) -> Long.compareUnsigned(frames.address(b.frame()), frames.address(a.frame())));
+            case SRCLINE -> (a, b) -> {
+                String la = frames.line(a.frame());
+                String lb = frames.line(b.frame());
+                if (la == null || lb == null) {
+                    return la != null ? 1 : lb != null ? -1 : byFunction.compare(a, b);
+                }
+                return lb.compareTo(la);
+            };
+        };
         this.frames = frames;
         this.opts = opts;
         this.minHit = minHit;
         this.out = out;
-        ReportView v = opts.view() == null ? ReportView.DEFAULT : opts.view();
         this.shown = v.chainValue();
         this.printLimit = v.printLimit();
     }

@@ -10,7 +10,9 @@ import java.util.List;
  * ({@code childrenHit}). Kept small — a large report has millions: the first child is a field,
  * further ones an array searched linearly (nodes rarely have more than a few). The children's
  * frames are kept in the parent too, so a search reads only the child it descends into (adding
- * a chain is a walk over nodes scattered across the heap).
+ * a chain is a walk over nodes scattered across the heap). Children are matched by those frames;
+ * a node's own {@link #frame} is the one it prints, which is the same but where frames of
+ * different functions make one node ({@code -g srcline}: the first frame that reached it).
  */
 public final class CallchainNode {
     final int frame;
@@ -37,11 +39,20 @@ public final class CallchainNode {
      * {@code samples} samples with their period.
      */
     void add(int[] chain, int from, int to, int step, long period, long samples) {
+        add(chain, chain, from, to, step, period, samples);
+    }
+
+    /**
+     * As {@link #add(int[], int, int, int, long, long)}, the nodes matched by {@code chain}'s
+     * frames, a node made here printing {@code shown}'s frame at the same index (perf's node
+     * keeps the entry of the first chain that reached it).
+     */
+    void add(int[] chain, int[] shown, int from, int to, int step, long period, long samples) {
         CallchainNode n = this;
         for (int i = from; i != to; i += step) {
             n.childrenHit += period;
             n.count += (int) samples;
-            n = n.child(chain[i]);
+            n = n.child(chain[i], shown[i]);
         }
         n.hit += period;
         n.count += (int) samples;
@@ -53,16 +64,17 @@ public final class CallchainNode {
         childrenHit += other.childrenHit;
         count += other.count;
         if (other.first != null) {
-            child(other.first.frame).merge(other.first);
+            child(other.firstFrame, other.first.frame).merge(other.first);
         }
         for (int i = 0; i < other.nmore; i++) {
-            child(other.more[i].frame).merge(other.more[i]);
+            child(other.moreFrames[i], other.more[i].frame).merge(other.more[i]);
         }
     }
 
-    private CallchainNode child(int f) {
+    /** The child matched by frame {@code f}, made printing frame {@code shown} when there is none. */
+    private CallchainNode child(int f, int shown) {
         if (first == null) {
-            first = new CallchainNode(f);
+            first = new CallchainNode(shown);
             firstFrame = f;
             return first;
         }
@@ -82,7 +94,7 @@ public final class CallchainNode {
             more = Arrays.copyOf(more, nmore * 2);
             moreFrames = Arrays.copyOf(moreFrames, nmore * 2);
         }
-        CallchainNode c = new CallchainNode(f);
+        CallchainNode c = new CallchainNode(shown);
         moreFrames[nmore] = f;
         more[nmore++] = c;
         return c;

@@ -48,15 +48,15 @@ public final class FrameTable {
      */
     private final java.util.function.Function<Location, String> chainLines;
     /**
-     * Whether callchain frames of one source line make one node ({@code -g srcline}): those of
-     * one function (perf compares the texts alone, and prints the first frame its tree met: at
-     * one place in a tree, functions of equal texts, such as {@code ??:0}, make one node there).
+     * Whether callchain frames of one source line make one node ({@code -g srcline}): perf
+     * compares the texts alone, whatever function or object they are in, and a node prints the
+     * first frame that reached it ({@link #nodesShowFirstFrame}).
      */
     private final boolean bySrcline;
     /** By frame id: the source line {@link #chainName} prints (null: none). */
     private String[] lines;
-    /** By function ({@link #canonical} frame) and source line text, the first frame of the line. */
-    private final Map<Map.Entry<Integer, String>, Integer> firstOfLine = new HashMap<>();
+    /** By source line text, the first frame of the line. */
+    private final Map<String, Integer> firstOfLine = new HashMap<>();
 
     /** A table whose frames are equal by object, symbol (or address) and level. */
     public FrameTable() {
@@ -163,7 +163,7 @@ public final class FrameTable {
             }
             String line = dso == null ? null : chainLines.apply(loc);
             lines[id] = line;
-            chainNode[id] = bySrcline && line != null ? firstOfLine.computeIfAbsent(Map.entry(canonical[id], line), t -> id) : id;
+            chainNode[id] = bySrcline && line != null ? firstOfLine.computeIfAbsent(line, t -> id) : id;
         }
         return id;
     }
@@ -174,11 +174,29 @@ public final class FrameTable {
      */
     public String chainName(int id) {
         Frame f = frames.get(id);
-        String line = lines == null || id >= lines.length ? null : lines[id];
+        String line = line(id);
         if (line == null || f.sym() == null) {
             return f.chainName();
         }
         return f.sym().name() + " " + line + (f.sym().inlined() ? " (inlined)" : "");
+    }
+
+    /**
+     * The source line a callchain frame prints with the address and srcline keys ({@code -g
+     * address}, {@code -g srcline}), which the srcline key compares: null with the function key
+     * and for an address in no object.
+     */
+    public String line(int id) {
+        return lines == null || id >= lines.length ? null : lines[id];
+    }
+
+    /**
+     * Whether a callchain node prints the first frame that reached it rather than its
+     * {@link #chainNode} frame: where frames of different functions make one node ({@code -g
+     * srcline}).
+     */
+    public boolean nodesShowFirstFrame() {
+        return bySrcline;
     }
 
     /** A frame another table made (the same object, symbol or address and level), as a frame of this one. */
@@ -264,7 +282,8 @@ public final class FrameTable {
      * key): its {@link #canonical} frame, but for a function inlined at an address the first
      * inlined frame of the same name, whatever object or function it was inlined into — perf
      * compares inlined frames by name alone, as their symbols share the start of the function
-     * they were inlined into.
+     * they were inlined into. With the address key the frame itself; with the srcline key the
+     * first frame of its line text (the frame itself without a line).
      */
     public int chainNode(int id) {
         return chainNode[id];

@@ -269,6 +269,14 @@ public final class Hists {
     }
 
     /**
+     * The frames a chain's new tree nodes print: the chain's own where a node prints the first
+     * frame that reached it ({@link FrameTable#nodesShowFirstFrame}), else the nodes' frames.
+     */
+    private int[] shownFrames(int[] chain, int[] nodes) {
+        return frames.nodesShowFirstFrame() ? chain : nodes;
+    }
+
+    /**
      * Adds merged samples: {@code samples} samples with this thread, cpu and stack; their
      * callchains too unless they are deferred ({@link #deferChains}).
      *
@@ -347,16 +355,17 @@ public final class Hists {
                 stacks.prefixes(stack, prefixes);
             }
             int[] nodes = byPrefix ? chain : chainNodes(chain);
+            int[] shown = shownFrames(chain, nodes);
             HistEntry self = entry(commId, comm, pid, tid, cpu, selfFrame, trace, -1, parent);
             if (!opts.children()) {
                 if (owns(self)) {
-                    chain(self, nodes, chain.length - 1, period, samples, true);
+                    chain(self, nodes, shown, chain.length - 1, period, samples, true);
                 }
                 return;
             }
             if (owns(self)) {
                 self.row = mark;
-                chain(self, nodes, chain.length - 1, period, samples, true);
+                chain(self, nodes, shown, chain.length - 1, period, samples, true);
             }
             for (int n = 0; n < chain.length; n++) {
                 int i = byPrefix ? chain.length - 1 - n : n;
@@ -365,17 +374,17 @@ public final class Hists {
                     continue;
                 }
                 e.row = mark;
-                chain(e, nodes, i, period, samples, false);
+                chain(e, nodes, shown, i, period, samples, false);
             }
         }
 
         /** The tree (above the floor) of one chain: summed for later in caller order, else added now. */
-        private void chain(HistEntry e, int[] nodes, int at, long period, long samples, boolean whole) {
+        private void chain(HistEntry e, int[] nodes, int[] shown, int at, long period, long samples, boolean whole) {
             if (chainFloor == 0 || (opts.children() ? e.accPeriod : e.selfPeriod) >= chainFloor) {
                 if (opts.callerOrder()) {
                     table.add(e.id, prefixes[at], period, samples);
                 } else {
-                    addChain(e, nodes, at, period, samples, whole);
+                    addChain(e, nodes, shown, at, period, samples, whole);
                 }
             }
         }
@@ -398,6 +407,7 @@ public final class Hists {
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
         int[] nodes = withChains && chains ? chainNodes(chain) : chain;
+        int[] shown = shownFrames(chain, nodes);
         callchainPeriod += period;
         // perf formats an entry's trace text when it first compares it: from the second
         // sample on, or at once when --children compares the sample's entry with its callers'
@@ -412,7 +422,7 @@ public final class Hists {
             self.accPeriod += period;
             self.accSamples += samples;
             if (withChains) {
-                chain(self, nodes, chain.length - 1, period, samples, true, chains);
+                chain(self, nodes, shown, chain.length - 1, period, samples, true, chains);
             }
             // perf walks the callchain in print order and adds each frame's entry once.
             for (int n = 0; n < chain.length; n++) {
@@ -425,11 +435,11 @@ public final class Hists {
                 e.accPeriod += period;
                 e.accSamples += samples;
                 if (withChains) {
-                    chain(e, nodes, i, period, samples, false, chains);
+                    chain(e, nodes, shown, i, period, samples, false, chains);
                 }
             }
         } else if (withChains) {
-            chain(self, nodes, chain.length - 1, period, samples, true, chains);
+            chain(self, nodes, shown, chain.length - 1, period, samples, true, chains);
         }
     }
 
@@ -444,10 +454,11 @@ public final class Hists {
     }
 
     /** The depth and, unless deferred, the tree of one chain. */
-    private void chain(HistEntry e, int[] nodes, int at, long period, long samples, boolean whole, boolean chains) {
+    private void chain(HistEntry e, int[] nodes, int[] shown, int at, long period, long samples, boolean whole,
+                       boolean chains) {
         e.maxDepth = Math.max(e.maxDepth, depth(nodes, at, whole));
         if (chains) {
-            addChain(e, nodes, at, period, samples, whole);
+            addChain(e, nodes, shown, at, period, samples, whole);
         }
     }
 
@@ -484,7 +495,7 @@ public final class Hists {
         }
         java.util.Arrays.sort(bySize);
         io.perfj.util.SharedWork.run(n, threads, "perfj-chains", () -> {
-            int[][] nodes = {new int[64]};
+            int[][] nodes = {new int[64], frames.nodesShowFirstFrame() ? new int[64] : null};
             return j -> {
                 int i = n - 1 - (int) bySize[n - 1 - j];
                 HistEntry e = created.get(i);
@@ -493,9 +504,11 @@ public final class Hists {
                     int depth = stacks.depth(pairStack[k]);
                     if (nodes[0].length < depth) {
                         nodes[0] = new int[depth * 2];
+                        nodes[1] = nodes[1] == null ? null : new int[depth * 2];
                     }
-                    stacks.canonicalFrames(pairStack[k], frames, nodes[0]);
-                    addChain(e, nodes[0], depth - 1, pairPeriod[k], pairCount[k], false);
+                    stacks.canonicalFrames(pairStack[k], frames, nodes[0], nodes[1]);
+                    addChain(e, nodes[0], nodes[1] == null ? nodes[0] : nodes[1], depth - 1, pairPeriod[k],
+                            pairCount[k], false);
                 }
             };
         });
@@ -549,6 +562,7 @@ public final class Hists {
         creatingFiltered = !pass;
         boolean withChains = opts.mode() != CallchainMode.NONE && chain.length > 0;
         int[] nodes = withChains ? chainNodes(chain) : chain;
+        int[] shown = shownFrames(chain, nodes);
         callchainPeriod += period;
         List<HistEntry> added = new ArrayList<>();
         traceCompared |= totalSamples > 1 || opts.children() && chain.length > 0;
@@ -564,7 +578,7 @@ public final class Hists {
         self.accSamples++;
         added.add(self);
         if (withChains) {
-            addChain(self, nodes, chain.length - 1, period, 1, true);
+            addChain(self, nodes, shown, chain.length - 1, period, 1, true);
         }
         next:
         for (int n = 0; n < chain.length; n++) {
@@ -583,7 +597,7 @@ public final class Hists {
             e.accSamples++;
             added.add(e);
             if (withChains) {
-                addChain(e, nodes, i, period, 1, false);
+                addChain(e, nodes, shown, i, period, 1, false);
             }
         }
     }
@@ -647,19 +661,19 @@ public final class Hists {
     /**
      * Adds the chain to an entry's tree: for the self entry the whole chain, for an accumulated
      * entry the part from its frame on (toward the leaf in caller order, toward the root in
-     * callee order).
+     * callee order). {@code shown}: the frames new nodes print ({@link #shownFrames}).
      */
-    private void addChain(HistEntry e, int[] chain, int at, long period, long samples, boolean whole) {
+    private void addChain(HistEntry e, int[] chain, int[] shown, int at, long period, long samples, boolean whole) {
         if (e.chains == null) {
             e.chains = CallchainNode.root();
         }
         e.maxDepth = Math.max(e.maxDepth, depth(chain, at, whole));
         if (opts.callerOrder()) {
             int from = whole ? chain.length - 1 : at;
-            e.chains.add(chain, from, -1, -1, period, samples);
+            e.chains.add(chain, shown, from, -1, -1, period, samples);
         } else {
             int from = whole ? 0 : at;
-            e.chains.add(chain, from, chain.length, 1, period, samples);
+            e.chains.add(chain, shown, from, chain.length, 1, period, samples);
         }
     }
 

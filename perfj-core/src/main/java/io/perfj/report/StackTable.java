@@ -62,11 +62,18 @@ public final class StackTable {
         }
     }
 
-    /** The stack's frames, leaf first, each as its {@link FrameTable#chainNode} frame, into {@code out}. */
-    void canonicalFrames(int stack, FrameTable frames, int[] out) {
+    /**
+     * The stack's frames, leaf first, each as its {@link FrameTable#chainNode} frame, into
+     * {@code out}, and as they are into {@code own} unless it is null.
+     */
+    void canonicalFrames(int stack, FrameTable frames, int[] out, int[] own) {
         int i = depth(stack) - 1;
         for (int s = stack; s != EMPTY; s = parent[s]) {
-            out[i--] = frames.chainNode(frame[s]);
+            out[i] = frames.chainNode(frame[s]);
+            if (own != null) {
+                own[i] = frame[s];
+            }
+            i--;
         }
     }
 

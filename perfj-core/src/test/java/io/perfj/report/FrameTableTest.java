@@ -55,9 +55,13 @@ class FrameTableTest {
         assertEquals("0x2000", t.chainName(t.internChain(at(PROG, null, 0x2000), '.')));
     }
 
-    /** -g srcline: addresses of one line of one function are one node; other functions stay apart. */
+    /**
+     * -g srcline: callchain addresses of one line text are one node, whatever function or
+     * object they are in (perf compares the texts alone); each frame still prints its own
+     * symbol, and a node prints the first frame that reached it.
+     */
     @Test
-    void srclineKeyMakesANodePerLineOfAFunction() {
+    void srclineKeyMakesANodePerLineText() {
         FrameTable t = new FrameTable(false, CallchainKey.SRCLINE, l -> l.mapIp() < 0x1010 ? "f.c:1" : "??:0");
         Symbol f = new Symbol(0x1000, 0x1040, "f", 'G');
         Symbol g = new Symbol(0x1040, 0x1080, "g", 'G');
@@ -65,11 +69,19 @@ class FrameTableTest {
         int b = t.internChain(at(PROG, f, 0x1008), '.');
         int c = t.internChain(at(PROG, f, 0x1020), '.');
         int d = t.internChain(at(PROG, g, 0x1050), '.');
+        int e = t.internChain(at(LIB, new Symbol(0x2000, 0x2040, "h", 'G'), 0x2010), '.');
         assertEquals(t.chainNode(a), t.chainNode(b));
         assertNotEquals(t.chainNode(a), t.chainNode(c));
-        assertNotEquals(t.chainNode(c), t.chainNode(d));
+        assertEquals(t.chainNode(c), t.chainNode(d));
+        assertEquals(t.chainNode(c), t.chainNode(e));
         assertEquals("f ??:0", t.chainName(c));
         assertEquals("g ??:0", t.chainName(d));
+        assertEquals("??:0", t.line(e));
+        assertEquals(true, t.nodesShowFirstFrame());
+        // an address in no object has no line: a node of its own
+        int u = t.internChain(new Location(null, null, null, 0x7000, 0x7000, '.'), '.');
+        assertEquals(u, t.chainNode(u));
+        assertEquals(null, t.line(u));
     }
 
     /**
