@@ -520,8 +520,8 @@ public final class Session implements AutoCloseable {
      * A sample's stack, innermost first, into {@code out}: the recorded callchain as perf walks
      * it (context markers switch the cpumode; an invalid marker drops the chain), the user part
      * unwound from the stack copy for {@code --call-graph dwarf} samples, functions inlined at an
-     * unwound address as frames of their own, and at a recorded one as the compat mode says
-     * ({@link RecordedInlines}); the sampled address alone when there is no chain.
+     * unwound address and at a recorded one as frames of their own as the compat mode says
+     * ({@link UnwoundInlines}, {@link RecordedInlines}); the sampled address alone when there is no chain.
      * At most {@code maxStack} recorded and {@code maxStack} unwound addresses, as perf limits them.
      *
      * @return whether the frames came from a callchain (false: the sampled address alone)
