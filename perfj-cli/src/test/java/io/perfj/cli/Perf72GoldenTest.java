@@ -181,32 +181,51 @@ class Perf72GoldenTest {
     }
 
     private static final Pattern FRAME = Pattern.compile("^\t +([0-9a-f]+) .*");
+    /** A source line {@code -F srcline} prints after a frame (on a line of its own, indented by two spaces). */
+    private static final String SRCLINE = "  ";
 
     /**
      * perf 7.2's script output with its {@code self-as-inlined} frames undone: the last frame at a
-     * callchain address, when perf 7.2 prints it as {@code NAME+OFF (inlined)}, becomes the line
-     * perfj prints for that address's own frame (its symbol and object).
+     * callchain or unwound address, when perf 7.2 prints it as {@code NAME+OFF (inlined)}, becomes
+     * the line perfj prints for that address's own frame (its symbol and object); with
+     * {@code -F srcline} perf 7.2 marks the source line after the frame instead, and that mark goes.
      */
     static String selfFramesOf(String perf72, String perfj) {
         Map<String, String> own = new java.util.HashMap<>();
         List<String> ours = List.of(perfj.split("\n", -1));
         for (int i = 0; i < ours.size(); i++) {
             java.util.regex.Matcher m = FRAME.matcher(ours.get(i));
-            if (m.matches() && !ours.get(i).endsWith(" (inlined)")
-                    && (i + 1 == ours.size() || !ours.get(i + 1).startsWith(ours.get(i).substring(0, m.end(1) + 1)))) {
+            if (m.matches() && !inlined(ours, i) && lastAtAddress(ours, i, m)) {
                 own.putIfAbsent(m.group(1), ours.get(i));
             }
         }
         List<String> lines = new ArrayList<>(List.of(perf72.split("\n", -1)));
         for (int i = 0; i < lines.size(); i++) {
             java.util.regex.Matcher m = FRAME.matcher(lines.get(i));
-            if (m.matches() && lines.get(i).endsWith(" (inlined)")
-                    && (i + 1 == lines.size() || !lines.get(i + 1).startsWith(lines.get(i).substring(0, m.end(1) + 1)))
+            if (m.matches() && inlined(lines, i) && lastAtAddress(lines, i, m)
                     && own.containsKey(m.group(1))) {
                 lines.set(i, own.get(m.group(1)));
+                if (i + 1 < lines.size() && lines.get(i + 1).startsWith(SRCLINE) && lines.get(i + 1).endsWith(" (inlined)")) {
+                    lines.set(i + 1, lines.get(i + 1).substring(0, lines.get(i + 1).length() - " (inlined)".length()));
+                }
             }
         }
         return String.join("\n", lines);
+    }
+
+    /** Whether the frame line {@code i} is marked inlined: at its end, or at its source line's ({@code -F srcline}). */
+    private static boolean inlined(List<String> lines, int i) {
+        return lines.get(i).endsWith(" (inlined)")
+                || i + 1 < lines.size() && lines.get(i + 1).startsWith(SRCLINE) && lines.get(i + 1).endsWith(" (inlined)");
+    }
+
+    /** Whether the frame line {@code i} (matched by {@code m}) is the last at its address, source lines skipped. */
+    private static boolean lastAtAddress(List<String> lines, int i, java.util.regex.Matcher m) {
+        int next = i + 1;
+        while (next < lines.size() && lines.get(next).startsWith(SRCLINE)) {
+            next++;
+        }
+        return next == lines.size() || !lines.get(next).startsWith(lines.get(i).substring(0, m.end(1) + 1));
     }
 
     /**
@@ -236,6 +255,43 @@ class Perf72GoldenTest {
         }
         assertTrue(tests.size() >= 3, "scripts listed as self-as-inlined alone: " + tests.size());
         return tests.stream();
+    }
+
+    /** The objects of bpf-dwarf's class {@code installed-binaries} (and the programs bash exec'd into them). */
+    private static final Pattern INSTALLED = Pattern.compile("/usr/sbin/bpftool|/usr/bin/date|/usr/bin/perf|execve");
+
+    /**
+     * bpf-dwarf's DWARF-unwound script, its samples of other classes ({@code installed-binaries})
+     * left out and the headers of {@code exited-thread} not compared, equals perf 7.2's once its
+     * {@code self-as-inlined} frames are undone ({@code __GI__Fork+0x23 (inlined)} for
+     * {@code _Fork+0x23 (libc.so.6)}).
+     */
+    @Test
+    void dwarfScriptDiffersOnlyInSelfFramesBesideItsOtherClasses() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ScriptGoldenTest.addr2line(), "addr2line (binutils) is not installed");
+        Case c = cases().stream().filter(k -> k.name().equals("bpf-dwarf") && k.kind().equals("script")).findFirst().orElseThrow();
+        CliFixtures.Run r = CliFixtures.run(c.args().toArray(new String[0]));
+        assertEquals(0, r.rc(), r.err());
+        String got = withoutTip(r.out());
+        String[] want = selfFramesOf(perf72Normalized(Fixtures.golden("bpf-dwarf", "script.perf72")), got).split("\n\n");
+        String[] ours = got.split("\n\n");
+        assertEquals(want.length, ours.length, "samples");
+        int compared = 0;
+        for (int i = 0; i < want.length; i++) {
+            if (INSTALLED.matcher(want[i]).find() || INSTALLED.matcher(ours[i]).find()) {
+                continue;
+            }
+            compared++;
+            assertEquals(frames(want[i]), frames(ours[i]), ours[i]);
+        }
+        assertTrue(compared > 100, compared + " samples compared");
+        assertTrue(String.join("\n", ours).contains(" _Fork+0x23 (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"), "a frame kept");
+    }
+
+    /** A script sample's lines after its header. */
+    private static String frames(String sample) {
+        int nl = sample.indexOf('\n');
+        return nl < 0 ? "" : sample.substring(nl);
     }
 
     @Test

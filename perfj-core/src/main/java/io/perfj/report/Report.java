@@ -276,6 +276,7 @@ public final class Report {
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
         recordedInlines = session.recordedInlines(!noInline);
+        unwoundInlines = session.unwoundInlines(!noInline);
         recordedFrames = recordedInlines == io.perfj.session.RecordedInlines.NAMED ? WITH_INLINES : FRAME_ALONE;
         sources = opts.has(SortKey.SRCLINE) || opts.has(SortKey.SRCFILE)
                 ? new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
@@ -502,8 +503,8 @@ public final class Report {
                 io.perfj.symbols.Location loc = resolver.resolve(s.pid(), s.tid(), 2, ip);
                 int map = inOrder == null || loc.map() == null ? 0
                         : mapIds.computeIfAbsent(loc.map(), m -> mapIds.size() + 1);
-                for (io.perfj.symbols.Location l : loc.dso() == null || noInline ? java.util.List.of(loc)
-                        : resolver.withInlines(loc)) {
+                for (io.perfj.symbols.Location l : loc.dso() == null ? java.util.List.of(loc)
+                        : unwoundInlines.frames(resolver, loc)) {
                     int f = l.dso() == null ? UNMAPPED : frames.internChain(l, levelOf(s.cpumode()));
                     if (inOrder != null && l != loc && l.symbol() != null && l.symbol().inlined()) {
                         frames.setBase(f, frames.internChain(loc, levelOf(s.cpumode())));
@@ -552,6 +553,8 @@ public final class Report {
 
     private RecordedFrames recordedFrames = FRAME_ALONE;
     private io.perfj.session.RecordedInlines recordedInlines = io.perfj.session.RecordedInlines.NONE;
+    /** What an unwound user frame becomes ({@link io.perfj.session.UnwoundInlines}), chosen once. */
+    private io.perfj.session.UnwoundInlines unwoundInlines = io.perfj.session.UnwoundInlines.NONE;
     /** {@link #inlinedAt}'s caches (an index into {@link #inlinedLists}), keyed and emptied as {@link #frameCache}. */
     private final io.perfj.util.KeyedTables<LongIntMap> inlinedCache = new io.perfj.util.KeyedTables<>(() -> new LongIntMap(64));
     /** The chain frames of an address's inline chain and their lines ({@link io.perfj.symbols.Location#srcline}). */

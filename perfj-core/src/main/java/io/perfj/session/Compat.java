@@ -35,6 +35,10 @@ import java.util.Locale;
  *   <li>Functions inlined at frame-pointer and LBR callchain addresses: correct mode names them
  *       as frames of their own, as perf 7.2 does, keeping the address's own frame; perf 6.1 names
  *       them at DWARF-unwound addresses only ({@link RecordedInlines}).</li>
+ *   <li>A DWARF-unwound frame whose function DWARF names otherwise than the symbol table
+ *       ({@code __GI___clock_gettime} for {@code clock_gettime}): correct mode keeps the frame,
+ *       with its symbol and object, after the functions really inlined there; perf 6.1 prints
+ *       that name as an inlined function in its place ({@link UnwoundInlines}).</li>
  *   <li>{@code report --stdio} texts of 1024 bytes or more (a column header, a callchain name):
  *       correct mode prints them whole; perf 6.1 mode cuts them to 1023 bytes as perf's fixed
  *       buffers do ({@code io.perfj.compat.PerfStdioBuffers}).</li>

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * What an address of a recorded callchain (frame pointers, the kernel's part, LBR) becomes,
- * chosen once per command. Unwound user frames ({@code --call-graph dwarf}) are not concerned:
- * both perfs name the functions inlined there ({@link FrameResolver#withInlines}).
+ * chosen once per command. Unwound user frames ({@code --call-graph dwarf}) have their own rule,
+ * {@link UnwoundInlines}.
  */
 public enum RecordedInlines {
     /**

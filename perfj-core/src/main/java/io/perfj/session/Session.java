@@ -83,6 +83,7 @@ public final class Session implements AutoCloseable {
                 .perfCompatibleUnwind(options.compat().perf61());
         this.jit = new JitInjection(data, options.symbols());
         this.recordedInlines = RecordedInlines.of(options.compat(), true);
+        this.unwoundInlines = UnwoundInlines.of(options.compat(), true);
     }
 
     /** Opens a perf.data file (mapped, never written). */
@@ -519,8 +520,8 @@ public final class Session implements AutoCloseable {
      * A sample's stack, innermost first, into {@code out}: the recorded callchain as perf walks
      * it (context markers switch the cpumode; an invalid marker drops the chain), the user part
      * unwound from the stack copy for {@code --call-graph dwarf} samples, functions inlined at an
-     * unwound address as frames of their own, and at a recorded one as the compat mode says
-     * ({@link RecordedInlines}); the sampled address alone when there is no chain.
+     * unwound address and at a recorded one as frames of their own as the compat mode says
+     * ({@link UnwoundInlines}, {@link RecordedInlines}); the sampled address alone when there is no chain.
      * At most {@code maxStack} recorded and {@code maxStack} unwound addresses, as perf limits them.
      *
      * @return whether the frames came from a callchain (false: the sampled address alone)
@@ -542,17 +543,14 @@ public final class Session implements AutoCloseable {
         }
         if (walk.walk(s, user, maxStack)) {
             RecordedInlines recorded = recordedInlines(inlines);
+            UnwoundInlines unwound = unwoundInlines(inlines);
             recorded.prefetch(resolver, walk, s.pid(), s.tid());
             for (int i = 0; i < walk.size(); i++) {
                 Location loc = resolver.resolveCached(s.pid(), s.tid(), walk.mode(i), walk.ip(i));
                 if (loc.dso() == null) {
                     out.add(loc);
                 } else if (walk.unwound(i)) {
-                    if (inlines) {
-                        out.addAll(resolver.withInlines(loc));
-                    } else {
-                        out.add(loc);
-                    }
+                    out.addAll(unwound.frames(resolver, loc));
                 } else {
                     out.addAll(recorded.frames(resolver, loc));
                 }
@@ -567,6 +565,14 @@ public final class Session implements AutoCloseable {
     /** The rule for recorded callchain addresses of this session's compat mode, with inlined functions named or not. */
     public RecordedInlines recordedInlines(boolean inlines) {
         return inlines ? recordedInlines : RecordedInlines.NONE;
+    }
+
+    /** What an unwound user frame becomes ({@link UnwoundInlines}). */
+    private final UnwoundInlines unwoundInlines;
+
+    /** The rule for unwound user frames of this session's compat mode, with inlined functions named or not. */
+    public UnwoundInlines unwoundInlines(boolean inlines) {
+        return inlines ? unwoundInlines : UnwoundInlines.NONE;
     }
 
     /**

@@ -137,7 +137,14 @@ public final class InlineFrames {
                 return List.of(loc);
             }
         }
-        List<Location> all = withInlines(loc);
+        return keepingFrame(loc, withInlines(loc));
+    }
+
+    /**
+     * A frame's levels ({@link #withInlines}) with the outermost one made the frame itself (its
+     * symbol and object, the level's line) where addr2line names it otherwise than the symbol.
+     */
+    public static List<Location> keepingFrame(Location loc, List<Location> all) {
         int n = all.size();
         Location last = all.get(n - 1);
         if (last == loc || last.symbol() == loc.symbol()) {
