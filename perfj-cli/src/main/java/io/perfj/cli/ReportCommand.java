@@ -174,7 +174,7 @@ public final class ReportCommand implements Callable<Integer> {
                 return branchReport(data, out, err);
             }
             ReportOptions opts = options(data);
-            try (Session session = sym.session(data)) {
+            try (Session session = sym.session(data, verbose)) {
                 if (intelPt) {
                     session.itrace(io.perfj.intelpt.PtSynthOptions.reportDefault());
                 }
@@ -227,7 +227,7 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
-        try (Session session = sym.session(data)) {
+        try (Session session = sym.session(data, verbose)) {
             io.perfj.report.BranchReport r = io.perfj.report.BranchReport.build(session, keys,
                     sort != null && sort.contains("symbol"));
             r.print(out, !header, percentLimit);

@@ -133,14 +133,14 @@ public final class Hists {
     private final SourceLines sources;
 
     Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
-          int threads, TraceTexts traces, SourceLines sources) {
+          Demangling names, int threads, TraceTexts traces, SourceLines sources) {
         this.threads = threads;
         this.traces = traces;
         this.sources = sources;
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
-        this.filter = opts.filter().withNames(perf61 ? Demangling.PERF_6_1 : Demangling.CURRENT);
+        this.filter = opts.filter().withNames(names);
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;
