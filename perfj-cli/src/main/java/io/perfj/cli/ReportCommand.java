@@ -312,11 +312,6 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
-        if (hierarchy && symbolFilter != null && sym.compat.perf61()) {
-            // perf tests each level's row on the symbol of the sample that made it
-            throw new CliError("report --hierarchy with --symbol-filter: perf 6.1's levels are not reproduced "
-                    + "(without --compat perf-6.1 perfj shows the levels over the rows the filter keeps)");
-        }
         if (hierarchy && keys.contains(SortKey.TRACE_FIELDS)) {
             throw new CliError("report --hierarchy: the trace_fields sort key is not supported in the hierarchy");
         }
