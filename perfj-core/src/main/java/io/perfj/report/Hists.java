@@ -743,6 +743,9 @@ public final class Hists {
             for (HistEntry e : shown) {
                 rowsPeriod += levels.hides(e, 0) ? 0 : e.selfPeriod;
             }
+            // the rows: those of the last level perf prints
+            shown = new ArrayList<>(shown);
+            shown.removeIf(e -> levels.hides(e, keys.size() - 1));
         } else if (symbolFilter != null && (perf61 ? io.perfj.compat.PerfSymbolFilter.applies(byComm, opts.view().hierarchy())
                 : bySym)) {
             shown = new ArrayList<>(shown);
