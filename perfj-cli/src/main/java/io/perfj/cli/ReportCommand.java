@@ -175,7 +175,7 @@ public final class ReportCommand implements Callable<Integer> {
                 return branchReport(data, out, err);
             }
             ReportOptions opts = options(data);
-            try (Session session = sym.session(data)) {
+            try (Session session = sym.session(data, verbose)) {
                 if (intelPt) {
                     session.itrace(io.perfj.intelpt.PtSynthOptions.reportDefault());
                 }
@@ -253,7 +253,7 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
         }
-        try (Session session = sym.session(data)) {
+        try (Session session = sym.session(data, verbose)) {
             io.perfj.report.BranchReport r = io.perfj.report.BranchReport.build(session, keys,
                     sort != null && sort.contains("symbol"));
             r.print(out, !header, percentLimit);
@@ -337,11 +337,6 @@ public final class ReportCommand implements Callable<Integer> {
             throw new CliError("report --sort: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sort: " + e.getMessage());
-        }
-        if (hierarchy && symbolFilter != null && sym.compat.perf61()) {
-            // perf tests each level's row on the symbol of the sample that made it
-            throw new CliError("report --hierarchy with --symbol-filter: perf 6.1's levels are not reproduced "
-                    + "(without --compat perf-6.1 perfj shows the levels over the rows the filter keeps)");
         }
         if (hierarchy && keys.contains(SortKey.TRACE_FIELDS)) {
             throw new CliError("report --hierarchy: the trace_fields sort key is not supported in the hierarchy");

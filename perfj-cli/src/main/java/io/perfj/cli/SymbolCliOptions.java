@@ -65,6 +65,11 @@ public final class SymbolCliOptions {
         return Session.of(data, sessionOptions());
     }
 
+    /** The same for a command given {@code -v} or not, which decides how C++ names are printed. */
+    Session session(io.perfj.perfdata.PerfData data, boolean verbose) {
+        return Session.of(data, sessionOptions().withNames(compat.demangling(verbose)));
+    }
+
     SymbolOptions toOptions() {
         return new SymbolOptions(symfs, buildIdDir, kallsyms, perfMapDir, !noSystem, jitdumpDir);
     }

@@ -169,7 +169,7 @@ public final class Annotate {
         // perf 6.1 deletes the other symbols samples hit (see PerfAnnotateDeletions)
         boolean dropsHitSymbols = session.compat().perf61() && PerfAnnotateDeletions.applies(
                 !opts.symbols().isEmpty(), opts.stdio(), data.features().get(FeatureId.BRANCH_STACK) != null);
-        io.perfj.symbols.Demangling naming = session.compat().demangling();
+        io.perfj.symbols.Demangling naming = session.names();
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
             Map<Key, Entry> entries = new LinkedHashMap<>();

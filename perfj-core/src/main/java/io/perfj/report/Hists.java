@@ -133,14 +133,14 @@ public final class Hists {
     private final SourceLines sources;
 
     Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
-          int threads, TraceTexts traces, SourceLines sources) {
+          Demangling names, int threads, TraceTexts traces, SourceLines sources) {
         this.threads = threads;
         this.traces = traces;
         this.sources = sources;
         this.evsel = evsel;
         this.name = name;
         this.opts = opts;
-        this.filter = opts.filter().withNames(perf61 ? Demangling.PERF_6_1 : Demangling.CURRENT);
+        this.filter = opts.filter().withNames(names);
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;
@@ -631,6 +631,9 @@ public final class Hists {
     private PerfHistTree<HistEntry> perfCollapsedTree() {
         PerfHistTree<HistEntry> in = tree != null ? tree
                 : PerfHistSort.collapse(new ArrayList<>(created), perfCmp(), (m, e) -> merge(m, e, true));
+        if (opts.view() != null && opts.view().hierarchy() && opts.view().symbolFilter() != null) {
+            perfInput = in.inOrder();
+        }
         return opts.has(SortKey.COMM) ? PerfHistSort.collapse(in.inOrder(), perfCmp(), (m, e) -> merge(m, e, false))
                 : in;
     }
@@ -742,11 +745,28 @@ public final class Hists {
         String symbolFilter = opts.view() == null ? null : opts.view().symbolFilter();
         // --symbol-filter: a row stays when its symbol's name contains the text (the rows are
         // rows of symbols only with a symbol key; perf filters only where PerfSymbolFilter says)
-        if (symbolFilter != null && (perf61 ? io.perfj.compat.PerfSymbolFilter.applies(byComm, opts.view().hierarchy())
+        if (symbolFilter != null && perf61 && opts.view().hierarchy()) {
+            // perf 6.1 tests the entry that made each level's row (PerfHierarchyFilter)
+            List<SortKey> keys = StdioReport.shownKeys(opts);
+            var levels = new io.perfj.compat.PerfHierarchyFilter<HistEntry>(perfInput, keys.size(),
+                    (e, d) -> keyValue(e, keys.get(d)), e -> symbolContains(e, symbolFilter));
+            perfInput = null;
+            rowFilter = levels::hides;
+            sized = levels.sizing();
+            rowsPeriod = 0;
+            for (HistEntry e : shown) {
+                rowsPeriod += levels.hides(e, 0) ? 0 : e.selfPeriod;
+            }
+            // the rows: those of the last level perf prints
+            shown = new ArrayList<>(shown);
+            shown.removeIf(e -> levels.hides(e, keys.size() - 1));
+        } else if (symbolFilter != null && (perf61 ? io.perfj.compat.PerfSymbolFilter.applies(byComm, opts.view().hierarchy())
                 : bySym)) {
             shown = new ArrayList<>(shown);
-            shown.removeIf(e -> e.frame < 0 || frames.get(e.frame).sym() == null
-                    || !frames.get(e.frame).sym().name().contains(symbolFilter));
+            shown.removeIf(e -> !symbolContains(e, symbolFilter));
+            java.util.Set<HistEntry> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            kept.addAll(shown);
+            rowFilter = (e, depth) -> !kept.contains(e);
             // what --percentage relative makes the rows' percentages of: the rows left (perf's
             // non-filtered period, recounted after the filter; its callchains keep the other)
             rowsPeriod = 0;
@@ -755,6 +775,39 @@ public final class Hists {
             }
         }
         sorted = shown;
+    }
+
+    /** Whether the entry's symbol's name contains {@code text} (an entry without a symbol: no). */
+    private boolean symbolContains(HistEntry e, String text) {
+        return e.frame >= 0 && frames.get(e.frame).sym() != null && frames.get(e.frame).sym().name().contains(text);
+    }
+
+    /** perf 6.1's input tree in order, kept for {@link io.perfj.compat.PerfHierarchyFilter} until the rows are sorted. */
+    private List<HistEntry> perfInput;
+
+    /**
+     * Whether --symbol-filter hides the hierarchy's row of a level that an entry is counted in
+     * ({@code (entry, level)}): by default the rows over no entry the filter keeps, under
+     * {@code --compat perf-6.1} as {@link io.perfj.compat.PerfHierarchyFilter} says.
+     */
+    private java.util.function.BiPredicate<HistEntry, Integer> rowFilter = (e, depth) -> false;
+
+    /** The entries whose values size the columns, when not the rows ({@link io.perfj.compat.PerfHierarchyFilter#sizing}). */
+    private List<HistEntry> sized;
+
+    /** Whether the hierarchy's row of level {@code depth} that holds {@code entries} is hidden by --symbol-filter. */
+    boolean hidesLevel(List<HistEntry> entries, int depth) {
+        for (HistEntry e : entries) {
+            if (!rowFilter.test(e, depth)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The entries the text columns are as wide as: the rows, or what perf 6.1's hierarchy filter sizes them by. */
+    List<HistEntry> sizingEntries() {
+        return sized != null ? sized : sorted;
     }
 
     /** The group's other events, in group order, when this is a group leader's report; else empty. */

@@ -164,7 +164,7 @@ public final class Report {
         r.hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         r.lostSamples = lost;
         for (String name : events) {
-            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, 1, null, null));
+            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, io.perfj.symbols.Demangling.CURRENT, 1, null, null));
         }
         for (MergedRow m : rows) {
             r.totalSamples += m.samples();
@@ -361,7 +361,7 @@ public final class Report {
         List<Evsel> evsels = data.evlist().evsels();
         List<String> names = session.eventNames();
         for (int i = 0; i < evsels.size(); i++) {
-            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.threadCount(),
+            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.names(), session.threadCount(),
                     traces, sources);
             if (inOrder != null) {
                 h.perfOrdered();

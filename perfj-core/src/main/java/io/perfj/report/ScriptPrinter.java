@@ -431,7 +431,7 @@ public final class ScriptPrinter {
         }
         if (f.symbols() != null) {
             io.perfj.symbols.Location l = resolver.resolve(s.pid(), s.tid(), s.cpumode(), s.ip());
-            return l.symbol() != null && session.compat().demangling().isAsked(f.symbols(), l.symbol().name());
+            return l.symbol() != null && session.names().isAsked(f.symbols(), l.symbol().name());
         }
         return true;
     }

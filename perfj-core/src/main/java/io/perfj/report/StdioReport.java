@@ -264,7 +264,7 @@ public final class StdioReport {
             // command to that (a sample before an exec: "perf-ex" of a thread now "sleep")
             // the trace column is as wide as the texts perf had formatted when it sized it
             boolean fixed = k == SortKey.CPU || k == SortKey.TRACE && !h.traceCompared();
-            for (HistEntry e : fixed ? List.<HistEntry>of() : h.entries()) {
+            for (HistEntry e : fixed ? List.<HistEntry>of() : h.sizingEntries()) {
                 w = Math.max(w, k == SortKey.COMM ? utf8Length(h.threadComm(e))
                         : utf8Length(h.column(e, k)) - inlinedSuffix(h, e, k) - unresolvedVerbose(h, e, k));
                 if (k == SortKey.DSO && o.dsos() == null && e.frame() >= 0 && h.frames().get(e.frame()).sym() == null) {
@@ -311,7 +311,7 @@ public final class StdioReport {
             List<Integer> ws = cols.stream().map(Column::width).toList();
             new Hierarchy(h, keys, ipc, cols.subList(0, nv).stream().map(Column::header).toList(),
                     ws.subList(0, nv), ws.subList(nv, ws.size()))
-                    .print(h.entriesBeforeSymbolFilter(), new java.util.HashSet<>(h.entries()), o);
+                    .print(h.entriesBeforeSymbolFilter(), o);
             return;
         }
         StringBuilder hdr = new StringBuilder("# ");
@@ -399,16 +399,10 @@ public final class StdioReport {
             List<Node> children = List.of();
         }
 
-        /** The rows --symbol-filter kept (all without it): a level's row is shown when it has one. */
-        private java.util.Set<HistEntry> kept;
-
-        void print(List<HistEntry> all, java.util.Set<HistEntry> kept, ReportOptions o) {
-            this.kept = kept;
+        void print(List<HistEntry> all, ReportOptions o) {
             printHeader();
             for (Node n : level(all, 0)) {
-                if (shown(n, o)) {
-                    printNode(n, 0, o);
-                }
+                printNode(n, 0, o);
             }
         }
 
@@ -471,13 +465,26 @@ public final class StdioReport {
             return v;
         }
 
-        /** Whether a row is shown: perf's --percent-limit hides a row and the rows under it. */
-        private boolean shown(Node n, ReportOptions o) {
+        /**
+         * Whether a row is shown: perf's --percent-limit hides a row (and so the smaller rows
+         * under it), --symbol-filter the rows {@link Hists#hidesLevel} says.
+         */
+        private boolean shown(Node n, int d, ReportOptions o) {
             return (o.percentLimit() <= 0 || percent(n.period, total(h)) >= o.percentLimit())
-                    && n.entries.stream().anyMatch(kept::contains);
+                    && !h.hidesLevel(n.entries, Math.min(d, keys.size() - 1));
         }
 
+        /** The row (when shown), then the rows under it, each shown or not on its own. */
         private void printNode(Node n, int d, ReportOptions o) {
+            if (shown(n, d, o)) {
+                printRow(n, d, o);
+            }
+            for (Node child : n.children) {
+                printNode(child, d + 1, o);
+            }
+        }
+
+        private void printRow(Node n, int d, ReportOptions o) {
             HistEntry first = n.entries.getFirst();
             StringBuilder row = new StringBuilder(" ".repeat(d * INDENT));
             // a value per event of the group, each as wide as one event's column
@@ -519,14 +526,7 @@ public final class StdioReport {
                 }
                 return;
             }
-            boolean any = false;
-            for (Node child : n.children) {
-                if (shown(child, o)) {
-                    printNode(child, d + 1, o);
-                    any = true;
-                }
-            }
-            if (!any) {
+            if (n.children.stream().noneMatch(c -> shown(c, d + 1, o))) {
                 // where a row under it would print its value
                 int values = 2 * (valueWidths.size() - 1);
                 for (int w : valueWidths) {

@@ -43,8 +43,8 @@ import java.util.Locale;
  *       correct mode prints them whole; perf 6.1 mode cuts them to 1023 bytes as perf's fixed
  *       buffers do ({@code io.perfj.compat.PerfStdioBuffers}).</li>
  *   <li>C++ symbol names: correct mode prints them with their parameter lists, as perf 7.2 does
- *       ({@code SharedDataRelocationTask::work(int, int)}); perf 6.1 mode without
- *       ({@link Demangling}).</li>
+ *       ({@code SharedDataRelocationTask::work(int, int)}); perf 6.1 mode without, but with
+ *       {@code report -v} ({@link Demangling}).</li>
  *   <li>{@code report -s trace_fields}: a field the trace text has no word for prints as the
  *       event's print format prints it ({@code 0x3} for {@code "0x%lx", REC->ret}), as perf 7.2's
  *       libtraceevent does; perf 6.1 mode by its type alone ({@code 3}; {@code io.perfj.report.TraceTexts}).</li>
@@ -76,7 +76,16 @@ public enum Compat {
 
     /** How symbol names are demangled: perf 6.1's C++ names without parameter lists, else perf 7.2's with. */
     public Demangling demangling() {
-        return this == PERF_6_1 ? Demangling.PERF_6_1 : Demangling.CURRENT;
+        return demangling(false);
+    }
+
+    /**
+     * How symbol names are demangled by a command given {@code -v} or not: perf 6.1 prints C++
+     * parameter lists only with {@code -v} (its {@code demangle_sym} adds {@code DMGL_PARAMS}
+     * when verbose), perf 7.2 always.
+     */
+    public Demangling demangling(boolean verbose) {
+        return this != PERF_6_1 ? Demangling.CURRENT : verbose ? Demangling.PERF_6_1_VERBOSE : Demangling.PERF_6_1;
     }
 
     /** The mode a command-line word names ({@code none}, {@code perf-6.1}, also {@code perf}). */

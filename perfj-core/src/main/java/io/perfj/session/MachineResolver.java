@@ -26,16 +26,16 @@ public final class MachineResolver implements FrameResolver {
     private final LocationCache located = new LocationCache();
 
     public MachineResolver(PerfData data, SymbolOptions opts) {
-        this(data, opts, Compat.NONE);
+        this(data, opts, Compat.NONE, Compat.NONE.demangling());
     }
 
     /**
      * Symbols loaded as {@code compat} says: under {@code --compat perf-6.1} user objects'
-     * overlapping symbols answer as perf 6.1's tree, and are named as perf 6.1 names them.
+     * overlapping symbols answer as perf 6.1's tree; named as {@code names} says.
      */
-    public MachineResolver(PerfData data, SymbolOptions opts, Compat compat) {
+    public MachineResolver(PerfData data, SymbolOptions opts, Compat compat, io.perfj.symbols.Demangling names) {
         this.machine = new Machine(data, opts,
-                new io.perfj.symbols.DefaultSymbolLoader(opts, compat.perf61(), compat.demangling()));
+                new io.perfj.symbols.DefaultSymbolLoader(opts, compat.perf61(), names));
         this.data = data;
     }
 

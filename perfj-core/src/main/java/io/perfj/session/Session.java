@@ -79,7 +79,7 @@ public final class Session implements AutoCloseable {
         this.data = data;
         this.ownsData = ownsData;
         this.options = options;
-        this.resolver = new MachineResolver(data, options.symbols(), options.compat())
+        this.resolver = new MachineResolver(data, options.symbols(), options.compat(), options.names())
                 .perfCompatibleUnwind(options.compat().perf61());
         this.jit = new JitInjection(data, options.symbols());
         this.recordedInlines = RecordedInlines.of(options.compat(), true);
@@ -124,6 +124,11 @@ public final class Session implements AutoCloseable {
 
     public Compat compat() {
         return options.compat();
+    }
+
+    /** How this session names symbols. */
+    public io.perfj.symbols.Demangling names() {
+        return options.names();
     }
 
     /** The process model, as of the record being delivered. */

@@ -1,5 +1,6 @@
 package io.perfj.session;
 
+import io.perfj.symbols.Demangling;
 import io.perfj.symbols.SymbolOptions;
 
 import java.util.Objects;
@@ -10,11 +11,18 @@ import java.util.Objects;
  *
  * @param symbols where binaries, debug files, kallsyms and perf maps are looked for
  * @param compat  {@link Compat#NONE} for the correct answers, {@link Compat#PERF_6_1} for perf's
+ * @param names   how symbols are named ({@link Compat#demangling(boolean)})
  */
-public record SessionOptions(SymbolOptions symbols, Compat compat) {
+public record SessionOptions(SymbolOptions symbols, Compat compat, Demangling names) {
     public SessionOptions {
         Objects.requireNonNull(symbols, "symbols");
         Objects.requireNonNull(compat, "compat");
+        Objects.requireNonNull(names, "names");
+    }
+
+    /** Symbols named as {@code compat} names them without {@code -v}. */
+    public SessionOptions(SymbolOptions symbols, Compat compat) {
+        this(symbols, compat, compat.demangling());
     }
 
     /** This machine's files, perf's default places, correct answers. */
@@ -30,5 +38,10 @@ public record SessionOptions(SymbolOptions symbols, Compat compat) {
     /** The same sources with another compatibility mode. */
     public SessionOptions withCompat(Compat c) {
         return new SessionOptions(symbols, c);
+    }
+
+    /** The same with symbols named as {@code n} says. */
+    public SessionOptions withNames(Demangling n) {
+        return new SessionOptions(symbols, compat, n);
     }
 }

@@ -16,20 +16,28 @@ public enum Demangling {
      * {@code SharedDataRelocationTask::work(int, int)}, {@code A::f() const}, {@code f(int)
      * [clone .cold]}.
      */
-    CURRENT("params", true),
+    CURRENT("params", true, true),
     /**
-     * perf 6.1's (libiberty's {@code cplus_demangle} without {@code DMGL_PARAMS} unless
-     * {@code -v}): C++ names without parameter lists, return types or clone suffixes,
+     * perf 6.1's without {@code -v} (libiberty's {@code cplus_demangle} without
+     * {@code DMGL_PARAMS}): C++ names without parameter lists, return types or clone suffixes,
      * {@code SharedDataRelocationTask::work}.
      */
-    PERF_6_1("no-params", false);
+    PERF_6_1("no-params", false, false),
+    /**
+     * perf 6.1's with {@code -v} ({@code cplus_demangle} with {@code DMGL_PARAMS | DMGL_ANSI}):
+     * the names of {@link #CURRENT}, but a symbol asked for by name answers to its whole name
+     * alone.
+     */
+    PERF_6_1_VERBOSE("params", true, false);
 
     private final String key;
     private final boolean params;
+    private final boolean shortNameAsked;
 
-    Demangling(String key, boolean params) {
+    Demangling(String key, boolean params, boolean shortNameAsked) {
         this.key = key;
         this.params = params;
+        this.shortNameAsked = shortNameAsked;
     }
 
     /** {@code raw} demangled this way, or {@code raw} itself when it is not a mangled name. */
@@ -48,13 +56,13 @@ public enum Demangling {
      * ({@code annotate SYMBOL}, {@code --symbols}): its name, or with {@link #CURRENT} also its
      * name without the parameter list ({@link #withoutParameters}), so that both
      * {@code SharedDataRelocationTask::work(int, int)} and {@code SharedDataRelocationTask::work}
-     * name it (perf 7.2 takes only the first). perf 6.1's names have no parameter list to drop.
+     * name it (perf 7.2 takes only the first). perf 6.1 compares whole names.
      */
     public boolean isAsked(java.util.Set<String> asked, String name) {
         if (asked.contains(name)) {
             return true;
         }
-        if (!params) {
+        if (!shortNameAsked) {
             return false;
         }
         String shorter = withoutParameters(name);

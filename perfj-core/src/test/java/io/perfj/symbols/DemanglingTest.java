@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The two ways of naming symbols: perf 7.2's C++ names with parameter lists, perf 6.1's without. */
+/** The ways of naming symbols: perf 7.2's C++ names with parameter lists, perf 6.1's without (but with -v). */
 class DemanglingTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -36,6 +36,17 @@ class DemanglingTest {
     void namesAsEachPerfPrintsThem(String raw, String perf72, String perf61) {
         assertEquals(perf72, Demangling.CURRENT.demangle(raw));
         assertEquals(perf61, Demangling.PERF_6_1.demangle(raw));
+        // perf 6.1 with -v: DMGL_PARAMS | DMGL_ANSI, perf 7.2's names
+        assertEquals(perf72, Demangling.PERF_6_1_VERBOSE.demangle(raw));
+    }
+
+    @Test
+    void perf61WithVerboseNamesWithParameters() {
+        assertEquals(Demangling.PERF_6_1_VERBOSE, io.perfj.session.Compat.PERF_6_1.demangling(true));
+        assertEquals(Demangling.PERF_6_1, io.perfj.session.Compat.PERF_6_1.demangling(false));
+        assertEquals(Demangling.CURRENT, io.perfj.session.Compat.NONE.demangling(true));
+        // the same names as perf 7.2's make the same tables
+        assertEquals(Demangling.CURRENT.key(), Demangling.PERF_6_1_VERBOSE.key());
     }
 
     @Test
@@ -76,5 +87,8 @@ class DemanglingTest {
         assertTrue(Demangling.PERF_6_1.isAsked(asked, "SharedDataRelocationTask::work"));
         assertFalse(Demangling.PERF_6_1.isAsked(asked, "SharedDataRelocationTask::work(int, int)"),
                 "perf 6.1 takes names as they are");
+        assertFalse(Demangling.PERF_6_1_VERBOSE.isAsked(asked, "SharedDataRelocationTask::work(int, int)"),
+                "with -v too");
+        assertTrue(Demangling.PERF_6_1_VERBOSE.isAsked(asked, "StringTable::create_table()"));
     }
 }
