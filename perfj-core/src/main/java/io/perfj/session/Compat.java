@@ -41,6 +41,9 @@ import java.util.Locale;
  *   <li>C++ symbol names: correct mode prints them with their parameter lists, as perf 7.2 does
  *       ({@code SharedDataRelocationTask::work(int, int)}); perf 6.1 mode without
  *       ({@link Demangling}).</li>
+ *   <li>{@code header} and {@code --stats}: perf 7.2's layout (named event types and configs,
+ *       the empty BPF lines, its newer features, wider stats names) or perf 6.1's
+ *       ({@code io.perfj.print.HeaderLayout}).</li>
  *   <li>{@code report -s trace_fields}: a field the trace text has no word for prints as the
  *       event's print format prints it ({@code 0x3} for {@code "0x%lx", REC->ret}), as perf 7.2's
  *       libtraceevent does; perf 6.1 mode by its type alone ({@code 3}; {@code io.perfj.report.TraceTexts}).</li>
