@@ -16,7 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
  * {@code perfj header [-I]} and {@code dump --stats} against perf 7.2's {@code report
  * --header-only [-I]} and {@code --stats} (part "header" of fixtures/make-perf72-goldens.sh) in the
  * default mode, and against perf 6.1's under {@code --compat perf-6.1}; the warnings on standard
- * error against both (part "stderr"). The "captured on" line is the file's mtime, which a
+ * error against both (part "stderr"); the two recordings perf 7.2 made (make-perf72-record.sh:
+ * its newer features, a pipe whose tracing data follows its features) against perf 7.2 alone.
+ * The "captured on" line is the file's mtime, which a
  * checkout resets: it is left out. Outputs listed in {@code golden/perf72-differences.txt} must
  * differ from perf 7.2's.
  */
@@ -26,7 +28,12 @@ class Perf72HeaderGoldenTest {
             "c-fp bpf-sys bpf-dwarf pipe zstd java two-events : header header-I stats",
             "record-clock : header header-I",
             "record-hot record-pipe : header",
-            "tp-sched tp-proc tp-syscalls tp-irq-timer tp-uprobe tp-tcp tp-pipe tp-chain tp-tree tp-btrfs : header-I");
+            "tp-sched tp-proc tp-syscalls tp-irq-timer tp-uprobe tp-tcp tp-pipe tp-chain tp-tree tp-btrfs : header-I",
+            "p72-record : header header-I stats",
+            "p72-pipe : header header-I");
+
+    /** Recorded by perf 7.2 (fixtures/make-perf72-record.sh): perf 6.1 cannot read them, there is no golden of it. */
+    private static final java.util.Set<String> PERF72_ONLY = java.util.Set.of("p72-record", "p72-pipe");
 
     record Case(String name, String kind) {
         String[] args(boolean perf61) {
@@ -82,7 +89,8 @@ class Perf72HeaderGoldenTest {
 
     @TestFactory
     Stream<DynamicTest> compatModeIsPerf61s() {
-        return cases().stream().map(c -> DynamicTest.dynamicTest(c.name() + " " + c.kind(), () -> {
+        return cases().stream().filter(c -> !PERF72_ONLY.contains(c.name())).map(c -> DynamicTest.dynamicTest(
+                c.name() + " " + c.kind(), () -> {
             CliFixtures.Run r = CliFixtures.run(c.args(true));
             assertEquals(0, r.rc(), r.err());
             assertEquals(withoutCapturedOn(Fixtures.golden(c.name(), c.kind())), withoutCapturedOn(r.out()));
