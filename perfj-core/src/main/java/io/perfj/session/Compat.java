@@ -31,7 +31,8 @@ import java.util.Locale;
  *       ({@code io.perfj.compat.PerfHistTree}, {@code PerfHistCmp}, {@code PerfHistSort}).</li>
  *   <li>{@code report -s srcline/srcfile} and {@code script -F srcline}: perf 6.1's srcfile of an
  *       address without a line, its --children entries looked up at raw addresses, its script
- *       without {@code ??:0} lines ({@code io.perfj.compat.PerfSrclines}).</li>
+ *       without {@code ??:0} lines, {@code ??:0} in JIT code without line entries
+ *       ({@code io.perfj.compat.PerfSrclines}).</li>
  *   <li>Functions inlined at frame-pointer and LBR callchain addresses: correct mode names them
  *       as frames of their own, as perf 7.2 does, keeping the address's own frame; perf 6.1 names
  *       them at DWARF-unwound addresses only ({@link RecordedInlines}).</li>
