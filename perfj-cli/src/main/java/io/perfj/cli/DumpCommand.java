@@ -2,6 +2,7 @@ package io.perfj.cli;
 
 import io.perfj.perfdata.PerfData;
 import io.perfj.print.DumpPrinter;
+import io.perfj.print.HeaderLayout;
 import io.perfj.print.StatsPrinter;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -43,10 +44,10 @@ public final class DumpCommand implements Callable<Integer> {
             List<String> warnings;
             if (stats) {
                 warnings = new ArrayList<>(data.warnings());
-                warnings.addAll(StatsPrinter.print(data, out));
+                warnings.addAll(StatsPrinter.print(data, out, HeaderLayout.of(sym.compat.perf61())));
             } else {
                 try (io.perfj.session.Session session = sym.session(data)) {
-                    new DumpPrinter(data, in.input.toString(), out).print(session);
+                    new DumpPrinter(data, in.input.toString(), out, HeaderLayout.of(sym.compat.perf61())).print(session);
                     warnings = session.warnings();
                 }
             }

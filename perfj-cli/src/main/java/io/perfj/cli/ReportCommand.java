@@ -3,6 +3,7 @@ package io.perfj.cli;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.SampleFormat;
+import io.perfj.print.HeaderLayout;
 import io.perfj.report.CallchainMode;
 import io.perfj.report.JsonReport;
 import io.perfj.report.Report;
@@ -161,7 +162,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         try (PerfData data = PerfData.open(in.input)) {
             if (headerOnly || header) {
-                HeaderCommand.print(data, showInfo, out, err);
+                HeaderCommand.print(data, showInfo, HeaderLayout.of(sym.compat.perf61()), out, err);
                 if (headerOnly) {
                     return 0;
                 }

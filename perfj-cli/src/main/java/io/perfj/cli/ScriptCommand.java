@@ -1,6 +1,7 @@
 package io.perfj.cli;
 
 import io.perfj.perfdata.PerfData;
+import io.perfj.print.HeaderLayout;
 import io.perfj.report.ScriptOptions;
 import io.perfj.report.ScriptPrinter;
 import io.perfj.session.Session;
@@ -105,7 +106,7 @@ public final class ScriptCommand implements Callable<Integer> {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-F: " + e.getMessage());
             }
             if (headerOnly) {
-                HeaderCommand.print(data, showInfo, out, err);
+                HeaderCommand.print(data, showInfo, HeaderLayout.of(sym.compat.perf61()), out, err);
                 return 0;
             }
             if (reltime && deltatime) {
@@ -139,7 +140,7 @@ public final class ScriptCommand implements Callable<Integer> {
                     throw new CliError(e.getMessage());
                 }
                 if (header) {
-                    HeaderCommand.print(data, showInfo, out, err);
+                    HeaderCommand.print(data, showInfo, HeaderLayout.of(sym.compat.perf61()), out, err);
                 }
                 out.flush();
                 printer.print();

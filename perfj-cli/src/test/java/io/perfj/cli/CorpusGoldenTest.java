@@ -175,7 +175,7 @@ class CorpusGoldenTest {
     static CliFixtures.Run runPerfj(String name, String kind) throws IOException {
         String file = Fixtures.file("corpus/" + name + ".data").toString();
         if (kind.equals("header-I")) {
-            return CliFixtures.run("header", "-I", "-i", file);
+            return CliFixtures.runPerf("header", "-I", "-i", file);
         }
         Path e = empty();
         String symfs = kind.endsWith("-symfs") ? Fixtures.file("corpus/symfs").toString() : e.toString();

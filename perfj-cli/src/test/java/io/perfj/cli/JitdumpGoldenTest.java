@@ -88,16 +88,82 @@ class JitdumpGoldenTest {
      */
     @Test
     void annotateInstructionsMatchPerf() throws java.io.IOException {
+        String[] g = annotated(true, "annotate-stdio");
+        assertEquals(instructions(g[0]), instructions(g[1]));
+        assertEquals(titles(g[0]), titles(g[1]));
+        assertTrue(g[1].contains("/tmp/perfj-jitdump/hot.js:") || g[1].contains(":6"), "source positions shown");
+    }
+
+    /**
+     * perf 7.2's annotate of the same function (its own perf inject, Debian sid's objdump):
+     * every instruction line and title of perfj's default, once objdump 2.47's {@code shr $1,REG}
+     * is spelled as the host's objdump spells it.
+     */
+    @Test
+    void annotateInstructionsMatchPerf72() throws java.io.IOException {
+        String[] g = annotated(false, "annotate-stdio.perf72");
+        assertTrue(instructions(g[0]).contains(" shr    $1,%r15d"), "perf 7.2's objdump spells the count");
+        assertEquals(instructions(RustLldGoldenTest.implicitShiftCount(g[0])), instructions(g[1]));
+        assertEquals(titles(g[0]), titles(g[1]));
+    }
+
+    /** The golden {@code KIND} (objdump printed node's damaged file names as they are: not UTF-8) and perfj's annotate of its function. */
+    private static String[] annotated(boolean perf61, String kind) throws java.io.IOException {
         AnnotateGoldenTest.assumeObjdump();
         String symbol = Fixtures.golden(NAME, "annotate-symbol").strip();
-        CliFixtures.Run r = CliFixtures.runPerf(args("annotate", "--stdio", symbol).toArray(new String[0]));
+        String[] a = args("annotate", "--stdio", symbol).toArray(new String[0]);
+        CliFixtures.Run r = perf61 ? CliFixtures.runPerf(a) : CliFixtures.run(a);
         assertEquals(0, r.rc(), r.err());
-        // objdump printed node's damaged file names as they are: not UTF-8
-        String golden = java.nio.file.Files.readString(Fixtures.goldenFile(NAME + ".annotate-stdio.txt"),
-                java.nio.charset.StandardCharsets.ISO_8859_1);
-        assertEquals(instructions(golden), instructions(r.out()));
-        assertEquals(titles(golden), titles(r.out()));
-        assertTrue(r.out().contains("/tmp/perfj-jitdump/hot.js:") || r.out().contains(":6"), "source positions shown");
+        return new String[] {java.nio.file.Files.readString(Fixtures.goldenFile(NAME + "." + kind + ".txt"),
+                java.nio.charset.StandardCharsets.ISO_8859_1), r.out()};
+    }
+
+    private static final String[] SRCLINE = {"--no-children", "-g", "none", "--sort", "symbol,srcline"};
+
+    /**
+     * A golden of {@code --sort symbol,srcline} as text: node's damaged file names (not UTF-8)
+     * read with U+FFFD for each byte that is not, and, on their rows, the blanks after them as one
+     * (perf pads by bytes, so a name's width in the golden is not that of its replacement).
+     */
+    static String srclineText(String kind, String text) throws java.io.IOException {
+        if (text == null) {
+            text = new String(java.nio.file.Files.readAllBytes(Fixtures.goldenFile(NAME + "." + kind + ".txt")),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        }
+        return String.join("\n", text.lines().map(l -> l.indexOf('\ufffd') >= 0 ? l.replaceAll("(?<=\\S)  +", " ") : l).toList());
+    }
+
+    /**
+     * perf 7.2's {@code --sort symbol,srcline}: the JIT code's lines from the dump's debug
+     * info, node's damaged file names as they are (perf reads them from the {@code .debug_line}
+     * inject wrote of them), the symbol and offset in code without debug info, the object and
+     * the address elsewhere; the same rows and percentages (ties in perfj's order,
+     * {@code equal-rows-order}).
+     */
+    @Test
+    void srclineIsPerf72s() throws java.io.IOException {
+        CliFixtures.Run r = CliFixtures.run(args("report", SRCLINE).toArray(new String[0]));
+        assertEquals(0, r.rc(), r.err());
+        ReportGoldenTest.compare(srclineText("report-sym-srcline.perf72", null), srclineText(null, r.out()));
+    }
+
+    /**
+     * perf 6.1's {@code --sort symbol,srcline}, its rows of JIT code ({@code ??:0} in code
+     * without the runtime's line entries): those of the other code are not compared (perf 6.1
+     * read this machine's libc and node, which {@code --no-system-files} keeps perfj from).
+     */
+    @Test
+    void srclineOfJitCodeIsPerf61s() throws java.io.IOException {
+        CliFixtures.Run r = CliFixtures.runPerf(args("report", SRCLINE).toArray(new String[0]));
+        assertEquals(0, r.rc(), r.err());
+        List<String> want = jsRows(srclineText("report-sym-srcline", null));
+        assertTrue(want.size() >= 7, "JIT rows: " + want);
+        assertEquals(want, jsRows(srclineText(null, r.out())));
+    }
+
+    private static List<String> jsRows(String text) {
+        return text.lines().filter(l -> ReportGoldenTest.isRow(l) && (l.contains("] JS:") || l.contains("] Builtin:")))
+                .sorted().toList();
     }
 
     private static String instructions(String text) {

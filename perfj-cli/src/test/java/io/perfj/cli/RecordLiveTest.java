@@ -128,7 +128,7 @@ class RecordLiveTest {
         CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--compat", "perf-6.1", "-i", file.toString());
         ReportGoldenTest.compare(report.get(0), r.out());
         List<String> header = perf("report", "--header-only", "-i", file.toString());
-        assertEquals(header.get(0), CliFixtures.run("header", "-i", file.toString()).out());
+        assertEquals(header.get(0), CliFixtures.runPerf("header", "-i", file.toString()).out());
         assertEquals("", header.get(1));
     }
 
@@ -189,7 +189,7 @@ class RecordLiveTest {
         assertEquals(0, compat.rc(), compat.err());
         ReportGoldenTest.compare(perf.get(0), compat.out());
         List<String> header = run("sh", "-c", "perf report --header-only -i - < \"$0\"", stream.toString());
-        assertEquals(header.get(0), CliFixtures.run("header", "-i", stream.toString()).out());
+        assertEquals(header.get(0), CliFixtures.runPerf("header", "-i", stream.toString()).out());
     }
 
     /**

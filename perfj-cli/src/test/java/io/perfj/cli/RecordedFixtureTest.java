@@ -35,27 +35,28 @@ class RecordedFixtureTest {
     /** The header as perf prints it but the capture time (the file's modification time, set by the checkout). */
     @Test
     void perfsHeaderOfTheFileIsPerfjs() {
-        CliFixtures.Run r = CliFixtures.run("header", "-i", Fixtures.recording("record-hot").toString());
+        CliFixtures.Run r = CliFixtures.runPerf("header", "-i", Fixtures.recording("record-hot").toString());
         assertEquals(0, r.rc(), r.err());
         assertEquals(withoutCaptureTime(Fixtures.golden("record-hot", "header")), withoutCaptureTime(r.out()));
     }
 
     @Test
     void perfsDumpOfTheFileIsPerfjs() {
-        CliFixtures.Run r = CliFixtures.run(withCache("dump"));
+        CliFixtures.Run r = CliFixtures.runPerf(withCache("dump"));
         assertEquals(0, r.rc(), r.err());
         // perf names the file as it was given (the golden's from fixtures/) and a sample in the
         // vdso by the random name of its temporary copy of this machine's vdso (fixtures/README.md)
         assertEquals(Fixtures.golden("record-hot", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"),
-                r.out().replace("@" + Fixtures.recording("record-hot") + " [", "@record-hot.data ["));
+                r.out().replace("@" + Fixtures.recording("record-hot") + " [", "@record-hot.data [")
+                        .replaceAll("/tmp/perf-vdso\\.so-XXXXXX", "[vdso]"));
     }
 
     @Test
     void perfsHeaderOfTheClockRecordingIsPerfjs() {
         for (String kind : List.of("header", "header-I")) {
             CliFixtures.Run r = kind.equals("header")
-                    ? CliFixtures.run("header", "-i", Fixtures.recording("record-clock").toString())
-                    : CliFixtures.run("header", "-I", "-i", Fixtures.recording("record-clock").toString());
+                    ? CliFixtures.runPerf("header", "-i", Fixtures.recording("record-clock").toString())
+                    : CliFixtures.runPerf("header", "-I", "-i", Fixtures.recording("record-clock").toString());
             assertEquals(0, r.rc(), r.err());
             String golden = Fixtures.golden("record-clock", kind);
             assertEquals(withoutCaptureTime(golden), withoutCaptureTime(r.out()), kind);
@@ -68,7 +69,7 @@ class RecordedFixtureTest {
 
     @Test
     void perfsDumpOfTheClockRecordingIsPerfjs() {
-        CliFixtures.Run r = CliFixtures.run("dump", "-i", Fixtures.recording("record-clock").toString(),
+        CliFixtures.Run r = CliFixtures.runPerf("dump", "-i", Fixtures.recording("record-clock").toString(),
                 "--buildid-dir", BuildIdCacheFixture.dir().toString(), "--no-system-files");
         assertEquals(0, r.rc(), r.err());
         assertEquals(Fixtures.golden("record-clock", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"),
@@ -84,12 +85,13 @@ class RecordedFixtureTest {
     @Test
     void perfsReadingOfThePipeRecordingIsPerfjs() {
         String pipe = Fixtures.recording("record-pipe").toString();
-        CliFixtures.Run h = CliFixtures.run("header", "-i", pipe);
+        CliFixtures.Run h = CliFixtures.runPerf("header", "-i", pipe);
         assertEquals(0, h.rc(), h.err());
         assertEquals(withoutCaptureTime(Fixtures.golden("record-pipe", "header")), withoutCaptureTime(h.out()));
-        CliFixtures.Run d = CliFixtures.run("dump", "-i", pipe, "--no-system-files");
+        CliFixtures.Run d = CliFixtures.runPerf("dump", "-i", pipe, "--no-system-files");
         assertEquals(0, d.rc(), d.err());
-        assertEquals(Fixtures.golden("record-pipe", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"), d.out());
+        assertEquals(Fixtures.golden("record-pipe", "D").replaceAll("/tmp/perf-vdso\\.so-[A-Za-z0-9]{6}", "[vdso]"),
+                d.out().replaceAll("/tmp/perf-vdso\\.so-XXXXXX", "[vdso]"));
         CliFixtures.Run r = CliFixtures.run("report", "--stdio", "--no-children", "-g", "none", "--sort", "dso", "-i", pipe,
                 "--no-system-files");
         assertEquals(0, r.rc(), r.err());

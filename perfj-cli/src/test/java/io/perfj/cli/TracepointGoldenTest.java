@@ -59,7 +59,7 @@ class TracepointGoldenTest {
     @ValueSource(strings = {"tp-sched", "tp-proc", "tp-syscalls", "tp-irq-timer", "tp-uprobe", "tp-tcp", "tp-pipe", "tp-chain",
             "tp-tree", "tp-btrfs"})
     void headerAsPerf(String name) {
-        CliFixtures.Run r = CliFixtures.run("header", "-I", "-i", Fixtures.recording(name).toString());
+        CliFixtures.Run r = CliFixtures.runPerf("header", "-I", "-i", Fixtures.recording(name).toString());
         assertEquals(0, r.rc(), r.err());
         assertEquals(dropCaptured(Fixtures.golden(name, "header-I")), dropCaptured(r.out()));
     }

@@ -40,14 +40,14 @@ class ZstdBombFixtureTest {
     /** Every round counted, as perf report --stats counts them (268,435,456). */
     @Test
     void statsCountEveryRoundAsPerfDoes() {
-        CliFixtures.Run r = CliFixtures.run("dump", "--stats", "-i", bomb());
+        CliFixtures.Run r = CliFixtures.runPerf("dump", "--stats", "-i", bomb());
         assertEquals(0, r.rc(), r.err());
         assertEquals(Fixtures.golden("zstd-bomb", "stats"), r.out());
     }
 
     @Test
     void headerIsPerfs() {
-        CliFixtures.Run r = CliFixtures.run("header", "-i", bomb());
+        CliFixtures.Run r = CliFixtures.runPerf("header", "-i", bomb());
         assertEquals(0, r.rc(), r.err());
         assertEquals(RecordedFixtureTest.withoutCaptureTime(Fixtures.golden("zstd-bomb", "header")),
                 RecordedFixtureTest.withoutCaptureTime(r.out()));
@@ -57,7 +57,7 @@ class ZstdBombFixtureTest {
     @Test
     void dumpOfTheSmallBombIsPerfs() {
         String small = Fixtures.recording("zstd-bomb-small").toString();
-        CliFixtures.Run r = CliFixtures.run("dump", "--no-system-files", "-i", small);
+        CliFixtures.Run r = CliFixtures.runPerf("dump", "--no-system-files", "-i", small);
         assertEquals(0, r.rc(), r.err());
         assertEquals(Fixtures.golden("zstd-bomb-small", "D"),
                 r.out().replace("@" + small + " [", "@zstd-bomb-small.data ["));

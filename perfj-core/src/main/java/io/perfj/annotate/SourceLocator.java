@@ -163,12 +163,17 @@ public final class SourceLocator {
         return row == null ? NO_ROW : new Place(row.file(), row.line(), row.column(), "dwarf");
     }
 
+    /**
+     * JIT code's row: the dump's line entry, its file name as the runtime wrote it even when that
+     * is no text (node 20's damaged names), as perf prints the {@code .debug_line} inject makes
+     * of them.
+     */
     private static Place jitAt(io.perfj.jit.JitCode code, long addr) {
         if (code == null) {
             return null;
         }
         io.perfj.jit.JitRecord.LineEntry e = jitLine(code, addr);
-        return e == null || !readable(e.file()) ? null
+        return e == null ? null
                 : new Place(e.file(), Integer.toUnsignedLong(e.line()), 0, "jitdump");
     }
 

@@ -17,7 +17,10 @@ import io.perfj.symbols.Location;
  *     the kernel's addresses are the same either way;</li>
  * <li>perf script leaves out the source line of an address without a line table row
  *     ({@code ??:0}; {@code map__fprintf_srcline}, tools/perf/util/map.c), which perf 7.2
- *     prints.</li>
+ *     prints;</li>
+ * <li>in JIT code without the runtime's line entries (the ELF image perf inject writes has a
+ *     sized symbol and no {@code .debug_line}) libbfd's lookup finds the function and no line:
+ *     {@code ??:0}, where perf 7.2 prints the symbol and offset.</li>
  * </ul>
  */
 public final class PerfSrclines {
@@ -30,6 +33,11 @@ public final class PerfSrclines {
     /** Whether perf 6.1's script prints a frame's source line. */
     public static boolean scriptPrints(String srcline) {
         return !srcline.startsWith("??:0");
+    }
+
+    /** The value perf 6.1 gives an address of {@code dso} when the object has no line table, or null for the fallback. */
+    public static SourceLines.Text noTableValue(io.perfj.symbols.Dso dso) {
+        return dso.kind() == DsoKind.JIT_CODE ? new SourceLines.Text("??:0", NO_ROW_FILE) : null;
     }
 
     /** The value perf 6.1 gives a callchain address's entry, or null where it looks the address up as perfj does. */

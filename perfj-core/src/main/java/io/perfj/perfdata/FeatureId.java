@@ -36,6 +36,9 @@ public final class FeatureId {
     public static final int CLOCK_DATA = 29;
     public static final int HYBRID_TOPOLOGY = 30;
     public static final int PMU_CAPS = 31;
+    public static final int CPU_DOMAIN_INFO = 32;
+    public static final int E_MACHINE = 33;
+    public static final int CLN_SIZE = 34;
 
     private static final String[] NAMES = {
         "RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH", "NRCPUS",
@@ -43,6 +46,7 @@ public final class FeatureId {
         "BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME",
         "MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED",
         "CPU_PMU_CAPS", "CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS",
+        "CPU_DOMAIN_INFO", "E_MACHINE", "CLN_SIZE",
     };
 
     /** perf's feature name (as in "# missing features:"), or "feature N". */

@@ -64,6 +64,7 @@ import java.util.Optional;
 public final class DumpPrinter {
 
     private final PerfData data;
+    private final HeaderLayout layout;
     private final String fileLabel;
     private final TextOut out;
     private final EventStats stats = new EventStats();
@@ -86,6 +87,12 @@ public final class DumpPrinter {
      *                  replaced by "pipe" for pipe-mode data
      */
     public DumpPrinter(PerfData data, String fileLabel, OutputStream w) {
+        this(data, fileLabel, w, HeaderLayout.CURRENT);
+    }
+
+    /** A printer whose closing stats follow {@code layout} (perf 6.1's or 7.2's widths). */
+    public DumpPrinter(PerfData data, String fileLabel, OutputStream w, HeaderLayout layout) {
+        this.layout = layout;
         this.data = data;
         this.fileLabel = data.isPipe() ? "pipe" : fileLabel;
         this.out = new TextOut(w, 1 << 16);
@@ -140,7 +147,7 @@ public final class DumpPrinter {
 
     private void end() {
         StatsPrinter.print(stats, io.perfj.perfdata.feature.EventNames.names(data, updateNames),
-                StatsPrinter.hasAuxtrace(data), out);
+                StatsPrinter.hasAuxtrace(data), out, layout.statsNameWidth());
         out.flush();
     }
 

@@ -39,7 +39,7 @@ import java.util.TreeSet;
 
 /**
  * Prints what {@code perf report --header-only} (and with {@code -I}, {@code --header-only -I})
- * of perf 6.1 prints for a recording, line for line.
+ * prints for a recording, line for line: perf 7.2's layout, or perf 6.1's ({@link HeaderLayout}).
  *
  * <p>Almost everything comes from the file. These parts come from the running system instead,
  * as they do in perf:
@@ -57,17 +57,20 @@ import java.util.TreeSet;
  * The local zone is the system's unless one is passed in.
  *
  * <p>Which features only print with {@code -I} (perf's {@code full_only}): CPU_TOPOLOGY,
- * NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY and HYBRID_TOPOLOGY. Features perf 6.1 does not know
- * (id 32 and up) print nothing. TRACING_DATA and BUILD_ID have no printer in perf.
+ * NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY and HYBRID_TOPOLOGY. Features the layout's perf does not
+ * know (perf 6.1: id 32 and up; perf 7.2: 35 and up) print nothing; of perf 7.2's new ones,
+ * CPU_DOMAIN_INFO prints nothing here. TRACING_DATA and BUILD_ID have no printer in perf.
+ *
+ * <p>perf 7.2 names an event's type and config from the running system (its PMUs, its tracefs
+ * ids); this printer names them from the recording (PMU_MAPPINGS, the tracing data's formats),
+ * which is what the recorded ids meant.
  *
  * <p>Pipe-mode recordings have no feature table: perf prints the zeroed header, closes the
  * block, then prints each HEADER_FEATURE record as it arrives until the end-of-features marker
- * (feature id 32) and prints no "missing features" line.
+ * (the writer's last feature id, an empty record: 32 from perf 6.1, 35 from perf 7.2) and prints
+ * no "missing features" line.
  */
 public final class HeaderPrinter {
-    /** perf 6.1's HEADER_LAST_FEATURE: ids from here on are unknown to it. */
-    public static final int LAST_FEATURE = 32;
-
     /** ctime()'s C-locale names, spelled out: a DateTimeFormatter's text fields load locale data. */
     private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
@@ -77,11 +80,20 @@ public final class HeaderPrinter {
     private final boolean full;
     private final Instant capturedOn;
     private final ZoneId zone;
+    private final HeaderLayout layout;
+    /** The recording's tracepoint formats, read when an event line first needs one. */
+    private java.util.Optional<io.perfj.trace.TraceEvents> traceEvents;
     private final List<String> warnings = new ArrayList<>();
     private List<String> names;
 
-    /** A printer for {@code data}; {@code zone} null means the system's time zone. */
+    /** A printer for {@code data} in perf 7.2's layout; {@code zone} null means the system's time zone. */
     public HeaderPrinter(PerfData data, boolean full, Instant capturedOn, ZoneId zone) {
+        this(data, full, capturedOn, zone, HeaderLayout.CURRENT);
+    }
+
+    /** A printer for {@code data} in {@code layout}; {@code zone} null means the system's time zone. */
+    public HeaderPrinter(PerfData data, boolean full, Instant capturedOn, ZoneId zone, HeaderLayout layout) {
+        this.layout = layout;
         this.data = data;
         this.full = full;
         this.capturedOn = capturedOn;
@@ -89,8 +101,8 @@ public final class HeaderPrinter {
     }
 
     /** A printer using the input's mtime and the system time zone, as perf does. */
-    public static HeaderPrinter forFile(PerfData data, boolean full) {
-        return new HeaderPrinter(data, full, modificationTime(data.name()), null);
+    public static HeaderPrinter forFile(PerfData data, boolean full, HeaderLayout layout) {
+        return new HeaderPrinter(data, full, modificationTime(data.name()), null, layout);
     }
 
     /**
@@ -172,7 +184,7 @@ public final class HeaderPrinter {
         out.print("# feat offset    : " + Long.toUnsignedString(h.data().offset() + h.data().size()) + "\n");
         Map<Integer, Bytes> payloads = data.features();
         for (int bit : h.featureBits()) {
-            if (bit >= LAST_FEATURE) {
+            if (bit >= layout.lastFeature()) {
                 continue;
             }
             Bytes p = payloads.get(bit);
@@ -181,7 +193,7 @@ public final class HeaderPrinter {
             }
         }
         StringBuilder missing = new StringBuilder("# missing features: ");
-        for (int bit = 1; bit < LAST_FEATURE; bit++) {
+        for (int bit = 1; bit < layout.lastFeature(); bit++) {
             if (!h.hasFeature(bit)) {
                 missing.append(FeatureId.name(bit)).append(' ');
             }
@@ -192,6 +204,7 @@ public final class HeaderPrinter {
 
     private void printPipeFeatures(PrintWriter out) {
         RecordInput in = data.records();
+        List<Integer> ids = new ArrayList<>();
         try {
             RawRecord r;
             while ((r = in.next()) != null) {
@@ -199,16 +212,28 @@ public final class HeaderPrinter {
                     continue;
                 }
                 long id = r.body().u64(0);
-                if (id >= LAST_FEATURE) {
+                Bytes p = id >= 0 && id < layout.lastFeature() ? data.features().get((int) id) : null;
+                if (id < 0 || id >= layout.lastFeature()
+                        || id >= HeaderLayout.PERF_6_1.lastFeature() && (p == null || p.size() == 0)) {
+                    // the end-of-features marker (perf 6.1's id 32 is perf 7.2's CPU_DOMAIN_INFO)
                     break;
                 }
-                Bytes p = data.features().get((int) id);
                 if (p != null) {
-                    printFeature(out, (int) id, p);
+                    ids.add((int) id);
+                }
+            }
+            if (layout.namesIds()) {
+                // the tracing data follows the features: read on to it, for the tracepoint names
+                while (!data.features().containsKey(FeatureId.TRACING_DATA) && (r = in.next()) != null
+                        && r.type() >= RecordType.HEADER_ATTR && r.type() != RecordType.HEADER_TRACING_DATA) {
+                    continue;
                 }
             }
         } catch (FormatException e) {
             warnings.add(e.getMessage());
+        }
+        for (int id : ids) {
+            printFeature(out, id, data.features().get(id));
         }
         warnings.addAll(in.warnings());
     }
@@ -277,7 +302,7 @@ public final class HeaderPrinter {
                     }
                     sb.append(" }");
                 }
-                for (String[] kv : AttrFormat.fields(e.attr())) {
+                for (String[] kv : AttrFormat.fields(e.attr(), layout.namesIds() ? this : null)) {
                     sb.append(", ").append(kv[0]).append(" = ").append(kv[1]);
                 }
                 sb.append('\n');
@@ -347,6 +372,9 @@ public final class HeaderPrinter {
             for (Feature.BpfBtf.Btf e : b.entries()) {
                 byId.putIfAbsent(e.id(), e);
             }
+            if (byId.isEmpty() && layout.saysEmpty()) {
+                sb.append("# btf info empty\n");
+            }
             for (long id : byId.keySet()) {
                 sb.append("# btf info of id ").append(id).append('\n');
             }
@@ -368,6 +396,11 @@ public final class HeaderPrinter {
         } else if (f instanceof Feature.Raw r) {
             if (r.id() == FeatureId.AUXTRACE) {
                 sb.append("# contains AUX area data (e.g. instruction trace)\n");
+            } else if (r.id() == FeatureId.E_MACHINE && r.bytes().length >= 8) {
+                sb.append("# e_machine : ").append(Integer.toUnsignedString(u32(r.bytes(), 0)))
+                        .append("\n#   e_flags : ").append(Integer.toUnsignedString(u32(r.bytes(), 4))).append('\n');
+            } else if (r.id() == FeatureId.CLN_SIZE && r.bytes().length >= 4) {
+                sb.append("# cacheline size: ").append(Integer.toUnsignedString(u32(r.bytes(), 0))).append('\n');
             }
         }
     }
@@ -493,6 +526,9 @@ public final class HeaderPrinter {
                 break;
             }
             byId.putIfAbsent(p.info().id(), p);
+        }
+        if (byId.isEmpty() && layout.saysEmpty()) {
+            sb.append("# bpf_prog_info empty\n");
         }
         Map<Long, byte[]> btfs = btfsById();
         for (BpfProg p : byId.values()) {
@@ -665,11 +701,18 @@ public final class HeaderPrinter {
             "COND", "CALL_STACK", "IND_JUMP", "CALL", "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE",
         };
 
-        static List<String[]> fields(EventAttr a) {
+        /** The fields perf prints; {@code ids} names type and config (perf 7.2), null for perf 6.1's bare ids. */
+        static List<String[]> fields(EventAttr a, HeaderPrinter ids) {
             List<String[]> f = new ArrayList<>();
-            unsigned(f, "type", a.type() & 0xffffffffL);
-            unsigned(f, "size", a.size() & 0xffffffffL);
-            hex(f, "config", a.config());
+            if (ids == null) {
+                unsigned(f, "type", a.type() & 0xffffffffL);
+                unsigned(f, "size", a.size() & 0xffffffffL);
+                hex(f, "config", a.config());
+            } else {
+                f.add(new String[] {"type", named(Integer.toUnsignedString(a.type()), ids.typeName(a.type()))});
+                unsigned(f, "size", a.size() & 0xffffffffL);
+                f.add(new String[] {"config", named(cHex(a.config()), ids.configName(a.type(), a.config()))});
+            }
             unsigned(f, "{ sample_period, sample_freq }", a.samplePeriod());
             if (a.sampleType() != 0) {
                 f.add(new String[] {"sample_type", sampleType(a.sampleType())});
@@ -705,6 +748,15 @@ public final class HeaderPrinter {
             unsigned(f, "aux_sample_size", a.auxSampleSize() & 0xffffffffL);
             unsigned(f, "sig_data", a.sigData());
             return f;
+        }
+
+        private static String named(String value, String name) {
+            return name == null ? value : value + " (" + name + ")";
+        }
+
+        /** C's {@code %#x}: no prefix for zero. */
+        static String cHex(long v) {
+            return v == 0 ? "0" : "0x" + Long.toHexString(v);
         }
 
         private static void unsigned(List<String[]> f, String name, long v) {
@@ -744,6 +796,79 @@ public final class HeaderPrinter {
             }
             return sb.toString();
         }
+    }
+
+    private static final String[] TYPES = {"PERF_TYPE_HARDWARE", "PERF_TYPE_SOFTWARE", "PERF_TYPE_TRACEPOINT",
+        "PERF_TYPE_HW_CACHE", "PERF_TYPE_RAW", "PERF_TYPE_BREAKPOINT"};
+    private static final String[] HW = {"CPU_CYCLES", "INSTRUCTIONS", "CACHE_REFERENCES", "CACHE_MISSES",
+        "BRANCH_INSTRUCTIONS", "BRANCH_MISSES", "BUS_CYCLES", "STALLED_CYCLES_FRONTEND", "STALLED_CYCLES_BACKEND",
+        "REF_CPU_CYCLES"};
+    private static final String[] SW = {"CPU_CLOCK", "TASK_CLOCK", "PAGE_FAULTS", "CONTEXT_SWITCHES", "CPU_MIGRATIONS",
+        "PAGE_FAULTS_MIN", "PAGE_FAULTS_MAJ", "ALIGNMENT_FAULTS", "EMULATION_FAULTS", "DUMMY", "BPF_OUTPUT",
+        "CGROUP_SWITCHES"};
+    private static final String[] CACHES = {"L1D", "L1I", "LL", "DTLB", "ITLB", "BPU", "NODE"};
+    private static final String[] CACHE_OPS = {"READ", "WRITE", "PREFETCH"};
+    private static final String[] CACHE_RESULTS = {"ACCESS", "MISS"};
+
+    /** An event type's name: perf's for the fixed types, else the PMU the recording maps it to; or null. */
+    String typeName(int type) {
+        if (type >= 0 && type < TYPES.length) {
+            return TYPES[type];
+        }
+        Bytes p = data.features().get(FeatureId.PMU_MAPPINGS);
+        if (p != null) {
+            try {
+                if (Features.decode(FeatureId.PMU_MAPPINGS, p, data) instanceof Feature.PmuMappings m) {
+                    for (Feature.PmuMappings.Pmu pmu : m.pmus()) {
+                        if (pmu.type() == Integer.toUnsignedLong(type)) {
+                            return pmu.name();
+                        }
+                    }
+                }
+            } catch (FormatException e) {
+                // no mappings: the type stays a number
+            }
+        }
+        return null;
+    }
+
+    /**
+     * An event config's name: the hardware, software and cache event perf names it by, a
+     * tracepoint's {@code sys:name} from the recording's tracing data; or null.
+     */
+    String configName(int type, long config) {
+        switch (type) {
+            case 0 -> {
+                return config >= 0 && config < HW.length ? "PERF_COUNT_HW_" + HW[(int) config] : null;
+            }
+            case 1 -> {
+                return config >= 0 && config < SW.length ? "PERF_COUNT_SW_" + SW[(int) config] : null;
+            }
+            case 3 -> {
+                int cache = (int) (config & 0xff);
+                int op = (int) (config >>> 8 & 0xff);
+                int result = (int) (config >>> 16 & 0xff);
+                if (cache >= CACHES.length || op >= CACHE_OPS.length || result >= CACHE_RESULTS.length) {
+                    return null;
+                }
+                return "PERF_COUNT_HW_CACHE_RESULT_" + CACHE_RESULTS[result] + " | PERF_COUNT_HW_CACHE_OP_"
+                        + CACHE_OPS[op] + " | PERF_COUNT_HW_CACHE_" + CACHES[cache];
+            }
+            case io.perfj.trace.TraceEvents.PERF_TYPE_TRACEPOINT -> {
+                if (traceEvents == null) {
+                    traceEvents = io.perfj.trace.TraceEvents.of(data);
+                }
+                io.perfj.trace.EventFormat ev = traceEvents.map(t -> t.byId(config)).orElse(null);
+                return ev == null ? null : ev.fullName();
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private int u32(byte[] b, int at) {
+        return java.nio.ByteBuffer.wrap(b, at, 4).order(data.header().order()).getInt();
     }
 
     /** CPU lists as perf re-prints them after parsing ({@code cpu_map__snprint}). */

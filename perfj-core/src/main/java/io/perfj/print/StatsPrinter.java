@@ -21,8 +21,8 @@ public final class StatsPrinter {
     private StatsPrinter() {
     }
 
-    /** Reads every record of {@code data} and prints the stats. Returns the warnings met. */
-    public static List<String> print(PerfData data, OutputStream w) {
+    /** Reads every record of {@code data} and prints the stats in {@code layout}. Returns the warnings met. */
+    public static List<String> print(PerfData data, OutputStream w, HeaderLayout layout) {
         EventStats stats = new EventStats();
         RecordInput in = data.records();
         for (RawRecord r = in.next(); r != null; r = in.next()) {
@@ -36,7 +36,7 @@ public final class StatsPrinter {
             }
         }
         TextOut out = new TextOut(w, 4096);
-        print(stats, names(data), hasAuxtrace(data), out);
+        print(stats, names(data), hasAuxtrace(data), out, layout.statsNameWidth());
         out.flush();
         return in.warnings();
     }
@@ -71,7 +71,7 @@ public final class StatsPrinter {
         return data.features().containsKey(io.perfj.perfdata.FeatureId.AUXTRACE);
     }
 
-    static void print(EventStats stats, List<String> names, boolean auxtrace, TextOut out) {
+    static void print(EventStats stats, List<String> names, boolean auxtrace, TextOut out, int width) {
         out.nl().str("Aggregated stats:");
         if (auxtrace) {
             // the trace is not decoded, so what it would give is not in the counts
@@ -80,7 +80,7 @@ public final class StatsPrinter {
         out.nl();
         long total = stats.total();
         if (total != 0) {
-            line(out, "TOTAL", total, -1);
+            line(out, "TOTAL", total, -1, width);
         }
         int max = stats.maxType();
         for (int t = 1; t <= max; t++) {
@@ -88,7 +88,7 @@ public final class StatsPrinter {
             if (n == 0 || !EventStats.named(t)) {
                 continue;
             }
-            line(out, RecordType.name(t), n, total);
+            line(out, RecordType.name(t), n, total, width);
         }
         for (int i = 0; i < names.size(); i++) {
             long n = stats.samplesOf(i);
@@ -97,18 +97,18 @@ public final class StatsPrinter {
                 // events without samples are left out, as perf skips empty stats
                 out.str(names.get(i)).str(" stats:\n");
                 if (n != 0) {
-                    line(out, "SAMPLE", n, -1);
+                    line(out, "SAMPLE", n, -1, width);
                 }
                 if (lost != 0) {
-                    line(out, "LOST_SAMPLES", lost, -1);
+                    line(out, "LOST_SAMPLES", lost, -1, width);
                 }
             }
         }
     }
 
-    /** {@code "%16s events: %10d"} and, when {@code total > 0}, {@code "  (%4.1f%%)"}. */
-    private static void line(TextOut out, String name, long n, long total) {
-        for (int i = name.length(); i < 16; i++) {
+    /** {@code "%WIDTHs events: %10d"} and, when {@code total > 0}, {@code "  (%4.1f%%)"}. */
+    private static void line(TextOut out, String name, long n, long total, int width) {
+        for (int i = name.length(); i < width; i++) {
             out.ch(' ');
         }
         out.str(name).str(" events: ").decPad(n, 10);

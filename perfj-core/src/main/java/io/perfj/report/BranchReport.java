@@ -149,7 +149,8 @@ public final class BranchReport {
         if (keys.contains(BranchSortKey.SRCLINE_FROM) || keys.contains(BranchSortKey.SRCLINE_TO)) {
             sources = new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                     () -> io.perfj.bpf.RecordedBpf.read(session.data())), true,
-                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null);
+                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null,
+                    perf61 ? io.perfj.compat.PerfSrclines::noTableValue : null);
         }
         session.run(new RecordHandler() {
             @Override

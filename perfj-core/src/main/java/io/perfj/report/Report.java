@@ -282,7 +282,8 @@ public final class Report {
                 ? new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                 () -> io.perfj.bpf.RecordedBpf.read(session.data())), opts.has(SortKey.SRCLINE),
                 perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??",
-                perf61 ? io.perfj.compat.PerfSrclines::chainValue : null)
+                perf61 ? io.perfj.compat.PerfSrclines::chainValue : null,
+                perf61 ? io.perfj.compat.PerfSrclines::noTableValue : null)
                 : null;
         ignoreCallees = opts.view() == null ? null : opts.view().ignoreCallees();
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();

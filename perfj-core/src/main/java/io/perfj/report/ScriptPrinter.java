@@ -204,7 +204,8 @@ public final class ScriptPrinter {
             boolean perf61 = session.compat().perf61();
             sources = new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                     () -> io.perfj.bpf.RecordedBpf.read(data)), true,
-                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null);
+                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null,
+                    perf61 ? io.perfj.compat.PerfSrclines::noTableValue : null);
             shows = perf61 ? io.perfj.compat.PerfSrclines::scriptPrints : t -> true;
         }
         if (loc.srcline() != null) {

@@ -46,6 +46,8 @@ public final class SourceLines {
     private final Text noRow;
     /** The value of a callchain address where it is not the address's own (perf 6.1), else null. */
     private final Function<Location, Text> chainValue;
+    /** The value of an address in an object without a line table where it is not the fallback (perf 6.1), else null. */
+    private final Function<Dso, Text> noTableValue;
     private final Map<Dso, LongIntMap> byAddress = new IdentityHashMap<>();
     private final Map<String, Integer> ids = new HashMap<>();
     private final List<Text> texts = new ArrayList<>();
@@ -73,12 +75,17 @@ public final class SourceLines {
      *                   or perf 6.1's ({@link io.perfj.compat.PerfSrclines#NO_ROW_FILE})
      * @param chainValue the value of a callchain address where it is not its own, null where it
      *                   is ({@link io.perfj.compat.PerfSrclines#chainValue}); null for perfj's
+     * @param noTableValue the value of an address in an object that has no line table, where it
+     *                   is not the symbol and offset ({@link io.perfj.compat.PerfSrclines#noTableValue}:
+     *                   perf 6.1's JIT code); null for perfj's
      */
-    public SourceLines(SourceLocator locator, boolean byLine, String noRowFile, Function<Location, Text> chainValue) {
+    public SourceLines(SourceLocator locator, boolean byLine, String noRowFile, Function<Location, Text> chainValue,
+                       Function<Dso, Text> noTableValue) {
         this.locator = locator;
         this.byLine = byLine;
         this.noRow = new Text("??:0", noRowFile);
         this.chainValue = chainValue;
+        this.noTableValue = noTableValue;
     }
 
     /** The value number of an address. */
@@ -102,6 +109,10 @@ public final class SourceLines {
      */
     public Text value(Dso dso, Symbol sym, long mapIp) {
         SourceLocator.Place p = locator.at(dso, mapIp);
+        Text noTable = p == null && noTableValue != null ? noTableValue.apply(dso) : null;
+        if (noTable != null) {
+            return noTable;
+        }
         return p == SourceLocator.NO_ROW && locator.inSizedFunction(dso, mapIp) ? noRow
                 : p != null && p != SourceLocator.NO_ROW ? found(p)
                 : fallback(dso, sym, sym != null ? mapIp : locator.objdumpAddress(dso, mapIp));

@@ -31,7 +31,8 @@ import java.util.Locale;
  *       ({@code io.perfj.compat.PerfHistTree}, {@code PerfHistCmp}, {@code PerfHistSort}).</li>
  *   <li>{@code report -s srcline/srcfile} and {@code script -F srcline}: perf 6.1's srcfile of an
  *       address without a line, its --children entries looked up at raw addresses, its script
- *       without {@code ??:0} lines ({@code io.perfj.compat.PerfSrclines}).</li>
+ *       without {@code ??:0} lines, {@code ??:0} in JIT code without line entries
+ *       ({@code io.perfj.compat.PerfSrclines}).</li>
  *   <li>Functions inlined at frame-pointer and LBR callchain addresses: correct mode names them
  *       as frames of their own, as perf 7.2 does, keeping the address's own frame; perf 6.1 names
  *       them at DWARF-unwound addresses only ({@link RecordedInlines}).</li>
@@ -45,6 +46,9 @@ import java.util.Locale;
  *   <li>C++ symbol names: correct mode prints them with their parameter lists, as perf 7.2 does
  *       ({@code SharedDataRelocationTask::work(int, int)}); perf 6.1 mode without, but with
  *       {@code report -v} ({@link Demangling}).</li>
+ *   <li>{@code header} and {@code --stats}: perf 7.2's layout (named event types and configs,
+ *       the empty BPF lines, its newer features, wider stats names) or perf 6.1's
+ *       ({@code io.perfj.print.HeaderLayout}).</li>
  *   <li>{@code report -s trace_fields}: a field the trace text has no word for prints as the
  *       event's print format prints it ({@code 0x3} for {@code "0x%lx", REC->ret}), as perf 7.2's
  *       libtraceevent does; perf 6.1 mode by its type alone ({@code 3}; {@code io.perfj.report.TraceTexts}).</li>

@@ -49,7 +49,7 @@ class DumpGoldenTest {
         SymbolOptions opts = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
                 Fixtures.file("perf-maps"), false);
         try (PerfData d = PerfData.open(file)) {
-            new DumpPrinter(d, name + ".data", w).print(Session.of(d, SessionOptions.of(opts)));
+            new DumpPrinter(d, name + ".data", w, HeaderLayout.PERF_6_1).print(Session.of(d, SessionOptions.of(opts)));
         }
         List<String> expected = List.of(golden.split("\n", -1));
         int compared = compare(name + ".D", expected, List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));
@@ -65,7 +65,7 @@ class DumpGoldenTest {
         String golden = Fixtures.golden(name, "D");
         ByteArrayOutputStream w = new ByteArrayOutputStream();
         try (PerfData d = PerfData.open(file)) {
-            new DumpPrinter(d, name + ".data", w).print();
+            new DumpPrinter(d, name + ".data", w, HeaderLayout.PERF_6_1).print();
         }
         List<String> expected = new ArrayList<>();
         for (String l : golden.split("\n", -1)) {
@@ -83,7 +83,7 @@ class DumpGoldenTest {
         String golden = Fixtures.golden(name, "stats");
         ByteArrayOutputStream w = new ByteArrayOutputStream();
         try (PerfData d = PerfData.open(file)) {
-            StatsPrinter.print(d, w);
+            StatsPrinter.print(d, w, HeaderLayout.PERF_6_1);
         }
         int compared = compare(name + ".stats", List.of(golden.split("\n", -1)), List.of(w.toString(StandardCharsets.UTF_8).split("\n", -1)));
         assertTrue(compared > 3);

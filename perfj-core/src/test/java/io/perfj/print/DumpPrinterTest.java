@@ -53,7 +53,7 @@ class DumpPrinterTest {
         Files.write(f, b.buildFile());
         ByteArrayOutputStream w = new ByteArrayOutputStream();
         try (PerfData d = PerfData.open(f)) {
-            new DumpPrinter(d, "be.data", w).print();
+            new DumpPrinter(d, "be.data", w, HeaderLayout.PERF_6_1).print();
         }
         String out = w.toString(StandardCharsets.UTF_8);
         assertTrue(out.contains("5000 0x"), out);

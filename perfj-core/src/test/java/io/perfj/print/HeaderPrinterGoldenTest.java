@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * perfj header output against what perf 6.1 printed for each fixture. The "captured on" line is
+ * perfj header output in perf 6.1's layout against what perf 6.1 printed for each fixture. The "captured on" line is
  * the file's mtime, which a checkout resets, so the golden's line is replaced by the ctime of the
  * fixture's current mtime; {@link #ctimeMatchesPerf} checks that formatting on its own.
  */
@@ -39,7 +39,8 @@ class HeaderPrinterGoldenTest {
 
     static String render(Path file, boolean full) {
         try (PerfData d = PerfData.open(file)) {
-            HeaderPrinter p = new HeaderPrinter(d, full, HeaderPrinter.modificationTime(file.toString()), ZoneOffset.UTC);
+            HeaderPrinter p = new HeaderPrinter(d, full, HeaderPrinter.modificationTime(file.toString()), ZoneOffset.UTC,
+                    HeaderLayout.PERF_6_1);
             StringWriter sw = new StringWriter();
             try (PrintWriter pw = new PrintWriter(sw)) {
                 p.print(pw);
