@@ -12,13 +12,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import io.perfj.dwarf.InlineChains;
+import io.perfj.elf.ElfFile;
+
 /**
- * Inline-function chains from the system's {@code addr2line -f -i} — what perf (built without
- * libbfd) runs to name inlined frames of DWARF-unwound callchains. One process per debug file,
+ * Inline-function chains as the system's {@code addr2line -f -i} gives them — what perf (built
+ * without libbfd) runs to name inlined frames. A file with DWARF of its own is read here
+ * ({@link InlineChains}, binutils' answers without a process); addr2line itself is asked about
+ * the others: a file whose DWARF it finds elsewhere (build-id directory, debuglink, debuginfod),
+ * uses dwz or split DWARF, or which the reader cannot answer for at some address (then from
+ * that question on: decided once per file). One process per such file,
  * kept open; each address is followed by a sentinel address so the end of its answer is known,
  * and answers are cached. Questions may be asked ahead ({@link #prefetch}): they are written at
  * once and a reader thread per process collects the answers in order, so the process works while
@@ -57,6 +65,12 @@ public final class Addr2Line implements AutoCloseable {
     private final String tool;
     private final Map<Path, Proc> procs = new HashMap<>();
     private final Map<Path, Map<Long, CompletableFuture<List<Level>>>> cache = new HashMap<>();
+    /** The reader of each file asked about; empty for a file addr2line answers for. */
+    private final Map<Path, Optional<Native>> natives = new HashMap<>();
+
+    /** A file read by {@link InlineChains}, kept open for its questions. */
+    private record Native(ElfFile elf, InlineChains chains) {
+    }
     private volatile boolean broken;
     private boolean closed;
 
@@ -109,17 +123,72 @@ public final class Addr2Line implements AutoCloseable {
     }
 
     private CompletableFuture<List<Level>> ask(Path file, long vaddr) {
-        if (broken) {
-            return NONE;
-        }
         Map<Long, CompletableFuture<List<Level>>> c = cache.computeIfAbsent(file, x -> new HashMap<>());
         CompletableFuture<List<Level>> hit = c.get(vaddr);
         if (hit != null) {
             return hit;
         }
-        CompletableFuture<List<Level>> f = send(file, vaddr);
+        CompletableFuture<List<Level>> f = local(file, vaddr);
+        if (f == null) {
+            if (broken) {
+                return NONE;
+            }
+            f = send(file, vaddr);
+        }
         c.put(vaddr, f);
         return f;
+    }
+
+    /** The answer of the file's own DWARF; null when addr2line is to be asked. */
+    private CompletableFuture<List<Level>> local(Path file, long vaddr) {
+        Optional<Native> n = natives.computeIfAbsent(file, Addr2Line::openNative);
+        if (n.isEmpty()) {
+            return null;
+        }
+        List<InlineChains.Level> levels;
+        try {
+            levels = n.get().chains().levels(vaddr);
+        } catch (InlineChains.Unanswerable e) {
+            // DWARF the reader does not follow as binutils does: addr2line answers for this file from now on
+            natives.put(file, Optional.empty());
+            n.get().elf().close();
+            return null;
+        } finally {
+            if (closed && natives.get(file) == n) {
+                // used after close: nothing is kept open
+                natives.remove(file);
+                n.get().elf().close();
+            }
+        }
+        if (levels == null) {
+            return NONE;
+        }
+        List<Level> out = new ArrayList<>(levels.size());
+        for (InlineChains.Level l : levels) {
+            // addr2line's "??" functions are left out, as in its answers read below
+            if (l.function() != null && !l.function().isEmpty() && !l.function().equals("??")) {
+                out.add(new Level(l.function(), srcline(l.place())));
+            }
+        }
+        return CompletableFuture.completedFuture(List.copyOf(out));
+    }
+
+    private static Optional<Native> openNative(Path file) {
+        if (!Files.isRegularFile(file) || !ElfFile.isElf(file)) {
+            return Optional.empty();
+        }
+        ElfFile elf;
+        try {
+            elf = ElfFile.open(file);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        Optional<InlineChains> chains = InlineChains.open(elf);
+        if (chains.isEmpty()) {
+            elf.close();
+            return Optional.empty();
+        }
+        return Optional.of(new Native(elf, chains.get()));
     }
 
     private CompletableFuture<List<Level>> send(Path file, long vaddr) {
@@ -294,5 +363,9 @@ public final class Addr2Line implements AutoCloseable {
             failAll(p);
         }
         procs.clear();
+        for (Optional<Native> n : natives.values()) {
+            n.ifPresent(x -> x.elf().close());
+        }
+        natives.clear();
     }
 }
