@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,6 +116,13 @@ public final class Addr2Line implements AutoCloseable {
         }
     }
 
+    /** The addresses asked about so far, per file, in the order first asked. */
+    public synchronized Map<Path, List<Long>> asked() {
+        Map<Path, List<Long>> out = new LinkedHashMap<>();
+        cache.forEach((f, c) -> out.put(f, List.copyOf(c.keySet())));
+        return out;
+    }
+
     /** Sends what {@link #prefetch} asked for to the processes. */
     public synchronized void flush() {
         for (Proc p : procs.values()) {
@@ -123,7 +131,8 @@ public final class Addr2Line implements AutoCloseable {
     }
 
     private CompletableFuture<List<Level>> ask(Path file, long vaddr) {
-        Map<Long, CompletableFuture<List<Level>>> c = cache.computeIfAbsent(file, x -> new HashMap<>());
+        // in the order asked: binutils' answers may depend on the questions before (see asked())
+        Map<Long, CompletableFuture<List<Level>>> c = cache.computeIfAbsent(file, x -> new LinkedHashMap<>());
         CompletableFuture<List<Level>> hit = c.get(vaddr);
         if (hit != null) {
             return hit;

@@ -2,6 +2,7 @@ package io.perfj.dwarf;
 
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
+import io.perfj.testing.Addr2LineTool;
 import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Assumptions;
@@ -9,7 +10,6 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,23 +36,9 @@ class InlineChainsAddr2LineTest {
     /** Evenly spread addresses per object, besides its symbols' own. */
     private static final int SPREAD = 3000;
 
-    static void assumeAddr2Line() {
-        try {
-            Process p = new ProcessBuilder("addr2line", "--version").redirectErrorStream(true).start();
-            String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            Assumptions.assumeTrue(p.waitFor() == 0 && v.contains("GNU addr2line"),
-                    "binutils' addr2line is not installed");
-        } catch (IOException e) {
-            Assumptions.abort("binutils' addr2line is not installed");
-        } catch (InterruptedException e) {
-            java.lang.Thread.currentThread().interrupt();
-            Assumptions.abort("interrupted");
-        }
-    }
-
     @TestFactory
     Stream<DynamicTest> sameAnswersAsAddr2Line() throws IOException {
-        assumeAddr2Line();
+        Addr2LineTool.assume();
         List<Path> objects = new ArrayList<>();
         for (String a : ARCHIVES) {
             if (!Files.exists(Fixtures.file("archive/" + a + ".tar.xz"))) {
@@ -99,22 +85,7 @@ class InlineChainsAddr2LineTest {
             }
         }
         Assumptions.assumeFalse(fellBack && mine.isEmpty(), "the reader leaves " + f + " to addr2line");
-        StringBuilder in = new StringBuilder();
-        for (long a : addrs) {
-            in.append("0x").append(Long.toHexString(a)).append('\n');
-        }
-        Process p = new ProcessBuilder("addr2line", "-f", "-i", "-a", "-e", f.toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        java.lang.Thread w = java.lang.Thread.ofVirtual().start(() -> {
-            try (var o = p.getOutputStream()) {
-                o.write(in.toString().getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                // the reader sees the short answer
-            }
-        });
-        String theirs = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        w.join();
+        String theirs = Addr2LineTool.answers(f, addrs);
         String ours = mine.toString();
         if (!theirs.startsWith(ours) || !fellBack && !theirs.equals(ours)) {
             assertEquals(firstDifference(theirs, ours), firstDifference(ours, theirs), "answers for " + f);
