@@ -183,6 +183,9 @@ public final class InlineChains {
                     continue;
                 }
                 u.decode();
+                if (u.noLines) {
+                    continue;
+                }
                 Func f = u.function(pc);
                 Line l = u.line(pc);
                 if (f != null || l != null) {
@@ -438,6 +441,8 @@ public final class InlineChains {
         long stmtList = -1;
         long baseAddress;
         private boolean decoded;
+        /** A unit without a line program (or without DIEs), which binutils finds nothing in. */
+        private boolean noLines;
         // line table
         String[] dirs;
         String[] files;
@@ -454,6 +459,8 @@ public final class InlineChains {
             this.header = h;
             int tag = c.next();
             if (tag <= 0) {
+                noLines = true;
+                decoded = true;
                 return;
             }
             boolean compileUnit = tag == Dw.TAG_compile_unit;
@@ -511,7 +518,10 @@ public final class InlineChains {
                 return;
             }
             if (stmtList < 0) {
-                throw new Unanswerable("a unit without a line program");
+                // binutils marks the unit in error: it never answers
+                noLines = true;
+                decoded = true;
+                return;
             }
             decodeLines();
             scanFunctions();
