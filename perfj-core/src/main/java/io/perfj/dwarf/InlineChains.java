@@ -23,9 +23,10 @@ import java.util.Optional;
  * The inline chain at an address of one ELF file as binutils' {@code addr2line -f -i} (2.40) gives
  * it: the same compilation unit, function, line and file name choices, so that {@link #answer}
  * prints what addr2line prints, byte for byte, without a process. The unit covering the address
- * is found through the units' own ranges (low/high pc, {@code DW_AT_ranges} in
- * {@code .debug_ranges} or {@code .debug_rnglists}); its line program and function DIEs are read
- * the first time an address falls in it, and kept. The names follow binutils: a linkage name
+ * is the one whose own ranges hold it (low/high pc, {@code DW_AT_ranges} in {@code .debug_ranges}
+ * or {@code .debug_rnglists}), looked for first among those {@code .debug_aranges} names, then
+ * among all; its line program and function DIEs are read the first time an address falls in it,
+ * and kept (an abstract origin's name is read where the reference points). The names follow binutils: a linkage name
  * wins, reached through {@code DW_AT_abstract_origin} and {@code DW_AT_specification}; a plain
  * name of a language that mangles is replaced by the ELF symbol at the address, once per
  * function, as binutils does (its answers depend on what was asked before, so one reader per
@@ -170,16 +171,16 @@ public final class InlineChains {
 
     /** binutils' _bfd_dwarf2_find_nearest_line and the inliner walk for one section. */
     private List<Level> inSection(SectionHeader sec, long pc) {
-        if (units == null) {
-            units = readUnits();
-        }
         Func function = null;
         Line found = null;
         boolean any = false;
-        // units whose ranges hold the address first, then those without ranges
-        for (int pass = 0; pass < 2 && !any; pass++) {
-            for (Unit u : units) {
-                if (u == null || (pass == 0) != u.hasRanges() || pass == 0 && !u.contains(pc)) {
+        // the units .debug_aranges names, then all: those whose ranges hold the address, then those without ranges
+        List<Unit> first = arangeUnits(pc);
+        int count = dwarf.units().size();
+        for (int pass = -1; pass < 2 && !any; pass++) {
+            for (int i = 0; i < (pass < 0 ? first.size() : count) && !any; i++) {
+                Unit u = pass < 0 ? first.get(i) : unit(i);
+                if (u == null || (pass != 1) != u.hasRanges() || pass != 1 && !u.contains(pc)) {
                     continue;
                 }
                 u.decode();
@@ -192,7 +193,6 @@ public final class InlineChains {
                     function = f;
                     found = l;
                     any = true;
-                    break;
                 }
             }
         }
@@ -300,37 +300,143 @@ public final class InlineChains {
 
     // ---- units ----
 
-    private Unit[] readUnits() {
-        List<UnitHeader> hs = dwarf.units();
-        Unit[] out = new Unit[hs.size()];
-        DieCursor scratch = null;
-        for (int i = 0; i < out.length; i++) {
-            UnitHeader h = hs.get(i);
-            if (h.inTypes()) {
-                continue;
-            }
+    /** The unit of index {@code i} of {@link DwarfInfo#units()}, its root read the first time; null for none. */
+    private Unit unit(int i) {
+        if (units == null) {
+            units = new Unit[dwarf.units().size()];
+        }
+        Unit u = units[i];
+        if (u == null && !skipped(i)) {
+            UnitHeader h = dwarf.units().get(i);
             if (h.unitType() == Dw.UT_skeleton || h.unitType() == Dw.UT_split_compile
                     || h.unitType() == Dw.UT_split_type) {
                 throw new Unanswerable("split DWARF");
             }
             scratch = dwarf.cursor(h, scratch);
-            out[i] = new Unit(h, scratch);
+            u = new Unit(h, scratch);
+            units[i] = u;
         }
-        return out;
+        return u;
+    }
+
+    private DieCursor scratch;
+
+    /** Whether unit {@code i} is one binutils does not read (a unit of .debug_types). */
+    private boolean skipped(int i) {
+        return dwarf.units().get(i).inTypes();
+    }
+
+    /** The index of the unit holding section offset {@code off} of .debug_info, or -1. */
+    private int unitIndex(long off) {
+        List<UnitHeader> hs = dwarf.units();
+        int lo = 0;
+        int hi = hs.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            UnitHeader h = hs.get(mid);
+            if (h.inTypes() || off >= h.end()) {
+                lo = mid + 1;
+            } else if (off < h.offset()) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
     }
 
     /** The unit holding section offset {@code off} of .debug_info. */
     private Unit unitAt(long off) {
-        if (units == null) {
-            units = readUnits();
+        int i = unitIndex(off);
+        if (i < 0 || unit(i) == null) {
+            throw new Unanswerable("a reference to 0x" + Long.toHexString(off) + " outside the units");
         }
-        for (Unit u : units) {
-            if (u != null && off >= u.header.offset() && off < u.header.end()) {
-                return u;
+        return unit(i);
+    }
+
+    /**
+     * The units {@code .debug_aranges} says hold {@code pc}: where to look first. binutils reads
+     * no aranges; the units found here are still asked only when their own ranges hold the
+     * address, as binutils asks them, and every unit is when none of these answers.
+     */
+    private List<Unit> arangeUnits(long pc) {
+        if (aranges == null) {
+            aranges = readAranges();
+        }
+        long[] lo = aranges[0];
+        long[] hi = aranges[1];
+        long[] cu = aranges[2];
+        int at = io.perfj.io.UnsignedSearch.floor(lo, pc);
+        List<Unit> out = new ArrayList<>(1);
+        // a few entries before the floor, for overlapping sets
+        for (int k = at; k >= 0 && k > at - 8; k--) {
+            if (Long.compareUnsigned(pc, hi[k]) < 0) {
+                int i = unitIndex(cu[k]);
+                Unit u = i < 0 ? null : unit(i);
+                if (u != null && !out.contains(u)) {
+                    out.add(u);
+                }
             }
         }
-        throw new Unanswerable("a reference to 0x" + Long.toHexString(off) + " outside the units");
+        return out;
     }
+
+    /** .debug_aranges as {lows, highs, unit offsets}, by low address; empty without one (or when unreadable). */
+    private long[][] readAranges() {
+        long[][] none = {new long[0], new long[0], new long[0]};
+        Bytes b = DebugSections.section(elf, ".debug_aranges").orElse(null);
+        if (b == null) {
+            return none;
+        }
+        List<long[]> sets = new ArrayList<>();
+        try {
+            long off = 0;
+            while (off + 4 <= b.size()) {
+                Cursor c = b.cursor(off);
+                long len = c.u32();
+                boolean dwarf64 = len == 0xffff_ffffL;
+                if (dwarf64) {
+                    len = c.u64();
+                }
+                long end = c.position() + len;
+                if (len <= 0 || end > b.size()) {
+                    return none;
+                }
+                c.u16();
+                long cu = dwarf64 ? c.u64() : c.u32();
+                int size = c.u8();
+                int seg = c.u8();
+                if (size != 4 && size != 8 || seg != 0) {
+                    return none;
+                }
+                long p = c.position() - off;
+                c.position(off + (p + 2L * size - 1) / (2L * size) * (2L * size));
+                while (c.position() + 2L * size <= end) {
+                    long a = address(c, size);
+                    long n = address(c, size);
+                    if (a == 0 && n == 0) {
+                        break;
+                    }
+                    if (n != 0) {
+                        sets.add(new long[] {a, a + n, cu});
+                    }
+                }
+                off = end;
+            }
+        } catch (RuntimeException e) {
+            return none;
+        }
+        sets.sort((x, y) -> Long.compareUnsigned(x[0], y[0]));
+        long[][] out = {new long[sets.size()], new long[sets.size()], new long[sets.size()]};
+        for (int i = 0; i < sets.size(); i++) {
+            out[0][i] = sets.get(i)[0];
+            out[1][i] = sets.get(i)[1];
+            out[2][i] = sets.get(i)[2];
+        }
+        return out;
+    }
+
+    private long[][] aranges;
 
     /** binutils' arange list: the first range, then others inserted after it. */
     static final class Ranges {
@@ -452,8 +558,6 @@ public final class InlineChains {
         // functions
         Func[] funcs;
         Func[] lookup;
-        /** Name attributes of the unit's DIEs by offset, for abstract origins and specifications. */
-        Map<Long, long[]> names;
 
         Unit(UnitHeader h, DieCursor c) {
             this.header = h;
@@ -843,9 +947,9 @@ public final class InlineChains {
             c.next(); // the unit's own DIE
             List<Func> fs = new ArrayList<>();
             List<long[]> attrs = new ArrayList<>();
-            names = new HashMap<>();
             Func[] open = new Func[64];
             boolean ended = false;
+            boolean any = false;
             for (int tag; (tag = c.next()) >= 0; ) {
                 if (tag == 0) {
                     if (c.depth() < 1) {
@@ -854,6 +958,7 @@ public final class InlineChains {
                     }
                     continue;
                 }
+                any = true;
                 int depth = c.depth();
                 if (depth >= open.length) {
                     open = Arrays.copyOf(open, depth * 2);
@@ -875,26 +980,28 @@ public final class InlineChains {
                 if (c.hasChildren() && depth + 1 < open.length) {
                     open[depth + 1] = null;
                 }
-                recordNames(c);
                 if (f != null) {
                     attrs.add(funcAttributes(c, f));
                 }
             }
-            if (!ended && fs.isEmpty() && names.isEmpty()) {
+            if (!ended && !any) {
                 ended = true; // a unit without children
             }
             if (!ended) {
                 throw new Unanswerable("a unit's DIEs end without their terminator");
             }
             funcs = fs.toArray(new Func[0]);
+            // the origins' names, read where the references point (this unit's walk is over: its cursor seeks)
+            Map<Unit, DieCursor> readers = new HashMap<>();
+            readers.put(this, c);
             for (int i = 0; i < funcs.length; i++) {
-                resolve(funcs[i], attrs.get(i));
+                resolve(funcs[i], attrs.get(i), readers);
             }
             buildLookup();
         }
 
-        /** The name attributes of the current DIE in order: {kind, value, form} triples. */
-        private void recordNames(DieCursor c) {
+        /** The name attributes of the current DIE in order: {kind, value, form} triples; null without. */
+        private long[] names(DieCursor c) {
             long[] out = null;
             int n = 0;
             for (int i = 0; i < c.attributeCount(); i++) {
@@ -920,9 +1027,7 @@ public final class InlineChains {
                 out[n++] = v;
                 out[n++] = c.form(i);
             }
-            if (out != null) {
-                names.put(c.offset(), Arrays.copyOf(out, n));
-            }
+            return out == null ? null : Arrays.copyOf(out, n);
         }
 
         /** A name's packed string reference (-1: not a string form) or a reference's target. */
@@ -1009,12 +1114,12 @@ public final class InlineChains {
         }
 
         /** A function's name from its attributes in order, as binutils' scan and find_abstract_instance. */
-        private void resolve(Func f, long[] attrs) {
+        private void resolve(Func f, long[] attrs, Map<Unit, DieCursor> readers) {
             for (int k = 0; k < attrs.length; k += 3) {
                 int kind = (int) attrs[k];
                 long v = attrs[k + 1];
                 if (kind == 4) {
-                    abstractInstance(this, v, (int) attrs[k + 2], f, 0);
+                    abstractInstance(this, v, (int) attrs[k + 2], f, 0, readers);
                 } else if (kind == 1) {
                     if (f.name == null && v >= 0) {
                         f.name = dwarf.string(v);
@@ -1106,24 +1211,15 @@ public final class InlineChains {
             return best;
         }
 
-        /** The name attributes of the DIE at {@code off} in this unit. */
-        long[] namesAt(long off) {
-            if (names == null) {
-                // a unit reached through a reference before any address fell in it: its names only
-                DieCursor c = dwarf.cursor(header);
-                names = new HashMap<>();
-                for (int tag; (tag = c.next()) >= 0; ) {
-                    if (tag > 0) {
-                        recordNames(c);
-                    }
-                }
-            }
-            return names.get(off);
+        /** The name attributes of the DIE at {@code off} in this unit, read with its cursor in {@code readers}. */
+        long[] namesAt(long off, Map<Unit, DieCursor> readers) {
+            DieCursor r = readers.computeIfAbsent(this, u -> dwarf.cursor(u.header));
+            return r.readAt(off) <= 0 ? null : names(r);
         }
     }
 
     /** binutils' find_abstract_instance: the name found at a referenced DIE (and its specification). */
-    private void abstractInstance(Unit from, long target, int form, Func f, int depth) {
+    private void abstractInstance(Unit from, long target, int form, Func f, int depth, Map<Unit, DieCursor> readers) {
         if (depth == 100) {
             throw new Unanswerable("abstract instance recursion");
         }
@@ -1138,7 +1234,7 @@ public final class InlineChains {
         } else if (target <= from.header.offset() || target >= from.header.end()) {
             throw new Unanswerable("invalid abstract instance reference");
         }
-        long[] attrs = u.namesAt(target);
+        long[] attrs = u.namesAt(target, readers);
         if (attrs == null) {
             return;
         }
@@ -1154,7 +1250,7 @@ public final class InlineChains {
                 }
             } else if (kind == 3) {
                 if (v >= 0) {
-                    abstractInstance(u, v, (int) attrs[k + 2], f, depth + 1);
+                    abstractInstance(u, v, (int) attrs[k + 2], f, depth + 1, readers);
                 }
             } else if (kind == 2 && v >= 0) {
                 f.name = dwarf.string(v);
