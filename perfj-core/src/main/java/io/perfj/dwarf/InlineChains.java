@@ -70,13 +70,14 @@ public final class InlineChains {
     private static final int AT_dwo_name = 0x76;
 
     private final ElfFile elf;
-    private final DwarfInfo dwarf;
     private final boolean is64;
     private final List<SectionHeader> sections;
-    private final Bytes line;
-    private final Bytes lineStr;
-    private final Bytes ranges;
-    private final Bytes rnglists;
+    // read (decompressed) at the first question
+    private DwarfInfo dwarf;
+    private Bytes line;
+    private Bytes lineStr;
+    private Bytes ranges;
+    private Bytes rnglists;
     private Unit[] units;
     private List<ElfSymbol> symbols;
     // binutils' elf_find_function cache
@@ -87,13 +88,20 @@ public final class InlineChains {
 
     private InlineChains(ElfFile elf) {
         this.elf = elf;
-        this.dwarf = DwarfInfo.of(elf);
         this.is64 = elf.is64();
         this.sections = elf.sections();
-        this.line = DebugSections.section(elf, ".debug_line").orElse(null);
-        this.lineStr = DebugSections.section(elf, ".debug_line_str").orElse(null);
-        this.ranges = DebugSections.section(elf, ".debug_ranges").orElse(null);
-        this.rnglists = DebugSections.section(elf, ".debug_rnglists").orElse(null);
+    }
+
+    /** The DWARF sections, read the first time a question needs them. */
+    private void read() {
+        if (dwarf != null) {
+            return;
+        }
+        line = DebugSections.section(elf, ".debug_line").orElse(null);
+        lineStr = DebugSections.section(elf, ".debug_line_str").orElse(null);
+        ranges = DebugSections.section(elf, ".debug_ranges").orElse(null);
+        rnglists = DebugSections.section(elf, ".debug_rnglists").orElse(null);
+        dwarf = DwarfInfo.of(elf);
     }
 
     /**
@@ -171,6 +179,7 @@ public final class InlineChains {
 
     /** binutils' _bfd_dwarf2_find_nearest_line and the inliner walk for one section. */
     private List<Level> inSection(SectionHeader sec, long pc) {
+        read();
         Func function = null;
         Line found = null;
         boolean any = false;

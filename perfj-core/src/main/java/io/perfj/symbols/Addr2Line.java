@@ -24,7 +24,8 @@ import io.perfj.elf.ElfFile;
 /**
  * Inline-function chains as the system's {@code addr2line -f -i} gives them — what perf (built
  * without libbfd) runs to name inlined frames. A file with DWARF of its own is read here
- * ({@link InlineChains}, binutils' answers without a process); addr2line itself is asked about
+ * ({@link InlineChains}, binutils' answers without a process, on a thread of its own as a
+ * process would work: questions asked ahead are answered meanwhile); addr2line itself is asked about
  * the others: a file whose DWARF it finds elsewhere (build-id directory, debuglink, debuginfod),
  * uses dwz or split DWARF, or which the reader cannot answer for at some address (then from
  * that question on: decided once per file). One process per such file,
@@ -69,9 +70,33 @@ public final class Addr2Line implements AutoCloseable {
     /** The reader of each file asked about; empty for a file addr2line answers for. */
     private final Map<Path, Optional<Native>> natives = new HashMap<>();
 
-    /** A file read by {@link InlineChains}, kept open for its questions. */
-    private record Native(ElfFile elf, InlineChains chains) {
+    /**
+     * A file read by {@link InlineChains}, kept open for its questions. They are answered in the
+     * order asked, one after the other (binutils' answers may depend on the questions before), on
+     * a thread of {@link #READERS}: the asker goes on meanwhile, as it does while an addr2line
+     * process works.
+     */
+    private static final class Native {
+        final ElfFile elf;
+        final InlineChains chains;
+        /** The last question's answer (guarded by the Addr2Line). */
+        CompletableFuture<List<Level>> tail = CompletableFuture.completedFuture(List.of());
+        /** Set by a question the reader could not answer: the later ones go to addr2line. */
+        volatile boolean unanswerable;
+
+        Native(ElfFile elf, InlineChains chains) {
+            this.elf = elf;
+            this.chains = chains;
+        }
     }
+
+    /** Where the files' own DWARF is read (threads end when idle). */
+    private static final java.util.concurrent.ExecutorService READERS = java.util.concurrent.Executors
+            .newCachedThreadPool(r -> {
+                java.lang.Thread t = new java.lang.Thread(r, "perfj-inline-dwarf");
+                t.setDaemon(true);
+                return t;
+            });
     private volatile boolean broken;
     private boolean closed;
 
@@ -148,38 +173,57 @@ public final class Addr2Line implements AutoCloseable {
         return f;
     }
 
-    /** The answer of the file's own DWARF; null when addr2line is to be asked. */
+    /** The answer of the file's own DWARF, to come; null when addr2line is to be asked. */
     private CompletableFuture<List<Level>> local(Path file, long vaddr) {
-        Optional<Native> n = natives.computeIfAbsent(file, Addr2Line::openNative);
-        if (n.isEmpty()) {
+        if (closed) {
+            return null; // used after close: addr2line answers, as it did before
+        }
+        Optional<Native> o = natives.computeIfAbsent(file, Addr2Line::openNative);
+        if (o.isEmpty()) {
             return null;
         }
-        List<InlineChains.Level> levels;
-        try {
-            levels = n.get().chains().levels(vaddr);
-        } catch (InlineChains.Unanswerable e) {
-            // DWARF the reader does not follow as binutils does: addr2line answers for this file from now on
-            natives.put(file, Optional.empty());
-            n.get().elf().close();
-            return null;
-        } finally {
-            if (closed && natives.get(file) == n) {
-                // used after close: nothing is kept open
-                natives.remove(file);
-                n.get().elf().close();
+        Native n = o.get();
+        n.tail = n.tail.thenApplyAsync(x -> answer(n, file, vaddr), READERS);
+        return n.tail;
+    }
+
+    /**
+     * The reader's answer on its thread; where it cannot answer (DWARF it does not follow as
+     * binutils does), addr2line's, for this question and every later one of the file.
+     */
+    private List<Level> answer(Native n, Path file, long vaddr) {
+        if (!n.unanswerable) {
+            try {
+                List<InlineChains.Level> levels = n.chains.levels(vaddr);
+                return levels == null ? List.of() : levels(levels);
+            } catch (InlineChains.Unanswerable e) {
+                n.unanswerable = true;
             }
         }
-        if (levels == null) {
-            return NONE;
+        CompletableFuture<List<Level>> f;
+        synchronized (this) {
+            if (natives.get(file) != null && natives.get(file).orElse(null) == n) {
+                natives.put(file, Optional.empty());
+                n.tail.whenComplete((x, e) -> n.elf.close());
+            }
+            if (broken) {
+                return List.of();
+            }
+            f = send(file, vaddr);
+            flush(procs.get(file));
         }
+        return f.join();
+    }
+
+    /** The reader's levels as addr2line's answer reads: its "??" functions left out. */
+    private static List<Level> levels(List<InlineChains.Level> levels) {
         List<Level> out = new ArrayList<>(levels.size());
         for (InlineChains.Level l : levels) {
-            // addr2line's "??" functions are left out, as in its answers read below
             if (l.function() != null && !l.function().isEmpty() && !l.function().equals("??")) {
                 out.add(new Level(l.function(), srcline(l.place())));
             }
         }
-        return CompletableFuture.completedFuture(List.copyOf(out));
+        return List.copyOf(out);
     }
 
     private static Optional<Native> openNative(Path file) {
@@ -373,7 +417,8 @@ public final class Addr2Line implements AutoCloseable {
         }
         procs.clear();
         for (Optional<Native> n : natives.values()) {
-            n.ifPresent(x -> x.elf().close());
+            // once its questions are answered
+            n.ifPresent(x -> x.tail.whenComplete((l, e) -> x.elf.close()));
         }
         natives.clear();
     }
