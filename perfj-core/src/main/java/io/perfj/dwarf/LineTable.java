@@ -293,9 +293,8 @@ public final class LineTable {
     private static final int DW_LNCT_path = 1;
     private static final int DW_LNCT_directory_index = 2;
 
-    /** DWARF 5 directory or file-name entries, described by (content type, form) pairs. */
-    private static void readEntries(Bytes b, Cursor c, List<String> dirs, List<String[]> files, Bytes str,
-                                    Bytes lineStr, boolean dwarf64) {
+    /** A DWARF 5 entry format: its content types and forms ({@code {types, forms}}). */
+    static long[][] entryFormat(Cursor c) {
         int formatCount = c.u8();
         long[] types = new long[formatCount];
         long[] forms = new long[formatCount];
@@ -303,6 +302,16 @@ public final class LineTable {
             types[i] = Leb128.unsigned(c);
             forms[i] = Leb128.unsigned(c);
         }
+        return new long[][] {types, forms};
+    }
+
+    /** DWARF 5 directory or file-name entries, described by (content type, form) pairs. */
+    private static void readEntries(Bytes b, Cursor c, List<String> dirs, List<String[]> files, Bytes str,
+                                    Bytes lineStr, boolean dwarf64) {
+        long[][] format = entryFormat(c);
+        long[] types = format[0];
+        long[] forms = format[1];
+        int formatCount = types.length;
         long count = Leb128.unsigned(c);
         if (count < 0 || count > c.remaining()) {
             throw b.error(c.position(), "absurd entry count " + count);

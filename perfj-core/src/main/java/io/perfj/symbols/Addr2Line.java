@@ -10,15 +10,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import io.perfj.dwarf.InlineChains;
+import io.perfj.elf.ElfFile;
+
 /**
- * Inline-function chains from the system's {@code addr2line -f -i} — what perf (built without
- * libbfd) runs to name inlined frames of DWARF-unwound callchains. One process per debug file,
+ * Inline-function chains as the system's {@code addr2line -f -i} gives them — what perf (built
+ * without libbfd) runs to name inlined frames. A file with DWARF of its own is read here
+ * ({@link InlineChains}, binutils' answers without a process, on a thread of its own as a
+ * process would work: questions asked ahead are answered meanwhile); addr2line itself is asked about
+ * the others: a file whose DWARF it finds elsewhere (build-id directory, debuglink, debuginfod),
+ * uses dwz or split DWARF, or which the reader cannot answer for at some address (then from
+ * that question on: decided once per file). One process per such file,
  * kept open; each address is followed by a sentinel address so the end of its answer is known,
  * and answers are cached. Questions may be asked ahead ({@link #prefetch}): they are written at
  * once and a reader thread per process collects the answers in order, so the process works while
@@ -57,6 +67,36 @@ public final class Addr2Line implements AutoCloseable {
     private final String tool;
     private final Map<Path, Proc> procs = new HashMap<>();
     private final Map<Path, Map<Long, CompletableFuture<List<Level>>>> cache = new HashMap<>();
+    /** The reader of each file asked about; empty for a file addr2line answers for. */
+    private final Map<Path, Optional<Native>> natives = new HashMap<>();
+
+    /**
+     * A file read by {@link InlineChains}, kept open for its questions. They are answered in the
+     * order asked, one after the other (binutils' answers may depend on the questions before), on
+     * a thread of {@link #READERS}: the asker goes on meanwhile, as it does while an addr2line
+     * process works.
+     */
+    private static final class Native {
+        final ElfFile elf;
+        final InlineChains chains;
+        /** The last question's answer (guarded by the Addr2Line). */
+        CompletableFuture<List<Level>> tail = CompletableFuture.completedFuture(List.of());
+        /** Set by a question the reader could not answer: the later ones go to addr2line. */
+        volatile boolean unanswerable;
+
+        Native(ElfFile elf, InlineChains chains) {
+            this.elf = elf;
+            this.chains = chains;
+        }
+    }
+
+    /** Where the files' own DWARF is read (threads end when idle). */
+    private static final java.util.concurrent.ExecutorService READERS = java.util.concurrent.Executors
+            .newCachedThreadPool(r -> {
+                java.lang.Thread t = new java.lang.Thread(r, "perfj-inline-dwarf");
+                t.setDaemon(true);
+                return t;
+            });
     private volatile boolean broken;
     private boolean closed;
 
@@ -101,6 +141,13 @@ public final class Addr2Line implements AutoCloseable {
         }
     }
 
+    /** The addresses asked about so far, per file, in the order first asked. */
+    public synchronized Map<Path, List<Long>> asked() {
+        Map<Path, List<Long>> out = new LinkedHashMap<>();
+        cache.forEach((f, c) -> out.put(f, List.copyOf(c.keySet())));
+        return out;
+    }
+
     /** Sends what {@link #prefetch} asked for to the processes. */
     public synchronized void flush() {
         for (Proc p : procs.values()) {
@@ -109,17 +156,92 @@ public final class Addr2Line implements AutoCloseable {
     }
 
     private CompletableFuture<List<Level>> ask(Path file, long vaddr) {
-        if (broken) {
-            return NONE;
-        }
-        Map<Long, CompletableFuture<List<Level>>> c = cache.computeIfAbsent(file, x -> new HashMap<>());
+        // in the order asked: binutils' answers may depend on the questions before (see asked())
+        Map<Long, CompletableFuture<List<Level>>> c = cache.computeIfAbsent(file, x -> new LinkedHashMap<>());
         CompletableFuture<List<Level>> hit = c.get(vaddr);
         if (hit != null) {
             return hit;
         }
-        CompletableFuture<List<Level>> f = send(file, vaddr);
+        CompletableFuture<List<Level>> f = local(file, vaddr);
+        if (f == null) {
+            if (broken) {
+                return NONE;
+            }
+            f = send(file, vaddr);
+        }
         c.put(vaddr, f);
         return f;
+    }
+
+    /** The answer of the file's own DWARF, to come; null when addr2line is to be asked. */
+    private CompletableFuture<List<Level>> local(Path file, long vaddr) {
+        if (closed) {
+            return null; // used after close: addr2line answers, as it did before
+        }
+        Optional<Native> o = natives.computeIfAbsent(file, Addr2Line::openNative);
+        if (o.isEmpty()) {
+            return null;
+        }
+        Native n = o.get();
+        n.tail = n.tail.thenApplyAsync(x -> answer(n, file, vaddr), READERS);
+        return n.tail;
+    }
+
+    /**
+     * The reader's answer on its thread; where it cannot answer (DWARF it does not follow as
+     * binutils does), addr2line's, for this question and every later one of the file.
+     */
+    private List<Level> answer(Native n, Path file, long vaddr) {
+        if (!n.unanswerable) {
+            try {
+                List<InlineChains.Level> levels = n.chains.levels(vaddr);
+                return levels == null ? List.of() : levels(levels);
+            } catch (InlineChains.Unanswerable e) {
+                n.unanswerable = true;
+            }
+        }
+        CompletableFuture<List<Level>> f;
+        synchronized (this) {
+            if (natives.get(file) != null && natives.get(file).orElse(null) == n) {
+                natives.put(file, Optional.empty());
+                n.tail.whenComplete((x, e) -> n.elf.close());
+            }
+            if (broken) {
+                return List.of();
+            }
+            f = send(file, vaddr);
+            flush(procs.get(file));
+        }
+        return f.join();
+    }
+
+    /** The reader's levels as addr2line's answer reads: its "??" functions left out. */
+    private static List<Level> levels(List<InlineChains.Level> levels) {
+        List<Level> out = new ArrayList<>(levels.size());
+        for (InlineChains.Level l : levels) {
+            if (l.function() != null && !l.function().isEmpty() && !l.function().equals("??")) {
+                out.add(new Level(l.function(), srcline(l.place())));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static Optional<Native> openNative(Path file) {
+        if (!Files.isRegularFile(file) || !ElfFile.isElf(file)) {
+            return Optional.empty();
+        }
+        ElfFile elf;
+        try {
+            elf = ElfFile.open(file);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        Optional<InlineChains> chains = InlineChains.open(elf);
+        if (chains.isEmpty()) {
+            elf.close();
+            return Optional.empty();
+        }
+        return Optional.of(new Native(elf, chains.get()));
     }
 
     private CompletableFuture<List<Level>> send(Path file, long vaddr) {
@@ -294,5 +416,10 @@ public final class Addr2Line implements AutoCloseable {
             failAll(p);
         }
         procs.clear();
+        for (Optional<Native> n : natives.values()) {
+            // once its questions are answered
+            n.ifPresent(x -> x.tail.whenComplete((l, e) -> x.elf.close()));
+        }
+        natives.clear();
     }
 }

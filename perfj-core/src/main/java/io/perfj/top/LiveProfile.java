@@ -103,8 +103,13 @@ public final class LiveProfile implements AutoCloseable {
     private final LinkedHashMap<ChainKey, long[]> chainSums = new LinkedHashMap<>();
     /** Interned callchains: stacks (root first) of ids of {@link #chainLocations}; guarded by this. */
     private final StackTable chainStacks = new StackTable();
-    /** Each distinct (map, level, address) of a callchain located once: ids into {@link #chainLocations}; guarded by this. */
-    private final HashMap<ChainAddress, Integer> chainIds = new HashMap<>();
+    /**
+     * Each distinct (map, level, address) of a callchain located once: ids into
+     * {@link #chainLocations} of its frames (inlined functions first); guarded by this.
+     */
+    private final HashMap<ChainAddress, int[]> chainIds = new HashMap<>();
+    /** How recorded callchain addresses name the functions inlined at them (report's default). */
+    private final io.perfj.session.RecordedInlines inlines;
     private final List<Location> chainLocations = new ArrayList<>();
     /** Whether samples' callchains are walked and summed (perf top -g). */
     private final boolean callchains;
@@ -142,6 +147,7 @@ public final class LiveProfile implements AutoCloseable {
     public LiveProfile(Session session, boolean callchains) {
         this.session = Objects.requireNonNull(session, "session");
         this.callchains = callchains;
+        this.inlines = session.recordedInlines(true);
         this.walk = callchains ? ChainWalk.of(session) : null;
         this.machine = session.machine();
         this.reader = new java.lang.Thread(this::read, "perfj-top-reader");
@@ -229,18 +235,24 @@ public final class LiveProfile implements AutoCloseable {
         return c;
     }
 
-    /** The batch's callchains located (outside the lock, as the samples' own addresses are); null without. */
-    private Location[][] locateChains(Hit[] batch) {
+    /**
+     * The batch's callchains located (outside the lock, as the samples' own addresses are), each
+     * address with the functions inlined at it as report names them by default (innermost
+     * first, the address's own frame last); null without callchains.
+     */
+    private Location[][][] locateChains(Hit[] batch) {
         if (!callchains) {
             return null;
         }
-        Location[][] out = new Location[batch.length][];
+        Location[][][] out = new Location[batch.length][][];
         for (int i = 0; i < batch.length; i++) {
             Chain c = batch[i] == null ? null : batch[i].chain();
             if (c != null) {
-                out[i] = new Location[c.ips().length];
+                out[i] = new Location[c.ips().length][];
                 for (int j = 0; j < out[i].length; j++) {
-                    out[i][j] = machine.locate(c.maps()[j], c.levels()[j], c.ips()[j]);
+                    Location loc = machine.locate(c.maps()[j], c.levels()[j], c.ips()[j]);
+                    out[i][j] = loc.dso() == null ? new Location[] {loc}
+                            : inlines.frames(session.resolver(), loc).toArray(new Location[0]);
                 }
             }
         }
@@ -248,19 +260,25 @@ public final class LiveProfile implements AutoCloseable {
     }
 
     /** Adds one sample to the sums by command, frame and callchain; under the lock. */
-    private void sumChain(Hit h, int frame, Location[] chain) {
+    private void sumChain(Hit h, int frame, Location[][] chain) {
         int stack = StackTable.EMPTY;
         if (chain != null) {
             for (int j = chain.length - 1; j >= 0; j--) {
                 Chain c = h.chain();
                 ChainAddress a = new ChainAddress(c.maps()[j], c.levels()[j], c.ips()[j]);
-                Integer id = chainIds.get(a);
-                if (id == null) {
-                    id = chainLocations.size();
-                    chainIds.put(a, id);
-                    chainLocations.add(chain[j]);
+                int[] ids = chainIds.get(a);
+                if (ids == null) {
+                    ids = new int[chain[j].length];
+                    for (int k = 0; k < ids.length; k++) {
+                        ids[k] = chainLocations.size();
+                        chainLocations.add(chain[j][k]);
+                    }
+                    chainIds.put(a, ids);
                 }
-                stack = chainStacks.push(stack, id);
+                // root first: the address's own frame, then the functions inlined in it, innermost last
+                for (int k = ids.length - 1; k >= 0; k--) {
+                    stack = chainStacks.push(stack, ids[k]);
+                }
             }
         }
         long[] s = chainSums.computeIfAbsent(new ChainKey(h.comm(), frame, stack), k -> new long[2]);
@@ -288,7 +306,7 @@ public final class LiveProfile implements AutoCloseable {
                     ids[i] = frames.intern(loc);
                     locs[i] = loc;
                 }
-                Location[][] chains = locateChains(batch);
+                Location[][][] chains = locateChains(batch);
                 synchronized (this) {
                     for (int i = 0; i < batch.length; i++) {
                         Hit h = batch[i];

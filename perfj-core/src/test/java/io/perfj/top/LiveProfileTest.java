@@ -91,10 +91,10 @@ class LiveProfileTest {
     }
 
     private static void assertLiveReportIsReports(Path file, String name, boolean children) throws Exception {
-        // top names no functions inlined at callchain addresses: report's --no-inline
+        // top names the functions inlined at callchain addresses as report does by default
         ReportOptions o = new ReportOptions(KEYS, false, children, CallchainMode.GRAPH, children, 0.5, 0, 127,
                 null, null, null, null, null, null, io.perfj.report.SampleSelection.ALL,
-                new io.perfj.report.ReportView(false, false, false, false, false, true,
+                new io.perfj.report.ReportView(false, false, false, false, false, false,
                         io.perfj.report.ReportView.Groups.RECORDED));
         List<String> expected;
         String event;

@@ -219,6 +219,19 @@ public final class DieCursor {
         pos += len;
     }
 
+    /**
+     * Reads the DIE at section offset {@code offset} of this cursor's unit (a reference's
+     * target), as {@link #next()} does; the walk's depth means nothing afterwards.
+     */
+    public int readAt(long offset) {
+        if (offset < unit.firstDie() || offset >= unit.end()) {
+            throw error("a reference to 0x" + Long.toHexString(offset) + " outside its unit");
+        }
+        pos = offset - base;
+        pendingChildren = false;
+        return next();
+    }
+
     /** Offset of the current DIE in its section. */
     public long offset() {
         return dieOffset;
