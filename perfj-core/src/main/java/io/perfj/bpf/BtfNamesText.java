@@ -1,6 +1,5 @@
 package io.perfj.bpf;
 
-import io.perfj.perfdata.feature.BtfNames;
 
 import java.util.Optional;
 

@@ -3,7 +3,6 @@ package io.perfj.bpf;
 import io.perfj.btf.Btf;
 import io.perfj.btf.BtfType;
 import io.perfj.io.FormatException;
-import io.perfj.perfdata.feature.BtfNames;
 
 import java.util.Optional;
 

@@ -11,7 +11,7 @@ import io.perfj.perfdata.RawRecord;
 import io.perfj.perfdata.RecordInput;
 import io.perfj.perfdata.RecordType;
 import io.perfj.perfdata.feature.BpfProg;
-import io.perfj.perfdata.feature.BtfNames;
+import io.perfj.bpf.BtfNames;
 import io.perfj.perfdata.feature.EventGroups;
 import io.perfj.perfdata.feature.EventNames;
 import io.perfj.perfdata.feature.Feature;
@@ -549,14 +549,14 @@ public final class HeaderPrinter {
                 }
             }
             if (n == 1) {
-                sb.append("# bpf_prog_info ").append(info.id()).append(": ").append(p.perfName(btf, 0))
+                sb.append("# bpf_prog_info ").append(info.id()).append(": ").append(p.perfName(btf == null ? null : btf::typeName, 0))
                         .append(" addr 0x").append(Long.toHexString(p.jitedKsyms()[0]))
                         .append(" size ").append(p.jitedFuncLens()[0]).append('\n');
                 continue;
             }
             sb.append("# bpf_prog_info ").append(info.id()).append(":\n");
             for (int i = 0; i < n; i++) {
-                sb.append("# \tsub_prog ").append(i).append(": ").append(p.perfName(btf, i))
+                sb.append("# \tsub_prog ").append(i).append(": ").append(p.perfName(btf == null ? null : btf::typeName, i))
                         .append(" addr 0x").append(Long.toHexString(p.jitedKsyms()[i]))
                         .append(" size ").append(p.jitedFuncLens()[i]).append('\n');
             }

@@ -274,9 +274,9 @@ final class BpfPrograms {
             // an entry this recorder wrote always decodes; the names then fall back to the tag
         }
         byte[] rawBtf = p.btfId() != 0 ? btfs.get(p.btfId()) : null;
-        io.perfj.perfdata.feature.BtfNames btf = rawBtf == null ? null : io.perfj.perfdata.feature.BtfNames.parse(rawBtf);
+        io.perfj.bpf.BtfNames btf = rawBtf == null ? null : io.perfj.bpf.BtfNames.parse(rawBtf);
         for (int i = 0; i < p.ksyms().length && i < p.funcLens().length; i++) {
-            String name = info != null && i < info.progTags().size() ? info.perfName(btf, i)
+            String name = info != null && i < info.progTags().size() ? info.perfName(btf == null ? null : btf::typeName, i)
                     : "bpf_prog_" + java.util.HexFormat.of().formatHex(p.tag());
             byte[] n = name.getBytes(StandardCharsets.UTF_8);
             int padded = (n.length + 1 + 7) & ~7;

@@ -52,19 +52,19 @@ public record BpfProg(long infoLen, long dataLen, long arrays, Info info, byte[]
      * Sub-program {@code sub}'s symbol as perf names it ({@code synthesize_bpf_prog_name}, which
      * perf record writes in its KSYMBOL records and perf report prints in the header):
      * "bpf_prog_" + its tag, then "_" + its function's BTF name, or the program name for a
-     * single-function program without BTF, or "F". {@code btf} is the program's BTF, null
-     * without.
+     * single-function program without BTF, or "F". {@code btfTypeName} names a type of the
+     * program's BTF by id, null without BTF.
      */
-    public String perfName(BtfNames btf, int sub) {
+    public String perfName(java.util.function.LongFunction<String> btfTypeName, int sub) {
         StringBuilder sb = new StringBuilder("bpf_prog_").append(tagHex(sub));
         String shortName = null;
-        if (btf != null && sub < funcInfo.size()) {
-            shortName = btf.typeName(funcInfo.get(sub).typeId());
-        } else if (btf == null && sub == 0 && info.nrJitedKsyms() == 1) {
+        if (btfTypeName != null && sub < funcInfo.size()) {
+            shortName = btfTypeName.apply(funcInfo.get(sub).typeId());
+        } else if (btfTypeName == null && sub == 0 && info.nrJitedKsyms() == 1) {
             if (!info.name().isEmpty()) {
                 shortName = info.name();
             }
-        } else if (btf == null) {
+        } else if (btfTypeName == null) {
             shortName = "F";
         }
         if (shortName != null) {

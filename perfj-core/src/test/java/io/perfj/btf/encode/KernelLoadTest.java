@@ -1,5 +1,6 @@
 package io.perfj.btf.encode;
 
+import io.perfj.record.KernelBtfLoad;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

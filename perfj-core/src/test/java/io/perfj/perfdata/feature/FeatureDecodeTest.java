@@ -6,6 +6,7 @@ import io.perfj.io.FormatException;
 import io.perfj.perfdata.FeatureId;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.RecordInput;
+import io.perfj.bpf.BtfNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;

@@ -1,6 +1,5 @@
-package io.perfj.btf.encode;
+package io.perfj.record;
 
-import io.perfj.record.Sys;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

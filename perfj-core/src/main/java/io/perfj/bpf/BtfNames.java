@@ -1,4 +1,4 @@
-package io.perfj.perfdata.feature;
+package io.perfj.bpf;
 
 import io.perfj.btf.Btf;
 import io.perfj.io.FormatException;
