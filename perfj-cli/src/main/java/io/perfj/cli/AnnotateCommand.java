@@ -170,8 +170,8 @@ public final class AnnotateCommand implements Callable<Integer> {
             }
         }
         // JSON keeps one annotation per event, as report's JSON keeps one report per event
-        ReportView.Groups groups = json || Boolean.FALSE.equals(group) ? ReportView.Groups.NONE
-                : group != null ? ReportView.Groups.FORCED : ReportView.Groups.RECORDED;
+        io.perfj.perfdata.feature.EventGroups.Mode groups = json || Boolean.FALSE.equals(group) ? io.perfj.perfdata.feature.EventGroups.Mode.NONE
+                : group != null ? io.perfj.perfdata.feature.EventGroups.Mode.FORCED : io.perfj.perfdata.feature.EventGroups.Mode.RECORDED;
         var opts = new Annotate.Options(wanted, dis, request, print, stdio, xlated, xlatedInsns, ksyms, json, printLine,
                 groups);
         OutputStream os = output != null ? Files.newOutputStream(output) : stdout;

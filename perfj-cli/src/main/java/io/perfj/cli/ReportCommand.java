@@ -295,9 +295,9 @@ public final class ReportCommand implements Callable<Integer> {
         io.perfj.report.SampleSelection select = filters.selection(data);
         boolean relative = shown.relative(spec);
         // JSON keeps one report per event: a group's columns are its members' own reports there
-        io.perfj.report.ReportView.Groups groups = json || Boolean.FALSE.equals(group)
-                ? io.perfj.report.ReportView.Groups.NONE
-                : group != null ? io.perfj.report.ReportView.Groups.FORCED : io.perfj.report.ReportView.Groups.RECORDED;
+        io.perfj.perfdata.feature.EventGroups.Mode groups = json || Boolean.FALSE.equals(group)
+                ? io.perfj.perfdata.feature.EventGroups.Mode.NONE
+                : group != null ? io.perfj.perfdata.feature.EventGroups.Mode.FORCED : io.perfj.perfdata.feature.EventGroups.Mode.RECORDED;
         java.util.regex.Pattern callees;
         try {
             callees = ignoreCallees == null ? null : java.util.regex.Pattern.compile(ignoreCallees);

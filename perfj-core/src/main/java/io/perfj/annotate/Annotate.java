@@ -15,7 +15,6 @@ import io.perfj.perfdata.feature.Feature;
 import io.perfj.perfdata.feature.Features;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
-import io.perfj.report.ReportView;
 import io.perfj.session.MachineResolver;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
@@ -52,13 +51,13 @@ public final class Annotate {
     public record Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
                           AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
                           io.perfj.bpf.KernelSymbols kernelSymbols, boolean json, boolean printLine,
-                          ReportView.Groups groups) {
+                          EventGroups.Mode groups) {
         /** Without {@code --print-line}, the recorded groups shown together (JSON: every event on its own). */
         public Options(Set<String> symbols, Disassembler disassembler, Disassembler.Request request,
                        AnnotationPrinter.Options print, boolean stdio, boolean xlated, byte[] xlatedInsns,
                        io.perfj.bpf.KernelSymbols kernelSymbols, boolean json) {
             this(symbols, disassembler, request, print, stdio, xlated, xlatedInsns, kernelSymbols, json, false,
-                    json ? ReportView.Groups.NONE : ReportView.Groups.RECORDED);
+                    json ? EventGroups.Mode.NONE : EventGroups.Mode.RECORDED);
         }
     }
 

@@ -402,15 +402,15 @@ public final class Report {
      */
     private void group(List<String> names) {
         EventGroups recorded = EventGroups.recorded(data);
-        ReportView.Groups mode = opts.view() == null ? ReportView.Groups.RECORDED : opts.view().groups();
+        EventGroups.Mode mode = opts.view() == null ? EventGroups.Mode.RECORDED : opts.view().groups();
         // --group and --no-group alike make a recording without groups one group (perf's
         // evlist__force_leader when either is given), which --no-group then does not show; perf
         // does it before reading any record, so a pipe's events, which arrive later, stay apart
-        EventGroups g = mode == ReportView.Groups.RECORDED || data.isPipe() ? recorded : recorded.forced();
+        EventGroups g = mode == EventGroups.Mode.RECORDED || data.isPipe() ? recorded : recorded.forced();
         for (int i = 0; i < hists.size(); i++) {
-            hists.get(i).label(g.isGroupEvent(i) && mode != ReportView.Groups.NONE ? g.describe(i, names) : null,
+            hists.get(i).label(g.isGroupEvent(i) && mode != EventGroups.Mode.NONE ? g.describe(i, names) : null,
                     g.nrMembers(i));
-            if (mode != ReportView.Groups.NONE && !g.isLeader(i)) {
+            if (mode != EventGroups.Mode.NONE && !g.isLeader(i)) {
                 int leader = g.leader(i);
                 hists.get(leader).link(hists.get(i), g.groupIndex(i), g.nrMembers(leader));
             }

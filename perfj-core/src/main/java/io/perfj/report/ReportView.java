@@ -30,7 +30,7 @@ package io.perfj.report;
  *                       of all samples)
  */
 public record ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
-                         boolean noInline, Groups groups, String symbolFilter,
+                         boolean noInline, io.perfj.perfdata.feature.EventGroups.Mode groups, String symbolFilter,
                          java.util.regex.Pattern ignoreCallees, boolean verbose, boolean hierarchy,
                          CallchainValue chainValue, int printLimit, CallchainKey chainKey,
                          ReportFields fields, java.util.regex.Pattern parent, boolean excludeOther) {
@@ -38,25 +38,12 @@ public record ReportView(boolean samples, boolean period, boolean quiet, boolean
     public static final java.util.regex.Pattern DEFAULT_PARENT = java.util.regex.Pattern.compile("^sys_|^do_page_fault");
 
     /** perf's default columns. */
-    public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, Groups.RECORDED);
+    public static final ReportView DEFAULT = new ReportView(false, false, false, false, false, false, io.perfj.perfdata.feature.EventGroups.Mode.RECORDED);
 
     /** Rows as perf shows them by default, with these columns and filters; callchain branches with their percentages, all of them. */
     public ReportView(boolean samples, boolean period, boolean quiet, boolean relative, boolean hideUnresolved,
-                      boolean noInline, Groups groups) {
+                      boolean noInline, io.perfj.perfdata.feature.EventGroups.Mode groups) {
         this(samples, period, quiet, relative, hideUnresolved, noInline, groups, null, null, false, false,
                 CallchainValue.PERCENT, 0, CallchainKey.FUNCTION, null, DEFAULT_PARENT, false);
-    }
-
-    /**
-     * perf report's group view: a group's events as one report, one percentage column per event,
-     * rows matched across the events by their sort keys.
-     */
-    public enum Groups {
-        /** The groups the recording describes (perf's default). */
-        RECORDED,
-        /** {@code --group}: as recorded, or all events one group when none is recorded. */
-        FORCED,
-        /** {@code --no-group}: every event on its own. */
-        NONE
     }
 }

@@ -95,7 +95,7 @@ class LiveProfileTest {
         ReportOptions o = new ReportOptions(KEYS, false, children, CallchainMode.GRAPH, children, 0.5, 0, 127,
                 null, null, null, null, null, null, io.perfj.report.SampleSelection.ALL,
                 new io.perfj.report.ReportView(false, false, false, false, false, false,
-                        io.perfj.report.ReportView.Groups.RECORDED));
+                        io.perfj.perfdata.feature.EventGroups.Mode.RECORDED));
         List<String> expected;
         String event;
         try (Session s = Session.open(file, options())) {

@@ -196,7 +196,7 @@ public final class FleetCommand implements Runnable {
                         + "keeps no callchain addresses)");
             }
             ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
-                    ReportView.Groups.NONE, null, null, false, false, g.value(), g.printLimit(),
+                    io.perfj.perfdata.feature.EventGroups.Mode.NONE, null, null, false, false, g.value(), g.printLimit(),
                     io.perfj.report.CallchainKey.FUNCTION, null, ReportView.DEFAULT_PARENT, false);
             boolean child = children != null ? children : callGraph != null && g.mode() != CallchainMode.NONE;
             boolean callerOrder = g.caller() != null ? g.caller() : child;

@@ -24,6 +24,19 @@ import java.util.List;
  * {@code evsel__is_group_event} (tools/perf/util/evsel.c, evsel.h), perf 6.1.
  */
 public final class EventGroups {
+    /**
+     * perf report's group view: a group's events as one report, one percentage column per event,
+     * rows matched across the events by their sort keys.
+     */
+    public enum Mode {
+        /** The groups the recording describes (perf's default). */
+        RECORDED,
+        /** {@code --group}: as recorded, or all events one group when none is recorded. */
+        FORCED,
+        /** {@code --no-group}: every event on its own. */
+        NONE
+    }
+
     private final int[] leader;
     private final int[] nrMembers;
     private final String[] name;
