@@ -62,12 +62,10 @@ final class FrameSection {
     /** Reads the length and id of the entry at {@code off}. */
     Header header(long off) {
         Cursor c = data.cursor(off);
-        long len = c.u32();
-        boolean dwarf64 = false;
-        if (len == 0xffff_ffffL) {
-            len = c.u64();
-            dwarf64 = true;
-        } else if (len >= 0xffff_fff0L) {
+        InitialLength il = InitialLength.read(c);
+        long len = il.length();
+        boolean dwarf64 = il.dwarf64();
+        if (il.reserved()) {
             throw data.error(off, "reserved initial length 0x" + Long.toHexString(len));
         }
         long body = c.position();

@@ -402,11 +402,9 @@ public final class InlineChains {
             long off = 0;
             while (off + 4 <= b.size()) {
                 Cursor c = b.cursor(off);
-                long len = c.u32();
-                boolean dwarf64 = len == 0xffff_ffffL;
-                if (dwarf64) {
-                    len = c.u64();
-                }
+                InitialLength il = InitialLength.read(c);
+                long len = il.length();
+                boolean dwarf64 = il.dwarf64();
                 long end = c.position() + len;
                 if (len <= 0 || end > b.size()) {
                     return none;
@@ -648,12 +646,10 @@ public final class InlineChains {
                 throw new Unanswerable("stmt_list outside .debug_line");
             }
             Cursor c = line.cursor(stmtList);
-            long length = c.u32();
-            boolean dwarf64 = false;
-            if (length == 0xffff_ffffL) {
-                length = c.u64();
-                dwarf64 = true;
-            } else if (length >= 0xffff_fff0L || length == 0) {
+            InitialLength il = InitialLength.read(c);
+            long length = il.length();
+            boolean dwarf64 = il.dwarf64();
+            if (il.reserved() || length == 0) {
                 throw new Unanswerable("line program length");
             }
             long end = c.position() + length;

@@ -111,12 +111,10 @@ public final class LineTable {
     /** Runs the program at {@code start}; returns the offset of the next one. */
     static long readProgram(Bytes b, long start, String compDir, Bytes str, Bytes lineStr, List<Row> out) {
         Cursor c = b.cursor(start);
-        long unitLength = c.u32();
-        boolean dwarf64 = false;
-        if (unitLength == 0xffffffffL) {
-            unitLength = c.u64();
-            dwarf64 = true;
-        } else if (unitLength >= 0xfffffff0L) {
+        InitialLength il = InitialLength.read(c);
+        long unitLength = il.length();
+        boolean dwarf64 = il.dwarf64();
+        if (il.reserved()) {
             throw b.error(start, "reserved unit length 0x" + Long.toHexString(unitLength));
         }
         long end = c.position() + unitLength;

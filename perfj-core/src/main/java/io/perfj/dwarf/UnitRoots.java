@@ -41,12 +41,9 @@ final class UnitRoots {
         long off = 0;
         while (off + 11 <= info.size()) {
             Cursor c = info.cursor(off);
-            long len = c.u32();
-            boolean dwarf64 = false;
-            if (len == 0xffffffffL) {
-                len = c.u64();
-                dwarf64 = true;
-            }
+            InitialLength il = InitialLength.read(c);
+            long len = il.length();
+            boolean dwarf64 = il.dwarf64();
             long end = c.position() + len;
             if (len <= 0 || end > info.size()) {
                 break;
