@@ -57,7 +57,7 @@ public final class SymbolCliOptions {
 
     /** The session options these flags describe. */
     SessionOptions sessionOptions() {
-        return new SessionOptions(toOptions(), compat);
+        return new SessionOptions(toOptions(), io.perfj.compat.Perf61Quirks.of(compat));
     }
 
     /** A session over a recording the caller opened (and closes). */

@@ -244,7 +244,7 @@ public final class Recording {
         SourceLocator s = sources;
         if (s == null) {
             var symbols = options.symbols();
-            s = new SourceLocator(new DsoFinder(symbols, new DefaultSymbolLoader(symbols, false)), this::bpf);
+            s = new SourceLocator(new DsoFinder(symbols, new DefaultSymbolLoader(symbols, io.perfj.symbols.UserSymbolRules.PERFJ)), this::bpf);
             sources = s;
         }
         return s;

@@ -1,8 +1,5 @@
 package io.perfj.annotate;
 
-import io.perfj.compat.PerfAnnotateDeletions;
-import io.perfj.compat.PerfGlobalHits;
-import io.perfj.compat.PerfGroupTitle;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.SectionHeader;
 import io.perfj.perfdata.Evsel;
@@ -99,14 +96,16 @@ public final class Annotate {
     private final Options opts;
     private final Consumer<String> warn;
     private final Set<Dso> warnedDsos = new HashSet<>();
-    /** Per DSO, the symbols perf would have deleted from its table (see {@link #run}). */
-    /** The symbols perf 6.1 deletes (empty unless --compat perf-6.1 makes it delete them). */
-    private final PerfAnnotateDeletions deletions = new PerfAnnotateDeletions();
+    /** The compatibility mode's strategies. */
+    private final AnnotateQuirks quirks;
+    /** The symbols samples deleted from their tables (perf 6.1's; see {@link #run}), or null. */
+    private AnnotateQuirks.Deletions deletions;
     private List<BpfProg> bpfProgs;
     private Map<Long, byte[]> btfById;
 
     public Annotate(Session session, Options opts, Consumer<String> warn) {
         this.session = session;
+        this.quirks = AnnotateQuirks.of(session);
         this.data = session.data();
         this.resolver = session.resolver();
         this.opts = opts;
@@ -165,9 +164,9 @@ public final class Annotate {
             loader.shutdown();
         }
         counts.dsos.parallelStream().filter(counts::wanted).forEach(Dso::symbols);
-        // perf 6.1 deletes the other symbols samples hit (see PerfAnnotateDeletions)
-        boolean dropsHitSymbols = session.compat().perf61() && PerfAnnotateDeletions.applies(
-                !opts.symbols().isEmpty(), opts.stdio(), data.features().get(FeatureId.BRANCH_STACK) != null);
+        // perf 6.1 deletes the other symbols samples hit
+        deletions = quirks.deletions(!opts.symbols().isEmpty(), opts.stdio(),
+                data.features().get(FeatureId.BRANCH_STACK) != null);
         io.perfj.symbols.Demangling naming = session.names();
         List<Map<Key, Entry>> byEvsel = new ArrayList<>();
         for (int ev = 0; ev < counts.hits.size(); ev++) {
@@ -186,7 +185,7 @@ public final class Annotate {
                     Symbol sym = dso.symbols().find(mapIp);
                     if (!opts.symbols().isEmpty()) {
                         if (sym == null || !naming.isAsked(opts.symbols(), sym.name())) {
-                            if (dropsHitSymbols) {
+                            if (deletions != null) {
                                 deletions.hit(dso, sym);
                             }
                             continue; // perf drops samples outside the symbols asked for
@@ -223,7 +222,7 @@ public final class Annotate {
                     .thenComparingLong(e -> e.sym.start()));
             Evsel evsel = data.evlist().evsels().get(ev);
             String event = groups.isGroupEvent(ev) ? groups.describe(ev, names) : names.get(ev);
-            long[] total = PerfGroupTitle.total(totals, ev, members, session.compat().perf61());
+            long[] total = quirks.groupTotal(totals, ev, members);
             for (Entry e : entries) {
                 Annotation a = annotate(e, totals.get(ev)[0], totals.get(ev)[1]);
                 if (a == null) {
@@ -234,8 +233,8 @@ public final class Annotate {
                     long[][] h = me == null ? new long[3][0] : histogram(me);
                     a.accountMember(h[0], h[1], h[2], totals.get(m)[0], totals.get(m)[1]);
                 }
-                if (!members.isEmpty() && session.compat().perf61()) {
-                    PerfGlobalHits.apply(a); // the members' columns too
+                if (!members.isEmpty()) {
+                    a = quirks.shown(a); // the members' columns too
                 }
                 print(a, e, evsel, event, total, groups.nrMembers(ev) > 1, out);
                 printed++;
@@ -542,7 +541,7 @@ public final class Annotate {
         }
         long[][] h = histogram(e);
         a.account(h[0], h[1], h[2], totalSamples, totalPeriod);
-        return session.compat().perf61() ? PerfGlobalHits.apply(a) : a;
+        return quirks.shown(a);
     }
 
     /** An entry's offsets with their hits and periods. */
@@ -632,10 +631,12 @@ public final class Annotate {
         long start = at.vaddr(e.sym.start());
         long end = start + (e.sym.end() - e.sym.start());
         List<String> listing = opts.disassembler().listing(code, start, end, req);
-        java.util.function.LongFunction<String> names = deletions.targets(dso);
+        AnnotateQuirks.Deletions gone = deletions;
         CodeAddresses map = at;
-        return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(),
-                a -> names.apply(map.offset(a)));
+        return Annotation.fromListing(listing, e.sym.name(), start, end, code.toString(), a -> {
+            Symbol s = dso.symbols().find(map.offset(a));
+            return s == null || (gone != null && gone.deleted(dso, s)) ? null : s.name();
+        });
     }
 
     /**

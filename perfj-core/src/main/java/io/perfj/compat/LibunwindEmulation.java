@@ -8,12 +8,13 @@ import io.perfj.dwarf.ExpressionException;
 import io.perfj.dwarf.FdeTable;
 import io.perfj.dwarf.RegisterRule;
 import io.perfj.dwarf.UnwindObject;
-import io.perfj.dwarf.UnwindObjects;
 import io.perfj.dwarf.UnwindRow;
 import io.perfj.io.Bytes;
 import io.perfj.symbols.Map;
 import io.perfj.symbols.Maps;
 import io.perfj.symbols.Thread;
+import io.perfj.unwind.UnwindMethod;
+import io.perfj.unwind.UnwindObjects;
 
 import java.util.Arrays;
 
@@ -139,6 +140,14 @@ public final class LibunwindEmulation {
             return size == 8 ? value : value & ((1L << (8 * size)) - 1);
         }
     };
+
+    /**
+     * perf 6.1's unwinding as a session's {@link UnwindMethod}: x86-64 stacks as libunwind walks
+     * them; no frames for another architecture (perf 6.1 as built for x86-64 says "unwind:
+     * target platform=arm64 is not supported").
+     */
+    public static final UnwindMethod METHOD = (objects, arch) ->
+            arch == io.perfj.dwarf.UnwindArch.X86_64 ? new LibunwindEmulation(objects)::unwind : null;
 
     /** Over a run's objects, shared with the correct unwinder. */
     public LibunwindEmulation(UnwindObjects objects) {

@@ -1,5 +1,6 @@
 package io.perfj.compat;
 
+import io.perfj.annotate.AnnotateQuirks;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Symbol;
 
@@ -8,7 +9,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.LongFunction;
 
 /**
  * perf 6.1 annotate's deletion of symbols from its DSOs' tables: with symbol names asked for,
@@ -20,7 +20,7 @@ import java.util.function.LongFunction;
  * {@code symbol__delete} of a hit symbol not asked for) and the target lookup of
  * {@code call__parse} / {@code jump__parse} (tools/perf/util/annotate.c) that then misses them.
  */
-public final class PerfAnnotateDeletions {
+public final class PerfAnnotateDeletions implements AnnotateQuirks.Deletions {
     private final Map<Dso, Set<Symbol>> deleted = new HashMap<>();
     private Symbol last;
 
@@ -36,6 +36,7 @@ public final class PerfAnnotateDeletions {
     }
 
     /** A sample hit {@code sym} in {@code dso}, a symbol not asked for: perf deletes it. */
+    @Override
     public void hit(Dso dso, Symbol sym) {
         if (sym == null || sym == last) {
             return;
@@ -44,15 +45,9 @@ public final class PerfAnnotateDeletions {
         last = sym;
     }
 
-    /**
-     * The names of call and jump targets as perf's annotate finds them in {@code dso}: the
-     * symbol holding the address, unless it was deleted.
-     */
-    public LongFunction<String> targets(Dso dso) {
-        Set<Symbol> gone = deleted.getOrDefault(dso, Set.of());
-        return addr -> {
-            Symbol s = dso.symbols().find(addr);
-            return s == null || gone.contains(s) ? null : s.name();
-        };
+    /** Whether {@code sym} of {@code dso} was deleted (call and jump targets in it go unnamed). */
+    @Override
+    public boolean deleted(Dso dso, Symbol sym) {
+        return deleted.getOrDefault(dso, Set.of()).contains(sym);
     }
 }

@@ -13,8 +13,8 @@ public final class PerfFilteredChildren {
     private PerfFilteredChildren() {
     }
 
-    /** Whether a sample that fails the filters is added (its new entries hidden): perf 6.1 with --children. */
-    public static boolean addsFailingSamples(boolean perf61, boolean children) {
-        return perf61 && children;
+    /** Whether a sample that fails the filters is added (its new entries hidden): with --children. */
+    public static boolean addsFailingSamples(boolean children) {
+        return children;
     }
 }

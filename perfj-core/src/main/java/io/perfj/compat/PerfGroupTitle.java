@@ -19,15 +19,12 @@ public final class PerfGroupTitle {
 
     /**
      * Samples and period of the group {@code leader} leads, from each event's {@code {samples,
-     * period}} in {@code totals}; with {@code perf61}, the period is the leader's.
+     * period}} in {@code totals} as perf 6.1 has them: the period is the leader's.
      */
-    public static long[] total(List<long[]> totals, int leader, List<Integer> members, boolean perf61) {
+    public static long[] total(List<long[]> totals, int leader, List<Integer> members) {
         long[] t = totals.get(leader).clone();
         for (int m : members) {
             t[0] += totals.get(m)[0];
-            if (!perf61) {
-                t[1] += totals.get(m)[1];
-            }
         }
         return t;
     }

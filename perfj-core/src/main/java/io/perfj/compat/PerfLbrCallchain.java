@@ -1,6 +1,7 @@
 package io.perfj.compat;
 
 import io.perfj.io.Bytes;
+import io.perfj.session.Quirks;
 import io.perfj.perfdata.record.BranchStack;
 import io.perfj.perfdata.record.Callchain;
 import io.perfj.perfdata.record.Sample;
@@ -20,7 +21,10 @@ import io.perfj.perfdata.record.Sample;
  *       the chain's start ({@link #callerOrderModes}).</li>
  * </ul>
  */
-public final class PerfLbrCallchain {
+public final class PerfLbrCallchain implements Quirks.Lbr {
+    /** perf 6.1's LBR call stacks. */
+    public static final PerfLbrCallchain INSTANCE = new PerfLbrCallchain();
+
     private PerfLbrCallchain() {
     }
 
@@ -29,7 +33,8 @@ public final class PerfLbrCallchain {
      * the u64 eight bytes past where the entries would start, read from the file when the
      * record lies in it uncompressed, else 0 (what perf reads there cannot be known).
      */
-    public static long emptyStackTo(Sample s, Bytes file) {
+    @Override
+    public long emptyStackTo(Sample s, Bytes file) {
         BranchStack bs = s.branchStack();
         if (file == null || s.raw().compressed() || bs == null) {
             return 0;
@@ -46,7 +51,8 @@ public final class PerfLbrCallchain {
      * ({@code add_callchain_ip} knows the kernel, user and hypervisor markers); null when another
      * marker drops the chain.
      */
-    public static int[] callerOrderModes(Callchain cc, int user) {
+    @Override
+    public int[] callerOrderModes(Callchain cc, int user) {
         int[] modes = new int[user + 1];
         int mode = 2;
         for (int k = user; k >= 0; k--) {

@@ -1,5 +1,9 @@
 package io.perfj.compat;
 
+import io.perfj.elf.ElfFile;
+import io.perfj.symbols.Demangling;
+import io.perfj.symbols.ElfSymbols;
+import io.perfj.symbols.UserSymbolRules;
 import io.perfj.symbols.Symbol;
 import io.perfj.symbols.SymbolFixups;
 import io.perfj.symbols.SymbolTable;
@@ -26,7 +30,45 @@ import java.util.List;
  * {@code symbols__fixup_duplicate} and {@code symbols__find} (tools/perf/util/symbol.c).
  */
 public final class PerfSymbolTree {
+    /**
+     * perf 6.1's user symbols: no MiniDebugInfo, its PLT entries ({@link ElfSymbols#pltSymbols}),
+     * lookups as its tree answers them.
+     */
+    public static final UserSymbolRules RULES = new UserSymbolRules() {
+        @Override
+        public boolean readsMiniDebugInfo() {
+            return false;
+        }
+
+        @Override
+        public List<Symbol> pltEntries(ElfFile runtime, Demangling names) {
+            return ElfSymbols.pltSymbols(runtime, names);
+        }
+
+        @Override
+        public SymbolTable table(List<Symbol> elf, List<Symbol> plt) {
+            return of(elf, plt);
+        }
+
+        @Override
+        public String cacheKey() {
+            return "perf-trees ";
+        }
+    };
+
     private final KernelRbTree<Symbol> tree = new KernelRbTree<>();
+
+    /**
+     * dso__load's tree: the ELF symbols inserted and fixed up, then the PLT ones inserted, whose
+     * shape decides lookups among overlapping symbols.
+     */
+    public static SymbolTable of(List<Symbol> syms, List<Symbol> plt) {
+        PerfSymbolTree tree = new PerfSymbolTree();
+        syms.forEach(tree::insert);
+        tree.fixup();
+        plt.forEach(tree::insert);
+        return tree.table();
+    }
 
     /** {@code __symbols__insert}: descend by start (unsigned), equal starts to the right. */
     public void insert(Symbol sym) {

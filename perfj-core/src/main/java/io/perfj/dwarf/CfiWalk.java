@@ -1,8 +1,6 @@
 package io.perfj.dwarf;
 
 import io.perfj.io.Bytes;
-import io.perfj.symbols.Map;
-import io.perfj.symbols.Maps;
 
 import java.util.Arrays;
 
@@ -18,10 +16,9 @@ import java.util.Arrays;
  * from maps that are not writable (code and read-only data are as in the file; writable data
  * may have changed since it was loaded).
  */
-final class CfiWalk {
+public final class CfiWalk {
     private static final int PROT_WRITE = 2;
 
-    private final UserStackUnwinder owner;
     private final UnwindArch arch;
     private final int spReg;
     private final int raReg;
@@ -33,7 +30,7 @@ final class CfiWalk {
     private final ExpressionEvaluator evaluator = ExpressionEvaluator.x86_64();
 
     // per walk
-    private Maps maps;
+    private UnwindSpace space;
     private Bytes mem;
     private long memSize;
     /** Where the copy starts: the sampled stack pointer. */
@@ -83,8 +80,7 @@ final class CfiWalk {
     };
     private boolean readOk;
 
-    CfiWalk(UserStackUnwinder owner, UnwindArch arch) {
-        this.owner = owner;
+    public CfiWalk(UnwindArch arch) {
         this.arch = arch;
         spReg = arch.sp();
         raReg = arch.ra();
@@ -101,11 +97,11 @@ final class CfiWalk {
      * The frames, innermost first: the sampled address, then each caller's return address minus
      * one (inside the call, as perf prints them); null without a stack pointer or an ip.
      */
-    long[] unwind(long[] regs, boolean[] knownRegs, Bytes data, long dynSize, Maps threadMaps, int max) {
+    public long[] unwind(long[] regs, boolean[] knownRegs, Bytes data, long dynSize, UnwindSpace space, int max) {
         if (!knownRegs[spReg] || !knownRegs[pcSlot]) {
             return null;
         }
-        this.maps = threadMaps;
+        this.space = space;
         this.mem = data;
         this.memSize = dynSize > 0 ? Math.min(dynSize, data.size()) : data.size();
         this.stackBase = regs[spReg];
@@ -119,7 +115,7 @@ final class CfiWalk {
         try {
             return walk(max);
         } finally {
-            this.maps = null;
+            this.space = null;
             this.mem = null;
         }
     }
@@ -136,17 +132,17 @@ final class CfiWalk {
                 out = Arrays.copyOf(out, n * 2);
             }
             long lookup = exact ? pc : pc - 1;
-            Map map = maps.find(lookup);
+            UnwindSpace.Mapping map = space.mapping(lookup);
             if (map == null && n > 0) {
                 // a return address in no mapping is not one (e.g. a stack copied from the new
                 // image of a process in execve, whose registers are still the old image's)
                 break;
             }
             out[n++] = lookup;
-            if (map == null || map.dso() == null) {
+            if (map == null || !map.mapsObject()) {
                 break;
             }
-            UnwindObject cfi = owner.objOf(map);
+            UnwindObject cfi = space.object(map);
             if (cfi == null || cfi.info().isEmpty()) {
                 break;
             }
@@ -329,11 +325,11 @@ final class CfiWalk {
             readOk = true;
             return value(mem, off, size);
         }
-        Map map = maps.find(address);
-        if (map == null || map.dso() == null || (map.prot() & PROT_WRITE) != 0 || !map.contains(address + size - 1)) {
+        UnwindSpace.Mapping map = space.mapping(address);
+        if (map == null || !map.mapsObject() || (map.prot() & PROT_WRITE) != 0 || !map.contains(address + size - 1)) {
             return 0;
         }
-        UnwindObject obj = owner.objOf(map);
+        UnwindObject obj = space.object(map);
         if (obj == null) {
             return 0;
         }

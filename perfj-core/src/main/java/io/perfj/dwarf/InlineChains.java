@@ -1,5 +1,6 @@
 package io.perfj.dwarf;
 
+import io.perfj.elf.SectionContents;
 import io.perfj.dwarf.info.DieCursor;
 import io.perfj.dwarf.info.Dw;
 import io.perfj.dwarf.info.DwarfInfo;
@@ -97,10 +98,10 @@ public final class InlineChains {
         if (dwarf != null) {
             return;
         }
-        line = DebugSections.section(elf, ".debug_line").orElse(null);
-        lineStr = DebugSections.section(elf, ".debug_line_str").orElse(null);
-        ranges = DebugSections.section(elf, ".debug_ranges").orElse(null);
-        rnglists = DebugSections.section(elf, ".debug_rnglists").orElse(null);
+        line = SectionContents.section(elf, ".debug_line").orElse(null);
+        lineStr = SectionContents.section(elf, ".debug_line_str").orElse(null);
+        ranges = SectionContents.section(elf, ".debug_ranges").orElse(null);
+        rnglists = SectionContents.section(elf, ".debug_rnglists").orElse(null);
         dwarf = DwarfInfo.of(elf);
     }
 
@@ -393,7 +394,7 @@ public final class InlineChains {
     /** .debug_aranges as {lows, highs, unit offsets}, by low address; empty without one (or when unreadable). */
     private long[][] readAranges() {
         long[][] none = {new long[0], new long[0], new long[0]};
-        Bytes b = DebugSections.section(elf, ".debug_aranges").orElse(null);
+        Bytes b = SectionContents.section(elf, ".debug_aranges").orElse(null);
         if (b == null) {
             return none;
         }

@@ -1,5 +1,6 @@
 package io.perfj.dwarf;
 
+import io.perfj.elf.SectionContents;
 import io.perfj.elf.ElfFile;
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
@@ -40,12 +41,12 @@ public final class LineTable {
 
     /** Reads every line program of {@code elf}; empty when it has no {@code .debug_line}. */
     public static LineTable of(ElfFile elf) {
-        Optional<Bytes> line = DebugSections.section(elf, ".debug_line");
+        Optional<Bytes> line = SectionContents.section(elf, ".debug_line");
         if (line.isEmpty()) {
             return EMPTY;
         }
-        Bytes lineStr = DebugSections.section(elf, ".debug_line_str").orElse(null);
-        Bytes str = DebugSections.section(elf, ".debug_str").orElse(null);
+        Bytes lineStr = SectionContents.section(elf, ".debug_line_str").orElse(null);
+        Bytes str = SectionContents.section(elf, ".debug_str").orElse(null);
         List<UnitRoots.Root> roots = UnitRoots.read(elf, str, lineStr);
         List<Row> rows = new ArrayList<>();
         Bytes b = line.get();

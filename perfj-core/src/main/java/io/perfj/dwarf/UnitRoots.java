@@ -1,5 +1,6 @@
 package io.perfj.dwarf;
 
+import io.perfj.elf.SectionContents;
 import io.perfj.elf.ElfFile;
 import io.perfj.io.Bytes;
 import io.perfj.io.Cursor;
@@ -29,15 +30,15 @@ final class UnitRoots {
     }
 
     static List<Root> read(ElfFile elf, Bytes str, Bytes lineStr) {
-        Optional<Bytes> infoSec = DebugSections.section(elf, ".debug_info");
-        Optional<Bytes> abbrevSec = DebugSections.section(elf, ".debug_abbrev");
+        Optional<Bytes> infoSec = SectionContents.section(elf, ".debug_info");
+        Optional<Bytes> abbrevSec = SectionContents.section(elf, ".debug_abbrev");
         List<Root> out = new ArrayList<>();
         if (infoSec.isEmpty() || abbrevSec.isEmpty()) {
             return out;
         }
         Bytes info = infoSec.get();
         Bytes abbrev = abbrevSec.get();
-        Bytes strOffsets = DebugSections.section(elf, ".debug_str_offsets").orElse(null);
+        Bytes strOffsets = SectionContents.section(elf, ".debug_str_offsets").orElse(null);
         long off = 0;
         while (off + 11 <= info.size()) {
             Cursor c = info.cursor(off);

@@ -14,7 +14,7 @@ public record UnwindObject(ElfFile elf, CallFrameInfo info, CallFrameInfo ehFram
                     ProgramHeader[] loads, long ehFrameHdrAddr, long firstLoadPage) {
 
     /** Reads the frame information of a mapped file (which stays mapped: the FDEs are views of it). */
-    static UnwindObject of(ElfFile elf) {
+    public static UnwindObject of(ElfFile elf) {
         CallFrameInfo info = CallFrameInfo.parse(elf);
         ProgramHeader[] loads = elf.programHeaders().stream().filter(ProgramHeader::isLoad)
                 .toArray(ProgramHeader[]::new);

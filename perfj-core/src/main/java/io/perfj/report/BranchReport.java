@@ -1,6 +1,5 @@
 package io.perfj.report;
 
-import io.perfj.compat.PerfBranchColumns;
 import io.perfj.perfdata.FeatureId;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.SampleFormat;
@@ -90,6 +89,7 @@ public final class BranchReport {
 
     private final List<BranchSortKey> keys;
     private final boolean perf61;
+    private final ReportQuirks quirks;
     /** perf appends its ipc_lbr key (an IPC column) to a --sort text containing "symbol". */
     private final boolean ipc;
     private final List<Table> tables = new ArrayList<>();
@@ -98,7 +98,8 @@ public final class BranchReport {
     /** The branch ends' source lines, when srcline_from or srcline_to is a key. */
     private SourceLines sources;
 
-    private BranchReport(List<BranchSortKey> keys, boolean perf61, boolean ipc) {
+    private BranchReport(List<BranchSortKey> keys, ReportQuirks quirks, boolean perf61, boolean ipc) {
+        this.quirks = quirks;
         this.keys = keys;
         this.perf61 = perf61;
         this.ipc = ipc;
@@ -139,7 +140,7 @@ public final class BranchReport {
      *            targets without a symbol
      */
     public static BranchReport build(Session session, List<BranchSortKey> keys, boolean ipc) {
-        BranchReport r = new BranchReport(List.copyOf(keys), session.compat().perf61(), ipc);
+        BranchReport r = new BranchReport(List.copyOf(keys), ReportQuirks.of(session), session.compat().perf61(), ipc);
         r.read(session);
         return r;
     }
@@ -149,8 +150,7 @@ public final class BranchReport {
         if (keys.contains(BranchSortKey.SRCLINE_FROM) || keys.contains(BranchSortKey.SRCLINE_TO)) {
             sources = new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                     () -> io.perfj.bpf.RecordedBpf.read(session.data())), true,
-                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null,
-                    perf61 ? io.perfj.compat.PerfSrclines::noTableValue : null);
+                    quirks.srclineNoRowFile(), null, quirks.srclineWithoutTable());
         }
         session.run(new RecordHandler() {
             @Override
@@ -306,7 +306,7 @@ public final class BranchReport {
         out.print("#\n");
         out.print("# Total Lost Samples: " + lostSamples + "\n");
         out.print("#\n");
-        PerfBranchColumns sticky = perf61 ? new PerfBranchColumns() : null;
+        ReportQuirks.BranchFlags sticky = quirks.branchFlags();
         for (int ev = 0; ev < tables.size(); ev++) {
             Table t = tables.get(ev);
             if (t.branches == 0) {
@@ -318,7 +318,7 @@ public final class BranchReport {
         out.flush();
     }
 
-    private void printTable(PrintWriter out, int ev, Table t, double percentLimit, PerfBranchColumns sticky) {
+    private void printTable(PrintWriter out, int ev, Table t, double percentLimit, ReportQuirks.BranchFlags sticky) {
         out.print("# Samples: " + StdioReport.unitNumber(perf61 ? t.branches : t.samples) + " of event '"
                 + (ev < names.size() ? names.get(ev) : "") + "'\n");
         out.print("# Event count (approx.): " + t.branches + "\n");
@@ -378,7 +378,7 @@ public final class BranchReport {
         };
     }
 
-    private static String column(BranchSortKey k, Row r, int w, boolean last, PerfBranchColumns sticky) {
+    private static String column(BranchSortKey k, Row r, int w, boolean last, ReportQuirks.BranchFlags sticky) {
         return switch (k) {
             case COMM -> cut(r.comm, w);
             case DSO_FROM -> cut(r.from.dsoName(), w);

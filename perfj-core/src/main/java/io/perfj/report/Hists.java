@@ -1,8 +1,5 @@
 package io.perfj.report;
 
-import io.perfj.compat.PerfHistCmp;
-import io.perfj.compat.PerfHistSort;
-import io.perfj.compat.PerfHistTree;
 import io.perfj.io.TextOut;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.SampleFormat;
@@ -75,6 +72,10 @@ public final class Hists {
 
     /** Whether entries are found, merged and ordered as perf 6.1 does (see the class comment). */
     private final boolean perf61;
+    /** The compatibility mode's strategies. */
+    private final ReportQuirks quirks;
+    /** The order entries are built and sorted in when it is not perfj's (perf 6.1's trees), else null. */
+    private final ReportQuirks.EntryOrder order;
     /** {@code opts.has(SYM)}, {@code has(DSO)}, {@code has(COMM)}: asked for every frame of every row. */
     private final boolean bySym;
     private final boolean byDso;
@@ -133,7 +134,7 @@ public final class Hists {
     private final SourceLines sources;
 
     Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
-          Demangling names, int threads, TraceTexts traces, SourceLines sources) {
+          ReportQuirks quirks, Demangling names, int threads, TraceTexts traces, SourceLines sources) {
         this.threads = threads;
         this.traces = traces;
         this.sources = sources;
@@ -144,7 +145,9 @@ public final class Hists {
         this.frames = frames;
         this.stacks = stacks;
         this.perf61 = perf61;
-        this.addsFailing = io.perfj.compat.PerfFilteredChildren.addsFailingSamples(perf61, opts.children());
+        this.quirks = quirks;
+        this.order = quirks.entryOrder(frames, opts);
+        this.addsFailing = quirks.addsFailingSamples(opts.children());
         this.bySym = opts.has(SortKey.SYM);
         this.verbose = opts.view() != null && opts.view().verbose();
         this.byDso = opts.has(SortKey.DSO);
@@ -186,7 +189,7 @@ public final class Hists {
     /** Whether the sample being added failed the filters (the entries it creates are hidden). */
     private boolean creatingFiltered;
 
-    /** Whether samples that fail the filters are added all the same ({@link io.perfj.compat.PerfFilteredChildren}). */
+    /** Whether samples that fail the filters are added all the same ({@link ReportQuirks#addsFailingSamples}). */
     private final boolean addsFailing;
 
     /** The parent pattern, when the rows' parent symbols are needed ({@link ReportOptions#parents}). */
@@ -519,23 +522,15 @@ public final class Hists {
         return whole ? chain.length : opts.callerOrder() ? at + 1 : chain.length - at;
     }
 
-    /** perf's entry tree, when entries are built as perf builds them (see {@link PerfHistTree}). */
-    private PerfHistTree<HistEntry> tree;
-    private PerfHistCmp perfCmp;
+    /** The entry tree, when entries are built as perf builds them ({@link ReportQuirks.EntryOrder}). */
+    private ReportQuirks.EntryTree tree;
 
     /**
      * Builds entries sample by sample through perf's tree ({@link #addOrdered}) instead of
      * {@link #add}; under {@code --compat perf-6.1} only.
      */
     void perfOrdered() {
-        tree = new PerfHistTree<>(perfCmp());
-    }
-
-    private PerfHistCmp perfCmp() {
-        if (perfCmp == null) {
-            perfCmp = new PerfHistCmp(frames, opts);
-        }
-        return perfCmp;
+        tree = order.tree();
     }
 
     /**
@@ -588,7 +583,7 @@ public final class Hists {
             probe.filtered = creatingFiltered;
             probe.parent = parent;
             for (HistEntry a : added) {
-                if (perfCmp.cmp(a, probe) == 0) {
+                if (order.compare(a, probe) == 0) {
                     continue next;
                 }
             }
@@ -628,13 +623,13 @@ public final class Hists {
      * which is the order of their first samples), then collapsed again when a sort key has a
      * collapse function of its own (comm). See {@link PerfHistSort}.
      */
-    private PerfHistTree<HistEntry> perfCollapsedTree() {
-        PerfHistTree<HistEntry> in = tree != null ? tree
-                : PerfHistSort.collapse(new ArrayList<>(created), perfCmp(), (m, e) -> merge(m, e, true));
+    private ReportQuirks.EntryTree perfCollapsedTree() {
+        ReportQuirks.EntryTree in = tree != null ? tree
+                : order.collapse(new ArrayList<>(created), (m, e) -> merge(m, e, true));
         if (opts.view() != null && opts.view().hierarchy() && opts.view().symbolFilter() != null) {
             perfInput = in.inOrder();
         }
-        return opts.has(SortKey.COMM) ? PerfHistSort.collapse(in.inOrder(), perfCmp(), (m, e) -> merge(m, e, false))
+        return opts.has(SortKey.COMM) ? order.collapse(in.inOrder(), (m, e) -> merge(m, e, false))
                 : in;
     }
 
@@ -683,7 +678,7 @@ public final class Hists {
     /**
      * Whether a sample passes the filters (its thread, cpu, and the object and symbol it landed
      * in). A sample that does not is left out, with or without --children: a caller's row counts
-     * the samples that passed (see {@link io.perfj.compat.PerfFilteredChildren} for perf 6.1's way).
+     * the samples that passed (see {@link ReportQuirks#addsFailingSamples} for perf 6.1's way).
      */
     private boolean accepted(String comm, int pid, int tid, int cpu, int leaf, String parent) {
         return !opts.filters() || filter.accepts(comm, pid, tid, cpu, leaf < 0 ? null : frames.get(leaf))
@@ -691,7 +686,7 @@ public final class Hists {
     }
 
     /** perf's collapsed entry tree, between {@link #finish} and {@link #sortOutput} (compat mode). */
-    private PerfHistTree<HistEntry> collapsed;
+    private ReportQuirks.EntryTree collapsed;
 
     /**
      * Ends the input: names the threads and collapses the entries (perf's
@@ -713,7 +708,7 @@ public final class Hists {
                 e.threadComm = resolver.comm(e.pid, e.tid);
             }
         }
-        if (perf61) {
+        if (order != null) {
             collapsed = perfCollapsedTree();
         }
     }
@@ -726,13 +721,12 @@ public final class Hists {
     /** The output order of the rows (after {@link #finish} and any {@link #link}). */
     void sortOutput() {
         List<HistEntry> shown;
-        if (perf61) {
+        if (order != null) {
             boolean chains = (evsel.attr().sampleType() & SampleFormat.CALLCHAIN) != 0;
             // Hidden entries are in perf's output tree too (they shape it); they are not printed.
             ReportFields fields = opts.view() == null ? null : opts.view().fields();
-            shown = PerfHistSort.outputResort(collapsed.inOrder(), fields != null && fields.order() != null
-                    ? PerfHistSort.fieldOrder(opts, fields.order(), chains, frames, members.size() + 1)
-                    : PerfHistSort.outputOrder(opts, StdioReport.shownKeys(opts), chains, frames, members.size() + 1));
+            shown = order.outputOrder(collapsed.inOrder(), fields != null ? fields.order() : null,
+                    StdioReport.shownKeys(opts), chains, members.size() + 1);
             collapsed = null;
         } else {
             shown = new ArrayList<>(created);
@@ -745,11 +739,11 @@ public final class Hists {
         String symbolFilter = opts.view() == null ? null : opts.view().symbolFilter();
         // --symbol-filter: a row stays when its symbol's name contains the text (the rows are
         // rows of symbols only with a symbol key; perf filters only where PerfSymbolFilter says)
-        if (symbolFilter != null && perf61 && opts.view().hierarchy()) {
-            // perf 6.1 tests the entry that made each level's row (PerfHierarchyFilter)
-            List<SortKey> keys = StdioReport.shownKeys(opts);
-            var levels = new io.perfj.compat.PerfHierarchyFilter<HistEntry>(perfInput, keys.size(),
-                    (e, d) -> keyValue(e, keys.get(d)), e -> symbolContains(e, symbolFilter));
+        List<SortKey> keys = StdioReport.shownKeys(opts);
+        ReportQuirks.LevelFilter levels = symbolFilter != null && opts.view().hierarchy() ? quirks.hierarchyFilter(
+                perfInput, keys.size(), (e, d) -> keyValue(e, keys.get(d)), e -> symbolContains(e, symbolFilter)) : null;
+        if (levels != null) {
+            // perf 6.1 tests the entry that made each level's row
             perfInput = null;
             rowFilter = levels::hides;
             sized = levels.sizing();
@@ -760,8 +754,7 @@ public final class Hists {
             // the rows: those of the last level perf prints
             shown = new ArrayList<>(shown);
             shown.removeIf(e -> levels.hides(e, keys.size() - 1));
-        } else if (symbolFilter != null && (perf61 ? io.perfj.compat.PerfSymbolFilter.applies(byComm, opts.view().hierarchy())
-                : bySym)) {
+        } else if (symbolFilter != null && quirks.filtersSymbols(byComm, bySym, opts.view().hierarchy())) {
             shown = new ArrayList<>(shown);
             shown.removeIf(e -> !symbolContains(e, symbolFilter));
             java.util.Set<HistEntry> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -782,17 +775,17 @@ public final class Hists {
         return e.frame >= 0 && frames.get(e.frame).sym() != null && frames.get(e.frame).sym().name().contains(text);
     }
 
-    /** perf 6.1's input tree in order, kept for {@link io.perfj.compat.PerfHierarchyFilter} until the rows are sorted. */
+    /** perf 6.1's input tree in order, kept for {@link ReportQuirks#hierarchyFilter} until the rows are sorted. */
     private List<HistEntry> perfInput;
 
     /**
      * Whether --symbol-filter hides the hierarchy's row of a level that an entry is counted in
      * ({@code (entry, level)}): by default the rows over no entry the filter keeps, under
-     * {@code --compat perf-6.1} as {@link io.perfj.compat.PerfHierarchyFilter} says.
+     * {@code --compat perf-6.1} as {@link ReportQuirks#hierarchyFilter} says.
      */
     private java.util.function.BiPredicate<HistEntry, Integer> rowFilter = (e, depth) -> false;
 
-    /** The entries whose values size the columns, when not the rows ({@link io.perfj.compat.PerfHierarchyFilter#sizing}). */
+    /** The entries whose values size the columns, when not the rows ({@link ReportQuirks.LevelFilter#sizing}). */
     private List<HistEntry> sized;
 
     /** Whether the hierarchy's row of level {@code depth} that holds {@code entries} is hidden by --symbol-filter. */
@@ -831,7 +824,7 @@ public final class Hists {
             members = new ArrayList<>();
         }
         members.add(member);
-        if (perf61) {
+        if (order != null) {
             // perf searches the member's collapsed tree for each leader row in tree order, then
             // adds each member row still unpaired to the leader's tree (where it may meet a row
             // its comparison finds equal after all)

@@ -78,10 +78,17 @@ public final class Report {
 
     /** Whether entries are found, merged and ordered as perf 6.1 does ({@code --compat perf-6.1}). */
     private final boolean perf61;
+    /** The compatibility mode's strategies. */
+    private final ReportQuirks quirks;
 
     /** Whether this report gives perf 6.1's answers ({@code --compat perf-6.1}). */
     public boolean perf61() {
         return perf61;
+    }
+
+    /** The strategies of the compatibility mode this report was made in. */
+    ReportQuirks quirks() {
+        return quirks;
     }
 
     /**
@@ -106,14 +113,17 @@ public final class Report {
 
 
     /** @param chainLines the source lines of callchain addresses ({@link FrameTable}), null without a session */
-    private Report(PerfData data, ReportOptions opts, boolean perf61,
+    private Report(PerfData data, ReportOptions opts, io.perfj.session.Quirks quirks,
                    java.util.function.Function<io.perfj.symbols.Location, String> chainLines) {
+        boolean perf61 = quirks.mode().perf61();
+        io.perfj.session.Quirks.Lbr lbrQuirks = quirks.lbr();
+        this.quirks = ReportQuirks.of(quirks);
         this.data = data;
         this.opts = opts;
         this.perf61 = perf61;
         this.frames = new FrameTable(opts.view() != null && opts.view().verbose(),
                 opts.view() == null ? CallchainKey.FUNCTION : opts.view().chainKey(), chainLines);
-        this.walk = data == null ? null : ChainWalk.of(perf61, data.fileBytes());
+        this.walk = data == null ? null : ChainWalk.of(lbrQuirks, data.fileBytes());
     }
 
     /**
@@ -160,11 +170,11 @@ public final class Report {
             throw new IllegalArgumentException("merged rows carry no sample addresses for source lines");
         }
         boolean chains = opts.children() || opts.mode() != CallchainMode.NONE;
-        Report r = new Report(null, opts, false, null);
+        Report r = new Report(null, opts, io.perfj.session.Quirks.NONE, null);
         r.hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         r.lostSamples = lost;
         for (String name : events) {
-            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, io.perfj.symbols.Demangling.CURRENT, 1, null, null));
+            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, ReportQuirks.NONE, io.perfj.symbols.Demangling.CURRENT, 1, null, null));
         }
         for (MergedRow m : rows) {
             r.totalSamples += m.samples();
@@ -230,7 +240,7 @@ public final class Report {
      * leave out entries below the threshold, whose trees are then not built).
      */
     public static Report build(Session session, ReportOptions opts, boolean printedOnly) {
-        Report r = new Report(session.data(), opts, session.compat().perf61(), chainLines(session, opts));
+        Report r = new Report(session.data(), opts, session.quirks(), chainLines(session, opts));
         r.printedOnly = printedOnly;
         r.read(session);
         return r;
@@ -281,9 +291,7 @@ public final class Report {
         sources = opts.has(SortKey.SRCLINE) || opts.has(SortKey.SRCFILE)
                 ? new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                 () -> io.perfj.bpf.RecordedBpf.read(session.data())), opts.has(SortKey.SRCLINE),
-                perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??",
-                perf61 ? io.perfj.compat.PerfSrclines::chainValue : null,
-                perf61 ? io.perfj.compat.PerfSrclines::noTableValue : null)
+                quirks.srclineNoRowFile(), quirks.srclineOfChain(), quirks.srclineWithoutTable())
                 : null;
         ignoreCallees = opts.view() == null ? null : opts.view().ignoreCallees();
         SampleSelection select = opts.select() == null || opts.select().all() ? null : opts.select();
@@ -362,7 +370,7 @@ public final class Report {
         List<Evsel> evsels = data.evlist().evsels();
         List<String> names = session.eventNames();
         for (int i = 0; i < evsels.size(); i++) {
-            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, session.names(), session.threadCount(),
+            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, quirks, session.names(), session.threadCount(),
                     traces, sources);
             if (inOrder != null) {
                 h.perfOrdered();
@@ -618,7 +626,7 @@ public final class Report {
                 io.perfj.symbols.Symbol sym = frames.get(f).sym();
                 ignoredAt[f] = (byte) (sym != null && ignoreCallees.matcher(sym.name()).find() ? 1 : 2);
             }
-            if (ignoredAt[f] == 1 && (!perf61 || io.perfj.compat.PerfIgnoreCallees.tests(chainUnwound[i]))) {
+            if (ignoredAt[f] == 1 && quirks.ignoresCallees(chainUnwound[i])) {
                 from = i;
                 if (fromRoot) {
                     break;

@@ -201,12 +201,11 @@ public final class ScriptPrinter {
      */
     private String srcline(Location loc) {
         if (sources == null) {
-            boolean perf61 = session.compat().perf61();
+            ReportQuirks quirks = ReportQuirks.of(session);
             sources = new SourceLines(new io.perfj.annotate.SourceLocator(session.machine().finder(),
                     () -> io.perfj.bpf.RecordedBpf.read(data)), true,
-                    perf61 ? io.perfj.compat.PerfSrclines.NO_ROW_FILE : "??", null,
-                    perf61 ? io.perfj.compat.PerfSrclines::noTableValue : null);
-            shows = perf61 ? io.perfj.compat.PerfSrclines::scriptPrints : t -> true;
+                    quirks.srclineNoRowFile(), null, quirks.srclineWithoutTable());
+            shows = quirks::scriptPrintsSrcline;
         }
         if (loc.srcline() != null) {
             return loc.srcline(); // addr2line's, printed as it is

@@ -1,6 +1,5 @@
 package io.perfj.report;
 
-import io.perfj.compat.PerfStdioBuffers;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -26,7 +25,7 @@ public final class StdioReport {
     private final ReportView view;
     /**
      * What a column header or a callchain name prints as: itself, or under --compat perf-6.1
-     * cut as perf's fixed buffers cut it ({@link PerfStdioBuffers}).
+     * cut as perf's fixed buffers cut it ({@link ReportQuirks#stdioText()}).
      */
     private final UnaryOperator<String> buffer;
 
@@ -35,7 +34,7 @@ public final class StdioReport {
         this.out = out;
         ReportView v = report.options().view();
         this.view = v == null ? ReportView.DEFAULT : v;
-        this.buffer = report.perf61() ? PerfStdioBuffers::fit : UnaryOperator.identity();
+        this.buffer = report.quirks().stdioText();
         this.comments = view.quiet() ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     }
 

@@ -1,6 +1,5 @@
 package io.perfj.session;
 
-import io.perfj.compat.PerfLbrCallchain;
 import io.perfj.io.Bytes;
 import io.perfj.perfdata.record.BranchStack;
 import io.perfj.perfdata.record.Callchain;
@@ -18,7 +17,8 @@ public final class ChainWalk {
     /** attr.branch_sample_type bit PERF_SAMPLE_BRANCH_CALL_STACK. */
     public static final long BRANCH_CALL_STACK = 1L << 11;
 
-    private final boolean perf61;
+    /** perf's LBR quirks, or null. */
+    private final Quirks.Lbr lbrQuirks;
     /** The recording's bytes, for perf 6.1's read past an empty LBR stack (null: not mapped). */
     private final Bytes file;
     private long[] ips = new long[128];
@@ -28,26 +28,26 @@ public final class ChainWalk {
 
     /** A walk giving the correct answers. */
     public ChainWalk() {
-        this(false, null);
+        this(null, null);
     }
 
-    private ChainWalk(boolean perf61, Bytes file) {
-        this.perf61 = perf61;
+    private ChainWalk(Quirks.Lbr lbrQuirks, Bytes file) {
+        this.lbrQuirks = lbrQuirks;
         this.file = file;
     }
 
     /** A walk as the session's compat mode asks for (perf 6.1's LBR quirks under perf-6.1). */
     public static ChainWalk of(Session session) {
-        return of(session.compat().perf61(), session.data().fileBytes());
+        return of(session.quirks().lbr(), session.data().fileBytes());
     }
 
     /**
-     * A walk with perf 6.1's LBR quirks ({@link PerfLbrCallchain}) when {@code perf61}.
+     * A walk with perf's LBR quirks ({@code lbrQuirks}; null for none).
      *
      * @param file the recording's bytes (perf reads past an empty LBR stack into them), or null
      */
-    public static ChainWalk of(boolean perf61, Bytes file) {
-        return new ChainWalk(perf61, file);
+    public static ChainWalk of(Quirks.Lbr lbrQuirks, Bytes file) {
+        return new ChainWalk(lbrQuirks, file);
     }
 
     /**
@@ -140,8 +140,8 @@ public final class ChainWalk {
      * --max-stack. An empty branch stack leaves the recorded user part (perf 6.1 reads past it).
      */
     private boolean lbr(Sample s, Callchain cc, int marker, boolean fromRoot) {
-        int[] callerModes = perf61 && fromRoot ? PerfLbrCallchain.callerOrderModes(cc, marker) : null;
-        if (perf61 && fromRoot && callerModes == null) {
+        int[] callerModes = lbrQuirks != null && fromRoot ? lbrQuirks.callerOrderModes(cc, marker) : null;
+        if (lbrQuirks != null && fromRoot && callerModes == null) {
             return false;
         }
         if (!recorded(cc, marker + 1, Integer.MAX_VALUE, false)) {
@@ -157,9 +157,9 @@ public final class ChainWalk {
         BranchStack bs = s.branchStack();
         int n = bs.size();
         if (n == 0) {
-            if (perf61) {
+            if (lbrQuirks != null) {
                 if (!fromRoot) {
-                    add(PerfLbrCallchain.emptyStackTo(s, file), 2, false);
+                    add(lbrQuirks.emptyStackTo(s, file), 2, false);
                 }
                 return true;
             }

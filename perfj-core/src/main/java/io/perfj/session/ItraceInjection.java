@@ -1,6 +1,5 @@
 package io.perfj.session;
 
-import io.perfj.compat.PerfNoTracedCode;
 import io.perfj.intelpt.IntelPtInfo;
 import io.perfj.intelpt.PtBuffer;
 import io.perfj.intelpt.PtErrors;
@@ -54,7 +53,6 @@ final class ItraceInjection {
     private final PerfData data;
     private final Machine machine;
     private final PtSynthOptions opts;
-    private final boolean perf61;
     private IntelPtInfo info;
     private PtQueueRunner runner;
     private final PerfNoTracedCode code;
@@ -70,21 +68,20 @@ final class ItraceInjection {
     private int packetWarnings;
     private long cbr2khz;
 
-    private ItraceInjection(PerfData data, Machine machine, PtSynthOptions opts, boolean perf61) {
+    private ItraceInjection(PerfData data, Machine machine, PtSynthOptions opts) {
         this.data = data;
         this.machine = machine;
         this.opts = opts;
-        this.perf61 = perf61;
         // perf report (the mode that adds callchains to recorded samples) counts the kernel's failures anew
         this.code = new PerfNoTracedCode(machine, !opts.addCallchain());
     }
 
     /** The injection for {@code data}, or null when synthesizing is off. */
-    static ItraceInjection of(PerfData data, Machine machine, PtSynthOptions opts, boolean perf61) {
+    static ItraceInjection of(PerfData data, Machine machine, PtSynthOptions opts) {
         if (opts == null) {
             return null;
         }
-        ItraceInjection j = new ItraceInjection(data, machine, opts, perf61);
+        ItraceInjection j = new ItraceInjection(data, machine, opts);
         if (!data.isPipe() && data.header().hasFeature(io.perfj.perfdata.FeatureId.AUXTRACE)) {
             j.queueFromFile();
         }

@@ -26,17 +26,18 @@ public final class MachineResolver implements FrameResolver {
     private final LocationCache located = new LocationCache();
 
     public MachineResolver(PerfData data, SymbolOptions opts) {
-        this(data, opts, Compat.NONE, Compat.NONE.demangling());
+        this(data, opts, Quirks.NONE, Compat.NONE.demangling());
     }
 
     /**
-     * Symbols loaded as {@code compat} says: under {@code --compat perf-6.1} user objects'
-     * overlapping symbols answer as perf 6.1's tree; named as {@code names} says.
+     * Symbols loaded and stacks unwound as {@code quirks} says (perf 6.1's under {@code --compat
+     * perf-6.1}); named as {@code names} says.
      */
-    public MachineResolver(PerfData data, SymbolOptions opts, Compat compat, io.perfj.symbols.Demangling names) {
+    public MachineResolver(PerfData data, SymbolOptions opts, Quirks quirks, io.perfj.symbols.Demangling names) {
         this.machine = new Machine(data, opts,
-                new io.perfj.symbols.DefaultSymbolLoader(opts, compat.perf61(), names));
+                new io.perfj.symbols.DefaultSymbolLoader(opts, quirks.userSymbols(), names));
         this.data = data;
+        this.unwindMethod = quirks.unwinding();
     }
 
     private final PerfData data;
@@ -108,24 +109,16 @@ public final class MachineResolver implements FrameResolver {
         return thread(pid, tid).comm();
     }
 
-    private io.perfj.dwarf.Unwinding unwinding;
+    private io.perfj.unwind.Unwinding unwinding;
+    private final io.perfj.unwind.UnwindMethod unwindMethod;
 
     /** The run's unwinding state (objects mapped once, their frame tables, inline names). */
-    private io.perfj.dwarf.Unwinding unwinding() {
+    private io.perfj.unwind.Unwinding unwinding() {
         if (unwinding == null) {
-            unwinding = new io.perfj.dwarf.Unwinding(machine.finder()).arch(() -> io.perfj.dwarf.UnwindArch.of(data));
+            unwinding = new io.perfj.unwind.Unwinding(machine.finder()).method(unwindMethod)
+                    .arch(() -> io.perfj.dwarf.UnwindArch.of(data));
         }
         return unwinding;
-    }
-
-    /**
-     * Whether {@code --call-graph dwarf} stacks are unwound as perf 6.1 with libunwind does
-     * (the default: the same frames perf prints, including where its unwinding goes wrong) or
-     * with the call frame information alone (false).
-     */
-    public MachineResolver perfCompatibleUnwind(boolean on) {
-        unwinding().perfCompatible(on);
-        return this;
     }
 
     /** The sample whose user stack was unwound ahead, on the decoding thread ({@link UnwindAhead}). */

@@ -79,8 +79,7 @@ public final class Session implements AutoCloseable {
         this.data = data;
         this.ownsData = ownsData;
         this.options = options;
-        this.resolver = new MachineResolver(data, options.symbols(), options.compat(), options.names())
-                .perfCompatibleUnwind(options.compat().perf61());
+        this.resolver = new MachineResolver(data, options.symbols(), options.quirks(), options.names());
         this.jit = new JitInjection(data, options.symbols());
         this.recordedInlines = RecordedInlines.of(options.compat(), true);
         this.unwoundInlines = UnwoundInlines.of(options.compat(), true);
@@ -120,6 +119,11 @@ public final class Session implements AutoCloseable {
 
     public SessionOptions options() {
         return options;
+    }
+
+    /** The strategies this session was opened with ({@link SessionOptions#quirks()}). */
+    public Quirks quirks() {
+        return options.quirks();
     }
 
     public Compat compat() {
@@ -204,7 +208,7 @@ public final class Session implements AutoCloseable {
             throw new IllegalStateException(data.name() + ": a session is read once");
         }
         ran = true;
-        itrace = ItraceInjection.of(data, resolver.machine(), itraceOptions, options.compat().perf61());
+        itrace = ItraceInjection.of(data, resolver.machine(), itraceOptions);
         SampleRef ref = new SampleRef(data.evlist());
         lostShown = h.showsLostRecords();
         RecordHandler handler = h.preloadsSymbols() && runThreads() > 1 ? new Preloading(h) : h;

@@ -10,38 +10,44 @@ import java.util.Objects;
  * perf 6.1's answers are reproduced where they are known to be wrong.
  *
  * @param symbols where binaries, debug files, kallsyms and perf maps are looked for
- * @param compat  {@link Compat#NONE} for the correct answers, {@link Compat#PERF_6_1} for perf's
+ * @param quirks  {@link Quirks#NONE} for the correct answers, perf 6.1's (from {@code io.perfj.compat})
+ *                for perf's
  * @param names   how symbols are named ({@link Compat#demangling(boolean)})
  */
-public record SessionOptions(SymbolOptions symbols, Compat compat, Demangling names) {
+public record SessionOptions(SymbolOptions symbols, Quirks quirks, Demangling names) {
     public SessionOptions {
         Objects.requireNonNull(symbols, "symbols");
-        Objects.requireNonNull(compat, "compat");
+        Objects.requireNonNull(quirks, "quirks");
         Objects.requireNonNull(names, "names");
     }
 
-    /** Symbols named as {@code compat} names them without {@code -v}. */
-    public SessionOptions(SymbolOptions symbols, Compat compat) {
-        this(symbols, compat, compat.demangling());
+    /** Symbols named as {@code quirks}' mode names them without {@code -v}. */
+    public SessionOptions(SymbolOptions symbols, Quirks quirks) {
+        this(symbols, quirks, quirks.mode().demangling());
     }
 
     /** This machine's files, perf's default places, correct answers. */
     public static SessionOptions defaults() {
-        return new SessionOptions(SymbolOptions.defaults(), Compat.NONE);
+        return new SessionOptions(SymbolOptions.defaults(), Quirks.NONE);
     }
 
     /** These symbol sources, correct answers. */
     public static SessionOptions of(SymbolOptions symbols) {
-        return new SessionOptions(symbols, Compat.NONE);
+        return new SessionOptions(symbols, Quirks.NONE);
     }
 
-    /** The same sources with another compatibility mode. */
-    public SessionOptions withCompat(Compat c) {
-        return new SessionOptions(symbols, c);
+    /** The compatibility mode of {@link #quirks}. */
+    public Compat compat() {
+        return quirks.mode();
+    }
+
+    /** The same sources with other quirks (their mode's names). */
+    public SessionOptions withQuirks(Quirks q) {
+        return new SessionOptions(symbols, q);
     }
 
     /** The same with symbols named as {@code n} says. */
     public SessionOptions withNames(Demangling n) {
-        return new SessionOptions(symbols, compat, n);
+        return new SessionOptions(symbols, quirks, n);
     }
 }

@@ -1,6 +1,6 @@
 package io.perfj.session;
 
-import io.perfj.dwarf.Unwinding;
+import io.perfj.unwind.Unwinding;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.SampleFormat;
@@ -71,7 +71,7 @@ final class UnwindAhead implements SampleStage {
         this.recorded = recorded;
         model = new Machine(data, options.symbols());
         jit = new JitInjection(data, options.symbols());
-        unwinding = new Unwinding(model.finder(), names).perfCompatible(options.compat().perf61())
+        unwinding = new Unwinding(model.finder(), names).method(options.quirks().unwinding())
                 .arch(() -> io.perfj.dwarf.UnwindArch.of(data));
     }
 

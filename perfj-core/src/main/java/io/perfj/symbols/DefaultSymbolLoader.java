@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class DefaultSymbolLoader implements SymbolLoader {
     private final boolean useSystem;
-    private final boolean perfTrees;
+    private final UserSymbolRules rules;
     private final Demangling names;
     private final Path cacheDir;
     private final Path symfs;
@@ -27,46 +27,45 @@ public final class DefaultSymbolLoader implements SymbolLoader {
 
     /** @param useSystem whether recorded paths on this machine may be opened */
     public DefaultSymbolLoader(boolean useSystem) {
-        this(useSystem, false);
+        this(useSystem, UserSymbolRules.PERFJ);
     }
 
     /**
      * @param useSystem whether recorded paths on this machine may be opened
-     * @param perfTrees whether user objects' symbols answer lookups as perf 6.1's symbol tree
-     *                  does where they overlap ({@code --compat perf-6.1}; see
-     *                  {@link ElfSymbols#loadUser(Path, List, boolean, boolean, Demangling)}),
-     *                  and are named as perf 6.1 names them ({@link Demangling#PERF_6_1})
+     * @param rules     how user objects' symbols are collected and looked up (see
+     *                  {@link ElfSymbols#loadUser(Path, List, boolean, UserSymbolRules, Demangling)})
      */
-    public DefaultSymbolLoader(boolean useSystem, boolean perfTrees) {
-        this(useSystem, perfTrees, CacheFiles.directory());
+    public DefaultSymbolLoader(boolean useSystem, UserSymbolRules rules) {
+        this(useSystem, rules, CacheFiles.directory());
     }
 
     /**
-     * As {@link #DefaultSymbolLoader(boolean, boolean)} with this machine's files as
-     * {@code opts} allows them: recorded paths are also opened under its --symfs.
+     * As {@link #DefaultSymbolLoader(boolean, UserSymbolRules)} with this machine's files as
+     * {@code opts} allows them: recorded paths are also opened under its --symfs; names
+     * demangled as perf 7.2 does ({@link Demangling#CURRENT}).
      */
-    public DefaultSymbolLoader(SymbolOptions opts, boolean perfTrees) {
-        this(opts, perfTrees, perfTrees ? Demangling.PERF_6_1 : Demangling.CURRENT);
+    public DefaultSymbolLoader(SymbolOptions opts, UserSymbolRules rules) {
+        this(opts, rules, Demangling.CURRENT);
     }
 
-    /** As {@link #DefaultSymbolLoader(SymbolOptions, boolean)}, user objects' names demangled as {@code names} says. */
-    public DefaultSymbolLoader(SymbolOptions opts, boolean perfTrees, Demangling names) {
-        this(opts.useSystem(), perfTrees, names, CacheFiles.directory(), opts.symfs());
+    /** As {@link #DefaultSymbolLoader(SymbolOptions, UserSymbolRules)}, user objects' names demangled as {@code names} says. */
+    public DefaultSymbolLoader(SymbolOptions opts, UserSymbolRules rules, Demangling names) {
+        this(opts.useSystem(), rules, names, CacheFiles.directory(), opts.symfs());
     }
 
-    /** With the cache in {@code cacheDir} (null: none; tests). */
-    DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Path cacheDir) {
-        this(useSystem, perfTrees, perfTrees ? Demangling.PERF_6_1 : Demangling.CURRENT, cacheDir, null);
+    /** With the cache in {@code cacheDir} (null: none; tests), names demangled as perf 7.2 does. */
+    DefaultSymbolLoader(boolean useSystem, UserSymbolRules rules, Path cacheDir) {
+        this(useSystem, rules, Demangling.CURRENT, cacheDir, null);
     }
 
     /** With the cache in {@code cacheDir} (null: none) and names demangled as {@code names} says (tests). */
     DefaultSymbolLoader(boolean useSystem, Demangling names, Path cacheDir) {
-        this(useSystem, false, names, cacheDir, null);
+        this(useSystem, UserSymbolRules.PERFJ, names, cacheDir, null);
     }
 
-    private DefaultSymbolLoader(boolean useSystem, boolean perfTrees, Demangling names, Path cacheDir, Path symfs) {
+    private DefaultSymbolLoader(boolean useSystem, UserSymbolRules rules, Demangling names, Path cacheDir, Path symfs) {
         this.useSystem = useSystem;
-        this.perfTrees = perfTrees;
+        this.rules = rules;
         this.names = names;
         this.cacheDir = cacheDir;
         this.symfs = symfs;
@@ -81,12 +80,12 @@ public final class DefaultSymbolLoader implements SymbolLoader {
     @Override
     public SymbolTable loadElf(Path file, Dso dso) {
         boolean kernel = kernel(dso);
-        if (perfTrees && !kernel) {
+        if (rules != UserSymbolRules.PERFJ && !kernel) {
             Path runtime = separateDebug(file) ? runtimeFor(file, dso) : null;
             if (runtime != null) {
-                return ElfSymbols.loadUser(runtime, List.of(file), false, true, names).table();
+                return ElfSymbols.loadUser(runtime, List.of(file), false, rules, names).table();
             }
-            return ElfSymbols.loadUser(file, List.of(), false, true, names).table();
+            return ElfSymbols.loadUser(file, List.of(), false, rules, names).table();
         }
         String key = cacheDir == null ? null : symbolsKey(file, dso, kernel);
         ElfSymbols.Columns c = ElfSymbolCache.symbols(cacheDir, file, key);
@@ -118,7 +117,7 @@ public final class DefaultSymbolLoader implements SymbolLoader {
     public String elfKey(Path file, Dso dso) {
         boolean kernel = kernel(dso);
         String key = symbolsKey(file, dso, kernel);
-        return key == null ? null : "elf " + (perfTrees && !kernel ? "perf-trees " : "") + "system " + useSystem + "\n" + key;
+        return key == null ? null : "elf " + (kernel ? "" : rules.cacheKey()) + "system " + useSystem + "\n" + key;
     }
 
     /** The file as {@link KallsymsCache} knows it (the running kernel's by its state). */

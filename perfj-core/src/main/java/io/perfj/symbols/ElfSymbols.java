@@ -1,6 +1,5 @@
 package io.perfj.symbols;
 
-import io.perfj.compat.PerfSymbolTree;
 import io.perfj.elf.Elf;
 import io.perfj.elf.ElfFile;
 import io.perfj.elf.ElfSymbol;
@@ -34,8 +33,8 @@ import java.util.Optional;
  * {@code clock_gettime@@GLIBC_2.17} shows only where a .symtab holds that literal name. After
  * perf's fix-ups ({@link SymbolFixups}) the PLT entries are added as {@code name@plt}: by
  * default those perf 7.2 makes ({@link PltSymbols}), and where symbols overlap the innermost
- * one with a size of its own answers; with perf's tree ({@code perfTree}, perf 6.1's answers)
- * those perf 6.1 makes ({@link #pltSymbols}), and lookups follow the tree ({@link PerfSymbolTree}).
+ * one with a size of its own answers; other {@link UserSymbolRules} (perf 6.1's) may collect
+ * them otherwise (perf 6.1's entries: {@link #pltSymbols}) and look them up in a table of their own.
  *
  * <p>Kernel images and modules keep absolute addresses and mangled names.
  */
@@ -50,8 +49,8 @@ public final class ElfSymbols {
     /**
      * Symbols of a user-space object, looking for a debug file the way perf and gdb do (build-id
      * under /usr/lib/debug/.build-id, .gnu_debuglink next to the file, in .debug/ and under
-     * /usr/lib/debug). This and the other overloads without a {@link Demangling} give perf 6.1's
-     * table: its tree and names.
+     * /usr/lib/debug). This and the other overloads without {@link UserSymbolRules} give perfj's
+     * table and names ({@link UserSymbolRules#PERFJ}, {@link Demangling#CURRENT}).
      */
     public static SymbolTable load(Path file) {
         return loadUser(file, null, true).table();
@@ -68,17 +67,14 @@ public final class ElfSymbols {
      * the system's debug directories.
      */
     public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem) {
-        return loadUser(file, debugCandidates, searchSystem, true, Demangling.PERF_6_1);
+        return loadUser(file, debugCandidates, searchSystem, UserSymbolRules.PERFJ, Demangling.CURRENT);
     }
 
     /**
-     * As {@link #loadUser(Path, List, boolean)}; {@code perfTree}: perf 6.1's symbols, lookups
-     * among overlapping symbols as its tree answers them ({@link PerfSymbolTree}) and no
-     * MiniDebugInfo, else the innermost symbol covering the address ({@link SymbolTable#ofInnermost})
-     * without replaying the tree, and the symbols of .gnu_debugdata; names demangled as
-     * {@code names} says.
+     * As {@link #loadUser(Path, List, boolean)}, collected and looked up by {@code rules}, names
+     * demangled as {@code names} says.
      */
-    public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem, boolean perfTree,
+    public static Result loadUser(Path file, List<Path> debugCandidates, boolean searchSystem, UserSymbolRules rules,
                                   Demangling names) {
         try (ElfFile runtime = ElfFile.open(file)) {
             List<Path> candidates = new ArrayList<>();
@@ -88,29 +84,30 @@ public final class ElfSymbols {
             if (searchSystem) {
                 candidates.addAll(systemDebugCandidates(file, runtime));
             }
-            return loadUser(runtime, file, candidates, perfTree, names);
+            return loadUser(runtime, file, candidates, rules, names);
         }
     }
 
     /** As {@link #loadUser(Path, List, boolean)} for an already opened runtime file. */
     public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates) {
-        return loadUser(runtime, runtimePath, debugCandidates, true, Demangling.PERF_6_1);
+        return loadUser(runtime, runtimePath, debugCandidates, UserSymbolRules.PERFJ, Demangling.CURRENT);
     }
 
-    /** As {@link #loadUser(Path, List, boolean, boolean, Demangling)} for an already opened runtime file. */
-    public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perfTree,
+    /** As {@link #loadUser(Path, List, boolean, UserSymbolRules, Demangling)} for an already opened runtime file. */
+    public static Result loadUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, UserSymbolRules rules,
                                   Demangling names) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates, perfTree, names);
-        return new Result(perfTree ? perfTree(l.syms.toSymbols(), l.plt.symbols()) : columns(l.syms, l.plt).table(names),
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, rules, names);
+        SymbolTable own = rules == UserSymbolRules.PERFJ ? null : rules.table(l.syms.toSymbols(), l.plt.symbols());
+        return new Result(own != null ? own : columns(l.syms, l.plt).table(names),
                 l.source, l.section, l.plt.symbols().size());
     }
 
     /**
-     * As {@link #loadUser(ElfFile, Path, List, boolean, Demangling)} without perf's tree, as
+     * As {@link #loadUser(ElfFile, Path, List, UserSymbolRules, Demangling)} by perfj's rules, as
      * columns (to keep between runs; {@link Columns#table} names them the same way).
      */
     static Columns userColumns(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, Demangling names) {
-        Loaded l = collectUser(runtime, runtimePath, debugCandidates, false, names);
+        Loaded l = collectUser(runtime, runtimePath, debugCandidates, UserSymbolRules.PERFJ, names);
         return columns(l.syms, l.plt);
     }
 
@@ -120,10 +117,10 @@ public final class ElfSymbols {
 
     /**
      * The symbols of a user object and of its PLT: perf 6.1's PLT entries ({@link #pltSymbols})
-     * and no MiniDebugInfo for {@code perf61}, else perf 7.2's ({@link PltSymbols}) and the
-     * symbols of .gnu_debugdata.
+     * as {@code rules} says (perf 7.2's {@link PltSymbols} and the symbols of .gnu_debugdata for
+     * perfj's).
      */
-    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, boolean perf61,
+    private static Loaded collectUser(ElfFile runtime, Path runtimePath, List<Path> debugCandidates, UserSymbolRules rules,
                                       Demangling names) {
         Collected syms = new Collected(names);
         Path source = runtimePath;
@@ -156,7 +153,7 @@ public final class ElfSymbols {
                 }
                 section = ".dynsym";
                 // perf 6.1 does not read MiniDebugInfo (later perfs name the symbols it holds)
-                Optional<ElfFile> mini = perf61 ? Optional.empty() : runtime.debugData();
+                Optional<ElfFile> mini = rules.readsMiniDebugInfo() ? runtime.debugData() : Optional.empty();
                 if (mini.isPresent()) {
                     try (ElfFile m = mini.get()) {
                         if (m.symtabSection().isPresent()) {
@@ -167,8 +164,8 @@ public final class ElfSymbols {
                 }
             }
         }
-        PltSymbols plt = perf61 ? new PltSymbols(pltSymbols(runtime, names), -1)
-                : PltSymbols.of(runtime, syms::nameStartingAt, names);
+        List<Symbol> entries = rules.pltEntries(runtime, names);
+        PltSymbols plt = entries != null ? new PltSymbols(entries, -1) : PltSymbols.of(runtime, syms::nameStartingAt, names);
         return new Loaded(syms, plt, source, section);
     }
 
@@ -309,18 +306,6 @@ public final class ElfSymbols {
         if (inner >= 0) {
             syms.end[inner] = at;
         }
-    }
-
-    /**
-     * The same symbols in perf's tree (dso__load inserts the ELF symbols, fixes them up, then
-     * inserts the PLT ones), whose shape decides lookups among overlapping symbols.
-     */
-    static SymbolTable perfTree(List<Symbol> syms, List<Symbol> plt) {
-        PerfSymbolTree tree = new PerfSymbolTree();
-        syms.forEach(tree::insert);
-        tree.fixup();
-        plt.forEach(tree::insert);
-        return tree.table();
     }
 
     /** Symbols of a kernel image (vmlinux) or module: absolute addresses, names as stored. */
@@ -564,7 +549,7 @@ public final class ElfSymbols {
     }
 
     /** perf 6.1's PLT symbols: one {@code name@plt} per .rela.plt/.rel.plt entry. */
-    static List<Symbol> pltSymbols(ElfFile elf, Demangling names) {
+    public static List<Symbol> pltSymbols(ElfFile elf, Demangling names) {
         Optional<SectionHeader> dynsymSec = elf.dynsymSection();
         if (dynsymSec.isEmpty()) {
             return List.of();

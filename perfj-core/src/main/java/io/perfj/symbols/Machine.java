@@ -79,7 +79,7 @@ public final class Machine {
     private volatile boolean execClearsMaps;
 
     public Machine(PerfData data, SymbolOptions opts) {
-        this(data, opts, new DefaultSymbolLoader(opts, false));
+        this(data, opts, new DefaultSymbolLoader(opts, UserSymbolRules.PERFJ));
     }
 
     public Machine(PerfData data, SymbolOptions opts, SymbolLoader loader) {

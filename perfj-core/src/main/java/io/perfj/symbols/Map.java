@@ -16,7 +16,7 @@ import java.util.HexFormat;
  * lookup never sees a map move under it. A map belongs to at most one {@link Maps}; copying an
  * address space (fork) clones every map.
  */
-public final class Map implements MapRef {
+public final class Map implements MapRef, io.perfj.dwarf.UnwindSpace.Mapping {
     /** How sampled addresses translate to DSO addresses. */
     public enum Mapping {
         /** {@code ip - start + pgoff}: a file mapped at start from offset pgoff. */
@@ -160,6 +160,11 @@ public final class Map implements MapRef {
     @Override
     public long pgoff() {
         return pgoff;
+    }
+
+    @Override
+    public boolean mapsObject() {
+        return dso != null;
     }
 
     @Override

@@ -107,7 +107,7 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
         int[] order = x86 ? r.byOffset() : r.inOrder();
         for (int k : order) {
             int symIdx = r.symbol(k);
-            String raw = symIdx < syms.size() ? syms.get(symIdx).name() : "";
+            String raw = symIdx >= 0 && symIdx < syms.size() ? syms.get(symIdx).name() : "";
             String name;
             if (!raw.isEmpty()) {
                 name = names.demangle(raw) + "@plt";
@@ -184,7 +184,8 @@ record PltSymbols(List<Symbol> symbols, long cutAt) {
         List<ElfSymbol> syms = null;
         SectionHeader relaDyn = elf.machine() == Elf.EM_X86_64 ? elf.section(".rela.dyn").orElse(null) : null;
         if (relaDyn != null && relaDyn.link() != 0 && relaDyn.entsize() != 0
-                && relaDyn.link() < elf.sections().size() && elf.sections().get(relaDyn.link()).link() != 0) {
+                && Integer.compareUnsigned(relaDyn.link(), elf.sections().size()) < 0
+                && elf.sections().get(relaDyn.link()).link() != 0) {
             syms = symbols(elf, elf.sections().get(relaDyn.link()), tables);
             Relocations r = Relocations.read(elf, relaDyn, true, relaDyn.size() / relaDyn.entsize());
             int[] order = r.byOffset();

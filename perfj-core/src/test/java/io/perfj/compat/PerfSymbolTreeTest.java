@@ -58,11 +58,7 @@ class PerfSymbolTreeTest {
     }
 
     private static SymbolTable load(List<Symbol> elf, List<Symbol> plt) {
-        PerfSymbolTree t = new PerfSymbolTree();
-        elf.forEach(t::insert);
-        t.fixup();
-        plt.forEach(t::insert);
-        return t.table();
+        return PerfSymbolTree.of(elf, plt);
     }
 
     @Test

@@ -44,14 +44,17 @@ class Aarch64CfiWalkTest {
     Path empty;
     private CfiWalk walk;
     private Maps maps;
+    private UnwindSpace space;
 
     @BeforeEach
     void setUp() throws Exception {
         Path kallsyms = Files.createFile(empty.resolve("kallsyms"));
         SymbolOptions opts = new SymbolOptions(Fixtures.require(Fixtures.file("corpus/symfs")), empty, kallsyms, empty, false);
-        UserStackUnwinder owner = new UserStackUnwinder(new DsoFinder(opts, new DefaultSymbolLoader(false, false)), false);
-        walk = new CfiWalk(owner, UnwindArch.AARCH64);
+        var objects = new io.perfj.unwind.UnwindObjects(new io.perfj.symbols.ObjectCache(
+                new DsoFinder(opts, new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ))));
+        walk = new CfiWalk(UnwindArch.AARCH64);
         maps = new Maps();
+        space = new io.perfj.unwind.UnwindMethod.Space(objects).of(maps);
         Dso lib = new Dso(PATH, DsoKind.USER, null, d -> null);
         maps.insert(Map.of(BASE + 0x4b000, BASE + 0x4b000 + 0x66000, 0x4b000, lib));
     }
@@ -71,7 +74,7 @@ class Aarch64CfiWalkTest {
             b.putLong(w);
         }
         Bytes stack = Bytes.of(b.array(), ByteOrder.LITTLE_ENDIAN, "test", "user stack");
-        return walk.unwind(reg, known, stack, 0, maps, 127);
+        return walk.unwind(reg, known, stack, 0, space, 127);
     }
 
     /** Frame records: each function's x29 points at {saved x29, saved x30} (the CFA is x29+16). */

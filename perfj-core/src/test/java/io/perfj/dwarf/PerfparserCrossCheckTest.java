@@ -81,8 +81,7 @@ class PerfparserCrossCheckTest {
         Map<String, List<String>> mine = new LinkedHashMap<>();
         Map<String, List<String>> theirs = new LinkedHashMap<>();
         PerfData data = PerfData.open(recording);
-        MachineResolver r = new MachineResolver(data, symbols)
-                .perfCompatibleUnwind(false);
+        MachineResolver r = new MachineResolver(data, symbols);
         RecordInput in = data.orderedRecords();
         for (RawRecord raw; (raw = in.next()) != null; ) {
             PerfRecord rec = RecordDecoder.decode(raw, data.evlist());

@@ -103,6 +103,8 @@ class ElfMutationTest {
             refused += tryIt(elf::debugLink);
             refused += tryIt(elf::debugData);
             refused += tryIt(() -> ElfSymbols.loadUser(elf, null, List.of()));
+            refused += tryIt(() -> ElfSymbols.loadUser(elf, null, List.of(), io.perfj.compat.PerfSymbolTree.RULES,
+                    io.perfj.symbols.Demangling.PERF_6_1));
             return refused;
         } catch (FormatException e) {
             return 1;

@@ -2,7 +2,6 @@ package io.perfj.elf;
 
 import io.perfj.btf.encode.BtfEncoder;
 import io.perfj.btf.encode.EncodeOptions;
-import io.perfj.dwarf.DebugSections;
 import io.perfj.dwarf.info.BtfEncodeFixtures;
 import io.perfj.dwarf.info.DwarfInfo;
 import io.perfj.io.FormatException;
@@ -33,7 +32,7 @@ class SectionRelocationsTest {
         try (ElfFile elf = ElfFile.open(BtfEncodeFixtures.bin("gcc-dwarf5"))) {
             SectionHeader info = elf.section(".debug_info").orElseThrow();
             assertTrue(SectionRelocations.of(elf, info).isEmpty());
-            assertNull(DebugSections.heapCopy(elf, info, elf.sectionData(info)));
+            assertNull(SectionContents.heapCopy(elf, info, elf.sectionData(info)));
         }
     }
 
@@ -43,7 +42,7 @@ class SectionRelocationsTest {
             SectionHeader info = elf.section(".debug_info").orElseThrow();
             List<SectionHeader> rels = SectionRelocations.of(elf, info);
             assertEquals(List.of(".rela.debug_info"), rels.stream().map(SectionHeader::name).toList());
-            byte[] copy = DebugSections.heapCopy(elf, info, elf.sectionData(info));
+            byte[] copy = SectionContents.heapCopy(elf, info, elf.sectionData(info));
             assertNotNull(copy);
             // what the values are is DieDumpGoldenTest's part (names through relocated DW_FORM_strp)
             byte[] raw = elf.sectionData(info).bytes(0, info.size());

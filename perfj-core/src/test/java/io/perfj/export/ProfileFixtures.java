@@ -17,7 +17,7 @@ final class ProfileFixtures {
     static Profile profile(String name, Compat compat) {
         SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
         try (PerfData data = PerfData.open(Fixtures.recording(name))) {
-            return Profile.read(Session.of(data, new SessionOptions(symbols, compat)), Session.DEFAULT_MAX_STACK);
+            return Profile.read(Session.of(data, new SessionOptions(symbols, io.perfj.compat.Perf61Quirks.of(compat))), Session.DEFAULT_MAX_STACK);
         }
     }
 }

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ProfileTest {
     private static Session session(PerfData data) {
         SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
-        return Session.of(data, new SessionOptions(symbols, Compat.NONE));
+        return Session.of(data, new SessionOptions(symbols, io.perfj.session.Quirks.NONE));
     }
 
     private static String frame(Location l) {

@@ -47,7 +47,7 @@ class DefaultReportOrderTest {
         PerfData data = PerfData.open(file);
         ReportOptions o = new ReportOptions(keys, false, children, mode, children, 0.5, 0, 127,
                 null, null, null, null, null, null);
-        return Report.build(Session.of(data, new SessionOptions(Pipeline.noSystemFiles(), compat)), o, true);
+        return Report.build(Session.of(data, new SessionOptions(Pipeline.noSystemFiles(), io.perfj.compat.Perf61Quirks.of(compat))), o, true);
     }
 
     @ParameterizedTest(name = "{0} {1} children={2}")

@@ -38,7 +38,7 @@ class ItraceScriptTest {
 
     private SessionOptions opts() {
         SymbolOptions sym = new SymbolOptions(empty, empty, empty.resolve("kallsyms"), empty, false);
-        return new SessionOptions(sym, Compat.PERF_6_1);
+        return new SessionOptions(sym, io.perfj.compat.Perf61Quirks.INSTANCE);
     }
 
     @Test

@@ -62,7 +62,7 @@ class ChainWalkLbrTest {
         Files.write(f, file);
         try (PerfData d = PerfData.open(f)) {
             Session s = Session.of(d, SessionOptions.of(new SymbolOptions(null, tmp, null, tmp, false)));
-            ChainWalk w = ChainWalk.of(perf61, d.fileBytes());
+            ChainWalk w = ChainWalk.of(perf61 ? io.perfj.compat.PerfLbrCallchain.INSTANCE : null, d.fileBytes());
             List<Walked> out = new ArrayList<>();
             s.run(ref -> {
                 if (!out.isEmpty()) {

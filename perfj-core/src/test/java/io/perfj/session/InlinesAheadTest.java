@@ -35,7 +35,7 @@ class InlinesAheadTest {
                 .collect(java.util.stream.Collectors.toSet());
         SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
                 Path.of("/nonexistent-perfj-maps"), false);
-        try (Session s = Session.open(Fixtures.recording("c-fp"), SessionOptions.of(symbols).withCompat(compat))) {
+        try (Session s = Session.open(Fixtures.recording("c-fp"), SessionOptions.of(symbols).withQuirks(io.perfj.compat.Perf61Quirks.of(compat)))) {
             s.threads(2);
             s.run(new RecordHandler() {
                 @Override

@@ -85,7 +85,7 @@ class SessionThreadsTest {
     private static void sameWithOneAndTwoThreads(String recording, SymbolOptions symbols) {
         Path file = Fixtures.recording(recording);
         for (Compat compat : List.of(Compat.NONE, Compat.PERF_6_1)) {
-            SessionOptions opts = new SessionOptions(symbols, compat);
+            SessionOptions opts = new SessionOptions(symbols, io.perfj.compat.Perf61Quirks.of(compat));
             for (Function<Session, String> command : List.<Function<Session, String>>of(
                     SessionThreadsTest::report, SessionThreadsTest::reportPrinted, SessionThreadsTest::script)) {
                 Output one = run(file, opts, 1, command);

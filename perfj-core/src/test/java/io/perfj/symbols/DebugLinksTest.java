@@ -98,7 +98,7 @@ class DebugLinksTest {
         write(p, Files.readAllBytes(program()));
         Path dot = write(root.resolve("opt/x/.debug/dlprog.debug"), debugBytes());
         SymbolOptions o = MachineDsoFinderTest.opts(root, tmp.resolve("no-cache"), null, false);
-        DsoFinder f = new DsoFinder(o, new DefaultSymbolLoader(o, false));
+        DsoFinder f = new DsoFinder(o, new DefaultSymbolLoader(o, io.perfj.symbols.UserSymbolRules.PERFJ));
         Dso dso = new Dso("/opt/x/dlprog", DsoKind.USER, null, null);
         List<Path> c = f.elfCandidates(dso);
         assertEquals(dot, c.getFirst(), c.toString());

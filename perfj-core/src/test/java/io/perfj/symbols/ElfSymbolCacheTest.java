@@ -46,16 +46,16 @@ class ElfSymbolCacheTest {
             Path p = copy(f, "obj");
             for (DsoKind kind : List.of(DsoKind.USER, DsoKind.KERNEL_MODULE)) {
                 Dso dso = new Dso(p.toString(), kind, null, d -> SymbolTable.EMPTY);
-                SymbolTable want = new DefaultSymbolLoader(false, false, null).loadElf(p, dso);
+                SymbolTable want = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, null).loadElf(p, dso);
                 assertTrue(want.size() > 5, f + ": " + want.size() + " symbols");
-                DefaultSymbolLoader cached = new DefaultSymbolLoader(false, false, dir);
+                DefaultSymbolLoader cached = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir);
                 assertSame(f, want, cached.loadElf(p, dso));
-                assertSame(f, want, new DefaultSymbolLoader(false, false, dir).loadElf(p, dso));
-                assertSame(f, want, new DefaultSymbolLoader(false, false, dir).loadElf(p, dso));
+                assertSame(f, want, new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).loadElf(p, dso));
+                assertSame(f, want, new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).loadElf(p, dso));
             }
-            DefaultSymbolLoader plain = new DefaultSymbolLoader(false, false, null);
+            DefaultSymbolLoader plain = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, null);
             for (int run = 0; run < 2; run++) {
-                DefaultSymbolLoader cached = new DefaultSymbolLoader(false, false, dir);
+                DefaultSymbolLoader cached = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir);
                 assertEquals(plain.hasSymtab(p), cached.hasSymtab(p), f);
                 assertArrayEquals(plain.elfBuildId(p), cached.elfBuildId(p), f);
             }
@@ -70,14 +70,14 @@ class ElfSymbolCacheTest {
         Path dir = tmp.resolve("cache");
         Path p = copy("bin/hot", "obj");
         Dso dso = new Dso(p.toString(), DsoKind.USER, null, d -> SymbolTable.EMPTY);
-        new DefaultSymbolLoader(false, false, dir).loadElf(p, dso);
-        byte[] hot = new DefaultSymbolLoader(false, false, dir).elfBuildId(p);
+        new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).loadElf(p, dso);
+        byte[] hot = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).elfBuildId(p);
         // another object at the same path, same time
         copy("bin/probed", "obj");
-        SymbolTable want = new DefaultSymbolLoader(false, false, null).loadElf(p, dso);
-        assertSame("replaced", want, new DefaultSymbolLoader(false, false, dir).loadElf(p, dso));
-        byte[] probed = new DefaultSymbolLoader(false, false, null).elfBuildId(p);
-        assertArrayEquals(probed, new DefaultSymbolLoader(false, false, dir).elfBuildId(p));
+        SymbolTable want = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, null).loadElf(p, dso);
+        assertSame("replaced", want, new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).loadElf(p, dso));
+        byte[] probed = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, null).elfBuildId(p);
+        assertArrayEquals(probed, new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).elfBuildId(p));
         assertTrue(!java.util.Arrays.equals(hot, probed), "two objects, two build-ids");
     }
 
@@ -104,8 +104,8 @@ class ElfSymbolCacheTest {
         Path p = copy("bin/hot", "obj");
         Files.setLastModifiedTime(p, FileTime.fromMillis(System.currentTimeMillis()));
         Dso dso = new Dso(p.toString(), DsoKind.USER, null, d -> SymbolTable.EMPTY);
-        new DefaultSymbolLoader(false, false, dir).loadElf(p, dso);
-        new DefaultSymbolLoader(false, false, dir).hasSymtab(p);
+        new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).loadElf(p, dso);
+        new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).hasSymtab(p);
         assertTrue(!Files.exists(dir), "no entry for a file two writes could not be told apart in");
     }
 
@@ -114,9 +114,9 @@ class ElfSymbolCacheTest {
         Path dir = tmp.resolve("cache");
         Path p = copy("bin/hot", "obj");
         Dso dso = new Dso(p.toString(), DsoKind.USER, null, d -> SymbolTable.EMPTY);
-        SymbolTable want = new DefaultSymbolLoader(false, false, null).loadElf(p, dso);
-        new DefaultSymbolLoader(false, false, dir).loadElf(p, dso);
-        new DefaultSymbolLoader(false, false, dir).hasSymtab(p);
+        SymbolTable want = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, null).loadElf(p, dso);
+        new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).loadElf(p, dso);
+        new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir).hasSymtab(p);
         List<Path> entries;
         try (Stream<Path> s = Files.walk(dir)) {
             entries = s.filter(Files::isRegularFile).toList();
@@ -128,7 +128,7 @@ class ElfSymbolCacheTest {
             for (int i = 0; i < 100; i++) {
                 // cut short anywhere: never used (a read never fails, and gives the parsed table)
                 Files.write(e, java.util.Arrays.copyOf(good, r.nextInt(good.length)));
-                DefaultSymbolLoader l = new DefaultSymbolLoader(false, false, dir);
+                DefaultSymbolLoader l = new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ, dir);
                 assertSame("cut at " + i, want, l.loadElf(p, dso));
                 assertTrue(l.hasSymtab(p));
             }

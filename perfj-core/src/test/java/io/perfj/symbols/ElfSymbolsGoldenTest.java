@@ -121,7 +121,7 @@ class ElfSymbolsGoldenTest {
                 return Optional.of(PerfMap.read(Fixtures.file("perf-maps/perf-9690.map")).table());
             }
             if (d.equals("[vdso]")) {
-                return BuildIdCacheFixture.member("[vdso]", "vdso").map(p -> ElfSymbols.load(p, null));
+                return BuildIdCacheFixture.member("[vdso]", "vdso").map(p -> ElfSymbols.loadUser(p, List.of(), false, io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1).table());
             }
             if (!d.startsWith("/")) {
                 return Optional.empty();
@@ -131,7 +131,7 @@ class ElfSymbolsGoldenTest {
                 return Optional.empty();
             }
             Optional<Path> debug = BuildIdCacheFixture.member(d, "debug");
-            return Optional.of(ElfSymbols.load(elf.get(), debug.orElse(null)));
+            return Optional.of(ElfSymbols.loadUser(elf.get(), debug.map(List::of).orElse(List.of()), false, io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1).table());
         });
     }
 }

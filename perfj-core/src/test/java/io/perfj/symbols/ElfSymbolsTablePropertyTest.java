@@ -40,7 +40,7 @@ class ElfSymbolsTablePropertyTest {
     @Property(tries = 2000)
     void sameSymbolsAndPerfsAnswersWhereNothingOverlaps(@ForAll("elf") List<Symbol> syms, @ForAll("plt") List<Symbol> plt) {
         SymbolTable table = ElfSymbols.table(syms, plt);
-        SymbolTable tree = ElfSymbols.perfTree(syms, plt);
+        SymbolTable tree = io.perfj.compat.PerfSymbolTree.of(syms, plt);
         List<Symbol> sorted = tree.symbols();
         assertEquals(sorted, table.symbols());
         boolean overlap = false;

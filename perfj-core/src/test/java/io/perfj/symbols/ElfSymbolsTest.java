@@ -39,7 +39,7 @@ class ElfSymbolsTest {
      */
     @Test
     void pltGotStubsAndLabelsAsPerf72() {
-        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, false, Demangling.CURRENT).table();
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, io.perfj.symbols.UserSymbolRules.PERFJ, Demangling.CURRENT).table();
         assertEquals("_init", t.find(0x1016).name());
         assertEquals(new Symbol(0x1000, 0x1020, "_init", 'G'), t.find(0x1000));
         assertEquals(new Symbol(0x1020, 0x1030, ".plt", 'G'), t.find(0x102c));
@@ -56,7 +56,7 @@ class ElfSymbolsTest {
     /** bin/pltsec, linked with -z ibtplt: .plt is all header, the entries are in .plt.sec. */
     @Test
     void pltSecAndEndbrPltGotAsPerf72() {
-        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltsec"), List.of(), false, false, Demangling.CURRENT).table();
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltsec"), List.of(), false, io.perfj.symbols.UserSymbolRules.PERFJ, Demangling.CURRENT).table();
         assertEquals(new Symbol(0x1020, 0x1050, ".plt", 'G'), t.find(0x1030));
         assertEquals(new Symbol(0x1060, 0x1070, "pg_step@plt", 'G'), t.find(0x1064));
         assertEquals(new Symbol(0x1070, 0x1080, "labs@plt", 'G'), t.find(0x1070));
@@ -69,7 +69,7 @@ class ElfSymbolsTest {
      */
     @Test
     void pltGotStubsAsPerf61() {
-        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, true, Demangling.PERF_6_1).table();
+        SymbolTable t = ElfSymbols.loadUser(Fixtures.file("bin/pltgot"), List.of(), false, io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1).table();
         assertEquals("_init", t.find(0x1068).name());
         assertEquals("lbl_stub", t.find(0x12c9).name());
         assertEquals("lbl_stub", t.find(0x12d7).name());
@@ -99,7 +99,7 @@ class ElfSymbolsTest {
         Path stripped = withMiniDebugInfo(tmp, hot, xz -> xz);
 
         SymbolTable full = ElfSymbols.load(hot, null);
-        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false, Demangling.CURRENT);
+        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, io.perfj.symbols.UserSymbolRules.PERFJ, Demangling.CURRENT);
         assertEquals(".dynsym+.gnu_debugdata", r.section());
         for (String name : List.of("leaf_mix", "work", "main")) {
             Symbol want = full.byName(name);
@@ -109,7 +109,7 @@ class ElfSymbolsTest {
             assertEquals(want.end(), got.end(), name);
         }
         // perf 6.1 does not read .gnu_debugdata
-        ElfSymbols.Result perf61 = ElfSymbols.loadUser(stripped, List.of(), false, true, Demangling.PERF_6_1);
+        ElfSymbols.Result perf61 = ElfSymbols.loadUser(stripped, List.of(), false, io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1);
         assertEquals(".dynsym", perf61.section());
         assertNull(perf61.table().byName("leaf_mix"));
     }
@@ -122,7 +122,7 @@ class ElfSymbolsTest {
     @Test
     void miniDebugInfoOfXzPreset9(@TempDir Path tmp) throws Exception {
         Path stripped = withMiniDebugInfo(tmp, Fixtures.file("bin/hot"), ElfSymbolsTest::dictionary64MiB);
-        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, false, Demangling.CURRENT);
+        ElfSymbols.Result r = ElfSymbols.loadUser(stripped, List.of(), false, io.perfj.symbols.UserSymbolRules.PERFJ, Demangling.CURRENT);
         assertEquals(".dynsym+.gnu_debugdata", r.section());
         assertNotNull(r.table().byName("leaf_mix"));
     }
@@ -167,7 +167,7 @@ class ElfSymbolsTest {
     void userObjectsMoveToFileOffsetsKernelImagesStayAbsolute(@TempDir Path tmp) throws Exception {
         byte[] image = io.perfj.elf.TestImages.synthetic(true, java.nio.ByteOrder.BIG_ENDIAN, io.perfj.elf.Elf.ET_EXEC);
         try (io.perfj.elf.ElfFile elf = io.perfj.elf.ElfFile.of(image, "synthetic")) {
-            SymbolTable user = ElfSymbols.loadUser(elf, null, List.of()).table();
+            SymbolTable user = ElfSymbols.loadUser(elf, null, List.of(), io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1).table();
             // text at vaddr 0x401000, file offset 0x1000
             assertEquals("_Z5alphav", elf.symtab().get(1).name());
             assertEquals("alpha", user.find(0x1010).name());

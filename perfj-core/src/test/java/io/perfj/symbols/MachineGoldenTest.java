@@ -195,7 +195,7 @@ class MachineGoldenTest {
             for (RawRecord raw; (raw = in.next()) != null; ) {
                 if (m == null) {
                     // the goldens are perf 6.1's: its PLT symbols and its tree's answers
-                    m = new Machine(data, o, new DefaultSymbolLoader(o, true));
+                    m = new Machine(data, o, new DefaultSymbolLoader(o, io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1));
                 }
                 PerfRecord r = RecordDecoder.decode(raw, data.evlist());
                 if (!(r instanceof Sample s)) {

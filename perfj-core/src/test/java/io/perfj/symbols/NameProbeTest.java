@@ -116,7 +116,7 @@ class NameProbeTest {
                     .findFirst().orElse(null);
         }
         assertNotNull(f, "the committed build-id cache has no libjvm.so");
-        List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false).table().symbols();
+        List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false, io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1).table().symbols();
         int checked = 0;
         int i = 0;
         for (Symbol sym : syms) {
@@ -134,7 +134,7 @@ class NameProbeTest {
         List<Path> files = Stream.of("bin/hot", "btf-encode/bin/gcc-dwarf5", "btf-encode/bin/clang-dwarf4")
                 .map(Fixtures::file).toList();
         return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
-            List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false).table().symbols();
+            List<Symbol> syms = ElfSymbols.loadUser(f, List.of(), false, io.perfj.compat.PerfSymbolTree.RULES, Demangling.PERF_6_1).table().symbols();
             assertFalse(syms.isEmpty());
             int checked = 0;
             for (Symbol s : syms) {

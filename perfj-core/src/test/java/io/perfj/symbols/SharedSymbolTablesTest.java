@@ -164,7 +164,7 @@ class SharedSymbolTablesTest {
         String before = loader.elfKey(f, dso);
         assertNotNull(before);
         assertEquals(before, new DefaultSymbolLoader(false).elfKey(f, dso), "another session's loader, the same key");
-        assertNotEquals(before, new DefaultSymbolLoader(false, true).elfKey(f, dso), "perf's trees are other tables");
+        assertNotEquals(before, new DefaultSymbolLoader(false, io.perfj.compat.PerfSymbolTree.RULES).elfKey(f, dso), "perf's trees are other tables");
         assertNotEquals(before, new DefaultSymbolLoader(false, Demangling.PERF_6_1, CacheFiles.directory()).elfKey(f, dso),
                 "perf 6.1's names are other tables");
         Files.write(f, new byte[]{0}, java.nio.file.StandardOpenOption.APPEND);

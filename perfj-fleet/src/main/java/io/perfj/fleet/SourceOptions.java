@@ -1,6 +1,5 @@
 package io.perfj.fleet;
 
-import io.perfj.session.Compat;
 import io.perfj.session.SessionOptions;
 import io.perfj.symbols.SymbolOptions;
 
@@ -25,7 +24,7 @@ record SourceOptions(String symfs, String buildIdDir, String kallsyms, String pe
     SessionOptions session(Path file) {
         Path shared = buildIdDir == null ? null : Path.of(buildIdDir);
         return new SessionOptions(new SymbolOptions(path(symfs), Recordings.buildIdDir(file, shared), path(kallsyms),
-                Path.of(perfMapDir), !noSystem), Compat.NONE);
+                Path.of(perfMapDir), !noSystem), io.perfj.session.Quirks.NONE);
     }
 
     private static Path path(String s) {

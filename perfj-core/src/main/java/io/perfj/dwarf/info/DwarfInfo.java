@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 
 /**
  * The debugging information of an ELF file: the sections DIEs are read from and the list of
@@ -104,7 +102,7 @@ public final class DwarfInfo {
 
     /**
      * The bytes of .debug_str when they are on the heap (as the section of every file is: see
-     * {@code DebugSections}), for reading a {@link DieCursor#debugStrOffset} string in place; else null.
+     * {@code SectionContents}), for reading a {@link DieCursor#debugStrOffset} string in place; else null.
      */
     public byte[] debugStrBytes() {
         return str.heap() ? str.bytes() : null;
@@ -297,7 +295,7 @@ public final class DwarfInfo {
         if (raw.size() > Integer.MAX_VALUE - 16) {
             throw raw.error(0, "sections over 2 GiB are not supported");
         }
-        byte[] changed = io.perfj.dwarf.DebugSections.heapCopy(elf, sh, raw);
+        byte[] changed = io.perfj.elf.SectionContents.heapCopy(elf, sh, raw);
         if (changed != null) {
             return DwarfSection.ofBytes(name, changed, (sh.flags() & Elf.SHF_COMPRESSED) != 0 ? -1 : sh.offset());
         }
@@ -315,56 +313,5 @@ public final class DwarfInfo {
             }
         }
         return DwarfSection.ofBytes(name, data, sh.offset());
-    }
-
-    /** An SHF_COMPRESSED section (gABI "Section Compression"): Elf32/64_Chdr, then zlib or zstd data. */
-    public static byte[] decompress(ElfFile elf, SectionHeader sh, Bytes raw) {
-        int chdr = elf.is64() ? 24 : 12;
-        int type = raw.s32(0);
-        long size = elf.is64() ? raw.u64(8) : raw.u32(4);
-        if (size < 0 || size > Integer.MAX_VALUE - 16 || size > raw.size() * 1100L + 1024) {
-            throw raw.error(0, "compressed section claims an absurd size of " + Long.toUnsignedString(size));
-        }
-        byte[] in = raw.bytes(chdr, raw.size() - chdr);
-        byte[] out = new byte[(int) size];
-        if (type == 1) {
-            Inflater inf = new Inflater();
-            try {
-                inf.setInput(in);
-                int n = 0;
-                while (n < out.length && !inf.finished()) {
-                    int k = inf.inflate(out, n, out.length - n);
-                    if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
-                        break;
-                    }
-                    n += k;
-                }
-                if (n != out.length) {
-                    throw raw.error(chdr, "zlib data inflates to " + n + " bytes, not " + size);
-                }
-            } catch (DataFormatException e) {
-                throw raw.error(chdr, "bad zlib data: " + e.getMessage());
-            } finally {
-                inf.end();
-            }
-        } else if (type == 2) {
-            try {
-                long n = com.github.luben.zstd.Zstd.decompressByteArray(out, 0, out.length, in, 0, in.length);
-                if (n != out.length) {
-                    throw raw.error(chdr, "zstd data decompresses to " + n + " bytes, not " + size);
-                }
-            } catch (RuntimeException e) {
-                if (e instanceof FormatException fe) {
-                    throw fe;
-                }
-                throw raw.error(chdr, "bad zstd data: " + e.getMessage());
-            } catch (LinkageError e) {
-                throw new io.perfj.io.MissingLibraryException(elf.name(), "zstd-compressed debug sections",
-                        io.perfj.io.MissingLibraryException.ZSTD_JNI, e);
-            }
-        } else {
-            throw raw.error(0, "unknown compression type " + type);
-        }
-        return out;
     }
 }

@@ -1,5 +1,6 @@
-package io.perfj.dwarf;
+package io.perfj.unwind;
 
+import io.perfj.dwarf.UnwindObject;
 import io.perfj.elf.ElfFile;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.ObjectCache;

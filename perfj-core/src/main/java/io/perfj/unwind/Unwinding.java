@@ -1,5 +1,6 @@
-package io.perfj.dwarf;
+package io.perfj.unwind;
 
+import io.perfj.dwarf.UnwindArch;
 import io.perfj.perfdata.record.Sample;
 import io.perfj.symbols.Addr2Line;
 import io.perfj.symbols.DsoFinder;
@@ -22,7 +23,7 @@ public final class Unwinding implements AutoCloseable {
     private final ObjectCache files;
     private final UnwindObjects objects;
     private final InlineFrames inlines;
-    private boolean perfCompatible = true;
+    private UnwindMethod method = UnwindMethod.CFI;
     private UserStackUnwinder unwinder;
     /** The recording's architecture, asked when the first stack is unwound (a pipe names it late). */
     private Supplier<UnwindArch> arch = () -> UnwindArch.X86_64;
@@ -70,20 +71,13 @@ public final class Unwinding implements AutoCloseable {
         }
     }
 
-    /**
-     * Whether stacks are unwound as perf 6.1 with libunwind does (the default: the frames perf
-     * prints, including where its unwinding goes wrong) or with the call frame information alone.
-     */
-    public Unwinding perfCompatible(boolean on) {
-        if (on != perfCompatible) {
-            perfCompatible = on;
+    /** How stacks are walked ({@link UnwindMethod#CFI} unless set). */
+    public Unwinding method(UnwindMethod m) {
+        if (m != method) {
+            method = m;
             unwinder = null;
         }
         return this;
-    }
-
-    public boolean perfCompatible() {
-        return perfCompatible;
     }
 
     /**
@@ -107,7 +101,7 @@ public final class Unwinding implements AutoCloseable {
             return null;
         }
         if (unwinder == null) {
-            unwinder = new UserStackUnwinder(objects, perfCompatible, arch.get());
+            unwinder = new UserStackUnwinder(objects, method, arch.get());
         }
         return unwinder.unwind(s, thread);
     }

@@ -1,4 +1,4 @@
-package io.perfj.compat;
+package io.perfj.session;
 
 import io.perfj.intelpt.InstructionWalker;
 import io.perfj.intelpt.PtQueueRunner;
