@@ -129,10 +129,14 @@ class DocsLinksTest {
         return out;
     }
 
-    /** GitHub's rule: lower case, punctuation other than '-' and '_' dropped, spaces to '-'. */
+    /**
+     * GitHub's rule, on the heading as rendered (a link is its text): lower case, punctuation other
+     * than '-' and '_' dropped, spaces to '-'.
+     */
     static String anchor(String heading) {
+        String rendered = heading.replaceAll("!?\\[([^\\]]*)\\]\\([^)]*\\)", "$1");
         StringBuilder b = new StringBuilder();
-        for (char c : heading.toLowerCase(Locale.ROOT).toCharArray()) {
+        for (char c : rendered.toLowerCase(Locale.ROOT).toCharArray()) {
             if (Character.isLetterOrDigit(c) || c == '-' || c == '_') {
                 b.append(c);
             } else if (c == ' ') {
