@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * perf options perfj accepts on the command line but cannot honour meaningfully: each fails the
- * command with a one-line reason and exit status 1 (the list is in the README), so a perf user's
+ * command with a one-line reason and exit status 1 (the list is in docs/compat.md), so a perf user's
  * command line is answered instead of being rejected as unknown.
  */
 final class Refused {

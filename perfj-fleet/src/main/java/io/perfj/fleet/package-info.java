@@ -1,0 +1,12 @@
+/**
+ * Many recordings as one profile, on Apache Spark: {@code PerfjSource} is the Spark data source
+ * ({@code spark.read.format("perfj")}) whose table {@code FleetSchema} describes, one row per
+ * sample, read by {@code SampleReader} through a perfj session per recording (split by time
+ * where large: {@code RecordingPartition}); aggregate push-down ({@code Pushed},
+ * {@code Grouped}) sums in each task. {@code FleetReport} and {@code FleetFlame} are the report
+ * and flame graph over every recording, {@code FleetSpark} the Spark session.
+ *
+ * <p>Depends on perfj-core's {@code session}, {@code symbols}, {@code report} and {@code profile}.
+ * Used by perfj-fleet's {@code FleetCommand} ({@code perfj fleet}).
+ */
+package io.perfj.fleet;
