@@ -71,6 +71,7 @@ public final class SymbolCliOptions {
     }
 
     SymbolOptions toOptions() {
-        return new SymbolOptions(symfs, buildIdDir, kallsyms, perfMapDir, !noSystem, jitdumpDir);
+        return SymbolOptions.builder().symfs(symfs).buildIdDir(buildIdDir).kallsyms(kallsyms).perfMapDir(perfMapDir)
+                .systemFiles(!noSystem).jitdumpDir(jitdumpDir).build();
     }
 }

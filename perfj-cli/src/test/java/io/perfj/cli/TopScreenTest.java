@@ -163,8 +163,7 @@ class TopScreenTest {
         }
     }
 
-    private static final SessionOptions OPTIONS = SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(),
-            null, Path.of("/nonexistent-perfj-maps"), false));
+    private static final SessionOptions OPTIONS = SessionOptions.of(SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build());
 
     /** jline's terminal over streams: an xterm of 100x30 reading {@code in}, writing to {@code out}. */
     private static Terminal terminal(PipedInputStream in, VtScreen out) throws IOException {

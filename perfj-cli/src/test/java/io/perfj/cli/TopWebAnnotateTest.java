@@ -34,8 +34,7 @@ class TopWebAnnotateTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static SessionOptions options() {
-        return SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Path.of("/nonexistent-perfj-maps"), false));
+        return SessionOptions.of(SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build());
     }
 
     /** The id of function {@code name} in the Api's top table. */

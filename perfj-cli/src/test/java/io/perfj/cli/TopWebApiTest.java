@@ -29,8 +29,7 @@ class TopWebApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static SessionOptions options() {
-        return SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Path.of("/nonexistent-perfj-maps"), false));
+        return SessionOptions.of(SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build());
     }
 
     private static JsonNode live(String name, boolean callchains, String call) throws Exception {

@@ -20,8 +20,7 @@ final class ServeFixtures {
     }
 
     static SessionOptions options() {
-        return SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Fixtures.file("perf-maps"), false));
+        return SessionOptions.of(SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build());
     }
 
     static synchronized Recording recording(String name) {

@@ -40,7 +40,7 @@ class SourceLocatorTest {
         Path link = DsoFinder.linkName(cache, buildId);
         Files.createDirectories(link.getParent());
         Files.write(link, file);
-        SymbolOptions opts = new SymbolOptions(null, cache, null, null, false);
+        SymbolOptions opts = SymbolOptions.builder().buildIdDir(cache).perfMapDir(null).noSystemFiles().build();
         return new SourceLocator(new DsoFinder(opts, new DefaultSymbolLoader(false)),
                 () -> RecordedBpf.of(List.of(), Map.of(), ByteOrder.LITTLE_ENDIAN));
     }

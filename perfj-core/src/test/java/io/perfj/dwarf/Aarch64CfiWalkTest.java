@@ -49,7 +49,7 @@ class Aarch64CfiWalkTest {
     @BeforeEach
     void setUp() throws Exception {
         Path kallsyms = Files.createFile(empty.resolve("kallsyms"));
-        SymbolOptions opts = new SymbolOptions(Fixtures.require(Fixtures.file("corpus/symfs")), empty, kallsyms, empty, false);
+        SymbolOptions opts = SymbolOptions.builder().symfs(Fixtures.require(Fixtures.file("corpus/symfs"))).buildIdDir(empty).kallsyms(kallsyms).perfMapDir(empty).noSystemFiles().build();
         var objects = new io.perfj.unwind.UnwindObjects(new io.perfj.symbols.ObjectCache(
                 new DsoFinder(opts, new DefaultSymbolLoader(false, io.perfj.symbols.UserSymbolRules.PERFJ))));
         walk = new CfiWalk(UnwindArch.AARCH64);

@@ -48,7 +48,7 @@ class Aarch64UnwindCrossCheckTest {
         if (!Files.exists(kallsyms)) {
             Files.createFile(kallsyms);
         }
-        return new SymbolOptions(symfs(), empty, kallsyms, empty, false);
+        return SymbolOptions.builder().symfs(symfs()).buildIdDir(empty).kallsyms(kallsyms).perfMapDir(empty).noSystemFiles().build();
     }
 
     private static String format(String name, Map<String, List<String>> stacks) {

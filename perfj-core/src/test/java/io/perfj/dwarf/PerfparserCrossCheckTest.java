@@ -119,7 +119,7 @@ class PerfparserCrossCheckTest {
 
     /** The committed cache's files and nothing of this machine. */
     static SymbolOptions cacheOnly(Path cache) {
-        return new SymbolOptions(null, cache, null, null, false);
+        return SymbolOptions.builder().buildIdDir(cache).perfMapDir(null).noSystemFiles().build();
     }
 
     private static String key(long time, int pid, int tid) {

@@ -100,7 +100,7 @@ class FlameGraphSvgTest {
         Files.write(rec, b.buildFile());
         Profile p;
         try (PerfData data = PerfData.open(rec)) {
-            p = Profile.read(Session.of(data, SessionOptions.of(new SymbolOptions(null, tmp, null, tmp, false))),
+            p = Profile.read(Session.of(data, SessionOptions.of(SymbolOptions.builder().buildIdDir(tmp).perfMapDir(tmp).noSystemFiles().build())),
                     Session.DEFAULT_MAX_STACK);
         }
         FlameTree t = FlameTree.of(p, i -> true, false);

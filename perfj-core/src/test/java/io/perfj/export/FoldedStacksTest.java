@@ -38,7 +38,7 @@ class FoldedStacksTest {
         Path f = tmp.resolve("r.data");
         Files.write(f, file);
         try (PerfData d = PerfData.open(f)) {
-            Session s = Session.of(d, SessionOptions.of(new SymbolOptions(null, tmp, null, tmp, false)));
+            Session s = Session.of(d, SessionOptions.of(SymbolOptions.builder().buildIdDir(tmp).perfMapDir(tmp).noSystemFiles().build()));
             FoldedStacks folded = new FoldedStacks(Profile.read(s, Session.DEFAULT_MAX_STACK), event);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             folded.write(out);

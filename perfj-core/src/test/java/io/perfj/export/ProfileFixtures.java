@@ -15,7 +15,7 @@ final class ProfileFixtures {
     }
 
     static Profile profile(String name, Compat compat) {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
+        SymbolOptions symbols = SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build();
         try (PerfData data = PerfData.open(Fixtures.recording(name))) {
             return Profile.read(Session.of(data, new SessionOptions(symbols, io.perfj.compat.Perf61Quirks.of(compat))), Session.DEFAULT_MAX_STACK);
         }

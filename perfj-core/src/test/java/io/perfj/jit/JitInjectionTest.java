@@ -75,7 +75,7 @@ class JitInjectionTest {
 
     private static List<ResolvedSample> run(Path dir, byte[] rec, List<String> warnings) {
         List<ResolvedSample> out = new ArrayList<>();
-        SymbolOptions so = new SymbolOptions(null, null, null, dir, false).withJitdumpDir(dir);
+        SymbolOptions so = SymbolOptions.builder().perfMapDir(dir).noSystemFiles().build().withJitdumpDir(dir);
         try (PerfData d = PerfData.of(java.lang.foreign.MemorySegment.ofArray(rec), "jit.data"); Session s = Session.of(d, SessionOptions.of(so))) {
             s.forEachSample(out::add);
             warnings.addAll(s.warnings());

@@ -46,8 +46,7 @@ class DumpGoldenTest {
         Path file = Fixtures.recording(name);
         String golden = Fixtures.golden(name, "D");
         ByteArrayOutputStream w = new ByteArrayOutputStream();
-        SymbolOptions opts = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Fixtures.file("perf-maps"), false);
+        SymbolOptions opts = SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build();
         try (PerfData d = PerfData.open(file)) {
             new DumpPrinter(d, name + ".data", w, HeaderLayout.PERF_6_1).print(Session.of(d, SessionOptions.of(opts)));
         }

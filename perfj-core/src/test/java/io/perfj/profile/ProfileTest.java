@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** The profile holds every sample the session resolves, with the same frames, in the same order. */
 class ProfileTest {
     private static Session session(PerfData data) {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
+        SymbolOptions symbols = SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build();
         return Session.of(data, new SessionOptions(symbols, io.perfj.session.Quirks.NONE));
     }
 

@@ -46,7 +46,7 @@ class BranchReportTest {
     }
 
     private static String report(PerfData d, String keys) {
-        Session s = Session.of(d, SessionOptions.of(new SymbolOptions(null, null, null, null, false)));
+        Session s = Session.of(d, SessionOptions.of(SymbolOptions.builder().perfMapDir(null).noSystemFiles().build()));
         BranchReport r = BranchReport.build(s, BranchSortKey.parse(keys), false);
         StringWriter w = new StringWriter();
         r.print(new PrintWriter(w), true, 0);

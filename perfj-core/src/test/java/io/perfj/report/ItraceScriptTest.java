@@ -37,7 +37,7 @@ class ItraceScriptTest {
     }
 
     private SessionOptions opts() {
-        SymbolOptions sym = new SymbolOptions(empty, empty, empty.resolve("kallsyms"), empty, false);
+        SymbolOptions sym = SymbolOptions.builder().symfs(empty).buildIdDir(empty).kallsyms(empty.resolve("kallsyms")).perfMapDir(empty).noSystemFiles().build();
         return new SessionOptions(sym, io.perfj.compat.Perf61Quirks.INSTANCE);
     }
 

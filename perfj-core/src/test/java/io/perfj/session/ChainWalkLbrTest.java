@@ -61,7 +61,7 @@ class ChainWalkLbrTest {
         Path f = tmp.resolve("lbr-" + perf61 + fromRoot + max + ".data");
         Files.write(f, file);
         try (PerfData d = PerfData.open(f)) {
-            Session s = Session.of(d, SessionOptions.of(new SymbolOptions(null, tmp, null, tmp, false)));
+            Session s = Session.of(d, SessionOptions.of(SymbolOptions.builder().buildIdDir(tmp).perfMapDir(tmp).noSystemFiles().build()));
             ChainWalk w = ChainWalk.of(perf61 ? io.perfj.compat.PerfLbrCallchain.INSTANCE : null, d.fileBytes());
             List<Walked> out = new ArrayList<>();
             s.run(ref -> {

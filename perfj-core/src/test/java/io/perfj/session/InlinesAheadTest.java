@@ -33,8 +33,7 @@ class InlinesAheadTest {
     private static List<String> runningAfter(Compat compat, boolean names) {
         java.util.Set<Long> before = ProcessHandle.current().children().map(ProcessHandle::pid)
                 .collect(java.util.stream.Collectors.toSet());
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Path.of("/nonexistent-perfj-maps"), false);
+        SymbolOptions symbols = SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build();
         try (Session s = Session.open(Fixtures.recording("c-fp"), SessionOptions.of(symbols).withQuirks(io.perfj.compat.Perf61Quirks.of(compat)))) {
             s.threads(2);
             s.run(new RecordHandler() {

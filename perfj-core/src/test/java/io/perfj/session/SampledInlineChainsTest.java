@@ -54,8 +54,7 @@ class SampledInlineChainsTest {
     /** The (file, addresses) a two-thread session naming inlined frames asked about. */
     private static Map<Path, List<Long>> asked(String recording, String archive, boolean symfs) {
         Path dir = BuildIdCacheFixture.unpacked(archive);
-        SymbolOptions symbols = new SymbolOptions(symfs ? dir : null, symfs ? null : dir, null,
-                Path.of("/nonexistent-perfj-maps"), false);
+        SymbolOptions symbols = SymbolOptions.builder().symfs(symfs ? dir : null).buildIdDir(symfs ? null : dir).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build();
         try (Session s = Session.open(Fixtures.recording(recording), SessionOptions.of(symbols))) {
             s.threads(2);
             ChainWalk walk = ChainWalk.of(s);

@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SessionThreadsTest {
     private static SymbolOptions cacheOnly() {
-        return new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Path.of("/nonexistent-perfj-maps"), false);
+        return SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build();
     }
 
     /** What a command printed, and the session's warnings after it. */

@@ -31,7 +31,7 @@ class MachineDsoFinderTest {
     }
 
     static SymbolOptions opts(Path symfs, Path cache, Path kallsyms, boolean system) {
-        return new SymbolOptions(symfs, cache, kallsyms, Path.of("/nonexistent-perf-maps"), system);
+        return SymbolOptions.builder().symfs(symfs).buildIdDir(cache).kallsyms(kallsyms).perfMapDir(Path.of("/nonexistent-perf-maps")).systemFiles(system).build();
     }
 
     /** A loader that says which files have a .symtab (by name) and loads nothing. */
@@ -309,7 +309,7 @@ class MachineDsoFinderTest {
     @Test
     void jitMapsComeFromThePerfMapDirectory() {
         Path maps = Fixtures.file("perf-maps");
-        SymbolOptions o = new SymbolOptions(null, null, null, maps, false);
+        SymbolOptions o = SymbolOptions.builder().perfMapDir(maps).noSystemFiles().build();
         DsoFinder f = new DsoFinder(o, new DefaultSymbolLoader());
         Dso jit = new Dso("/tmp/perf-9690.map", DsoKind.JIT_MAP, null, f::load);
         assertEquals(maps.resolve("perf-9690.map"), f.find(jit));

@@ -86,7 +86,7 @@ class MachineGoldenTest {
     }
 
     static SymbolOptions options() {
-        return new SymbolOptions(null, null, null, Fixtures.file("perf-maps"), false);
+        return SymbolOptions.builder().perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build();
     }
 
     static Result replay(String name, boolean execClears) {
@@ -182,7 +182,7 @@ class MachineGoldenTest {
     @MethodSource("names")
     void kernelBpfAndJitSymbolsMatchPerfWithTheBuildIdCache(String name) {
         Path cache = BuildIdCacheFixture.dir();
-        SymbolOptions o = new SymbolOptions(null, cache, null, Fixtures.file("perf-maps"), false);
+        SymbolOptions o = SymbolOptions.builder().buildIdDir(cache).perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build();
         List<Expected> expected = parse(Fixtures.golden(name, "script"));
         int n = 0;
         int[] checked = new int[DsoKind.values().length];

@@ -55,7 +55,7 @@ class MachineTest {
     }
 
     Machine machine() {
-        return new Machine(null, new SymbolOptions(null, tmp.resolve("cache"), null, tmp, false));
+        return new Machine(null, SymbolOptions.builder().buildIdDir(tmp.resolve("cache")).perfMapDir(tmp).noSystemFiles().build());
     }
 
     @Test
@@ -189,7 +189,7 @@ class MachineTest {
                 "ffffffffc0000000 t foo_init\t[foo_bar]",
                 "ffffffffc0000040 t foo_work\t[foo_bar]",
                 "ffffffffc0001000 t other_fn\t[other]", ""));
-        Machine m = new Machine(null, new SymbolOptions(null, tmp.resolve("cache"), kallsyms, tmp, false));
+        Machine m = new Machine(null, SymbolOptions.builder().buildIdDir(tmp.resolve("cache")).kallsyms(kallsyms).perfMapDir(tmp).noSystemFiles().build());
         m.process(new KernelRecord.Mmap(raw(RecordType.MMAP, KERNEL), -1, 0, 0xffffffff81000000L, 0x1000000,
                 0xffffffff81000000L, "[kernel.kallsyms]_text", at(0)));
         m.process(new KernelRecord.Mmap(raw(RecordType.MMAP, KERNEL), -1, 0, 0xffffffffc0000000L, 0x1000, 0,
@@ -223,7 +223,7 @@ class MachineTest {
         Path root = tmp.resolve("root");
         Files.createDirectories(root.resolve("lib"));
         Files.writeString(root.resolve("lib/bad.so"), "garbage");
-        Machine m = new Machine(null, new SymbolOptions(root, tmp.resolve("cache"), null, tmp, false));
+        Machine m = new Machine(null, SymbolOptions.builder().symfs(root).buildIdDir(tmp.resolve("cache")).perfMapDir(tmp).noSystemFiles().build());
         m.process(mmap2(8, 0x1000, 0x1000, 0, "/lib/bad.so", null));
         m.process(mmap2(8, 0x3000, 0x1000, 0, "/lib/missing.so", null));
         Thread t = m.thread(8, 8);

@@ -32,7 +32,7 @@ class RunningVdsoTest {
     }
 
     private DsoFinder finder(Path symfs, boolean system) {
-        return new DsoFinder(new SymbolOptions(symfs, tmp.resolve("empty-cache"), null, tmp, system),
+        return new DsoFinder(SymbolOptions.builder().symfs(symfs).buildIdDir(tmp.resolve("empty-cache")).perfMapDir(tmp).systemFiles(system).build(),
                 new DefaultSymbolLoader());
     }
 

@@ -29,7 +29,7 @@ public final class Pipeline {
 
     /** Symbol sources that read nothing of this machine. */
     public static SymbolOptions noSystemFiles() {
-        return new SymbolOptions(null, null, null, Path.of("/nonexistent-perfj-maps"), false);
+        return SymbolOptions.builder().perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build();
     }
 
     /** perf report's default sort keys (comm,dso,symbol) with these callchain settings. */

@@ -29,8 +29,7 @@ class LiveAnnotateTest {
     private static final List<SortKey> KEYS = List.of(SortKey.DSO, SortKey.SYM);
 
     private static SessionOptions options() {
-        return SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Path.of("/nonexistent-perfj-maps"), false));
+        return SessionOptions.of(SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build());
     }
 
     /** {@code perfj annotate --stdio SYMBOL} over the recording itself. */

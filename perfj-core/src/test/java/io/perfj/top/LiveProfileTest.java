@@ -35,8 +35,7 @@ class LiveProfileTest {
     private static final List<SortKey> KEYS = List.of(SortKey.COMM, SortKey.DSO, SortKey.SYM);
 
     private static SessionOptions options() {
-        return SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(), null,
-                Path.of("/nonexistent-perfj-maps"), false));
+        return SessionOptions.of(SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Path.of("/nonexistent-perfj-maps")).noSystemFiles().build());
     }
 
     @ParameterizedTest

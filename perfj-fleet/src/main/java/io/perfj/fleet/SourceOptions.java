@@ -23,8 +23,8 @@ record SourceOptions(String symfs, String buildIdDir, String kallsyms, String pe
     /** The session options of one recording: its own build-id cache when one is beside it. */
     SessionOptions session(Path file) {
         Path shared = buildIdDir == null ? null : Path.of(buildIdDir);
-        return new SessionOptions(new SymbolOptions(path(symfs), Recordings.buildIdDir(file, shared), path(kallsyms),
-                Path.of(perfMapDir), !noSystem), io.perfj.session.Quirks.NONE);
+        return SessionOptions.of(SymbolOptions.builder().symfs(path(symfs)).buildIdDir(Recordings.buildIdDir(file, shared))
+                .kallsyms(path(kallsyms)).perfMapDir(Path.of(perfMapDir)).systemFiles(!noSystem).build());
     }
 
     private static Path path(String s) {

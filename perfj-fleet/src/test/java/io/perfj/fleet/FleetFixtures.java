@@ -56,8 +56,7 @@ public final class FleetFixtures {
     }
 
     static SessionOptions sessionOptions() {
-        return SessionOptions.of(new SymbolOptions(null, BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"),
-                false));
+        return SessionOptions.of(SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir()).perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build());
     }
 
     static ReportOptions options(List<SortKey> keys) {
