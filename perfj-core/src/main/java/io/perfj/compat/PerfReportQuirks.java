@@ -5,6 +5,7 @@ import io.perfj.report.HistEntry;
 import io.perfj.report.ReportFields;
 import io.perfj.report.ReportOptions;
 import io.perfj.report.ReportQuirks;
+import io.perfj.report.ScriptLayout;
 import io.perfj.report.SortKey;
 import io.perfj.report.SourceLines;
 import io.perfj.symbols.Dso;
@@ -28,6 +29,31 @@ final class PerfReportQuirks implements ReportQuirks {
     static final PerfReportQuirks INSTANCE = new PerfReportQuirks();
 
     private PerfReportQuirks() {
+    }
+
+    @Override
+    public ScriptLayout scriptLayout() {
+        return ScriptLayout.PERF_6_1;
+    }
+
+    @Override
+    public boolean insertsSampleBySample(boolean children, boolean bySym) {
+        return children && bySym;
+    }
+
+    @Override
+    public boolean ordersByCreatingThread(boolean children, boolean chains) {
+        return children && chains;
+    }
+
+    @Override
+    public boolean rawTraceFields() {
+        return true;
+    }
+
+    @Override
+    public boolean countsBranchesAsSamples() {
+        return true;
     }
 
     @Override

@@ -195,13 +195,13 @@ public final class DumpPrinter {
             // session feeds other records to the model after this returns
             MachineResolver m = session.resolver();
             out.str(" ... thread: ").str(m.comm(smp.pid(), smp.tid())).ch(':').dec(smp.tid()).nl();
-            out.str(" ...... dso: ").str(dsoName(m, smp, session.compat().perf61())).nl();
+            out.str(" ...... dso: ").str(dsoName(m, smp, layout.vdsoCopy())).nl();
         }
         return rec;
     }
 
     /** The long name of the object the sample's ip falls in, or perf's {@code <not found>}. */
-    private static String dsoName(MachineResolver m, Sample s, boolean perf61) {
+    private static String dsoName(MachineResolver m, Sample s, boolean vdsoCopy) {
         int mode = s.cpumode();
         if (mode == 3) {
             return "[hypervisor]";
@@ -211,7 +211,7 @@ public final class DumpPrinter {
             return "<not found>";
         }
         io.perfj.symbols.Dso dso = map.dso();
-        if (perf61 && dso.kind() == io.perfj.symbols.DsoKind.VDSO && dso.buildId().isEmpty()) {
+        if (vdsoCopy && dso.kind() == io.perfj.symbols.DsoKind.VDSO && dso.buildId().isEmpty()) {
             // perf 6.1 names a [vdso] the recording has no build-id for after the copy of its
             // own machine's vdso it makes (mkstemp's random suffix); nothing of the recording
             return PERF_VDSO_COPY;

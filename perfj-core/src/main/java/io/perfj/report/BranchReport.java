@@ -88,7 +88,6 @@ public final class BranchReport {
     }
 
     private final List<BranchSortKey> keys;
-    private final boolean perf61;
     private final ReportQuirks quirks;
     /** perf appends its ipc_lbr key (an IPC column) to a --sort text containing "symbol". */
     private final boolean ipc;
@@ -98,10 +97,9 @@ public final class BranchReport {
     /** The branch ends' source lines, when srcline_from or srcline_to is a key. */
     private SourceLines sources;
 
-    private BranchReport(List<BranchSortKey> keys, ReportQuirks quirks, boolean perf61, boolean ipc) {
+    private BranchReport(List<BranchSortKey> keys, ReportQuirks quirks, boolean ipc) {
         this.quirks = quirks;
         this.keys = keys;
-        this.perf61 = perf61;
         this.ipc = ipc;
     }
 
@@ -140,7 +138,7 @@ public final class BranchReport {
      *            targets without a symbol
      */
     public static BranchReport build(Session session, List<BranchSortKey> keys, boolean ipc) {
-        BranchReport r = new BranchReport(List.copyOf(keys), ReportQuirks.of(session), session.compat().perf61(), ipc);
+        BranchReport r = new BranchReport(List.copyOf(keys), ReportQuirks.of(session), ipc);
         r.read(session);
         return r;
     }
@@ -319,7 +317,7 @@ public final class BranchReport {
     }
 
     private void printTable(PrintWriter out, int ev, Table t, double percentLimit, ReportQuirks.BranchFlags sticky) {
-        out.print("# Samples: " + StdioReport.unitNumber(perf61 ? t.branches : t.samples) + " of event '"
+        out.print("# Samples: " + StdioReport.unitNumber(quirks.countsBranchesAsSamples() ? t.branches : t.samples) + " of event '"
                 + (ev < names.size() ? names.get(ev) : "") + "'\n");
         out.print("# Event count (approx.): " + t.branches + "\n");
         out.print("#\n");

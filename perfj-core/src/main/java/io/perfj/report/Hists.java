@@ -70,8 +70,6 @@ public final class Hists {
     private long keptSamples;
     private long callchainPeriod;
 
-    /** Whether entries are found, merged and ordered as perf 6.1 does (see the class comment). */
-    private final boolean perf61;
     /** The compatibility mode's strategies. */
     private final ReportQuirks quirks;
     /** The order entries are built and sorted in when it is not perfj's (perf 6.1's trees), else null. */
@@ -133,7 +131,7 @@ public final class Hists {
     /** The srcline and srcfile keys' values, or null when neither is a key (row ids are then trace ids). */
     private final SourceLines sources;
 
-    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks, boolean perf61,
+    Hists(Evsel evsel, String name, ReportOptions opts, FrameTable frames, StackTable stacks,
           ReportQuirks quirks, Demangling names, int threads, TraceTexts traces, SourceLines sources) {
         this.threads = threads;
         this.traces = traces;
@@ -144,7 +142,6 @@ public final class Hists {
         this.filter = opts.filter().withNames(names);
         this.frames = frames;
         this.stacks = stacks;
-        this.perf61 = perf61;
         this.quirks = quirks;
         this.order = quirks.entryOrder(frames, opts);
         this.addsFailing = quirks.addsFailingSamples(opts.children());
@@ -168,7 +165,7 @@ public final class Hists {
      * @param printedOnly whether only what the stdio report prints is needed (JSON has all)
      */
     boolean deferChains(boolean printedOnly) {
-        return printedOnly && !perf61 && opts.threshold() > 0
+        return printedOnly && order == null && opts.threshold() > 0
                 && (opts.mode() == CallchainMode.GRAPH || opts.mode() == CallchainMode.FLAT
                 || opts.mode() == CallchainMode.FOLDED);
     }

@@ -76,15 +76,8 @@ public final class Report {
     private final java.util.IdentityHashMap<Object, Integer> mapIds = new java.util.IdentityHashMap<>();
     private int[] chainMaps = new int[256];
 
-    /** Whether entries are found, merged and ordered as perf 6.1 does ({@code --compat perf-6.1}). */
-    private final boolean perf61;
     /** The compatibility mode's strategies. */
     private final ReportQuirks quirks;
-
-    /** Whether this report gives perf 6.1's answers ({@code --compat perf-6.1}). */
-    public boolean perf61() {
-        return perf61;
-    }
 
     /** The strategies of the compatibility mode this report was made in. */
     ReportQuirks quirks() {
@@ -99,7 +92,7 @@ public final class Report {
      * keys entries exactly, which is faster.
      */
     private boolean perfOrderedEntries() {
-        if (!perf61 || !opts.children() || !opts.has(SortKey.SYM)) {
+        if (!quirks.insertsSampleBySample(opts.children(), opts.has(SortKey.SYM))) {
             return false;
         }
         for (Evsel e : data.evlist().evsels()) {
@@ -115,12 +108,10 @@ public final class Report {
     /** @param chainLines the source lines of callchain addresses ({@link FrameTable}), null without a session */
     private Report(PerfData data, ReportOptions opts, io.perfj.session.Quirks quirks,
                    java.util.function.Function<io.perfj.symbols.Location, String> chainLines) {
-        boolean perf61 = quirks.mode().perf61();
         io.perfj.session.Quirks.Lbr lbrQuirks = quirks.lbr();
         this.quirks = ReportQuirks.of(quirks);
         this.data = data;
         this.opts = opts;
-        this.perf61 = perf61;
         this.frames = new FrameTable(opts.view() != null && opts.view().verbose(),
                 opts.view() == null ? CallchainKey.FUNCTION : opts.view().chainKey(), chainLines);
         this.walk = data == null ? null : ChainWalk.of(lbrQuirks, data.fileBytes());
@@ -174,7 +165,7 @@ public final class Report {
         r.hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         r.lostSamples = lost;
         for (String name : events) {
-            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, false, ReportQuirks.NONE, io.perfj.symbols.Demangling.CURRENT, 1, null, null));
+            r.hists.add(new Hists(null, name, opts, r.frames, r.stacks, ReportQuirks.NONE, io.perfj.symbols.Demangling.CURRENT, 1, null, null));
         }
         for (MergedRow m : rows) {
             r.totalSamples += m.samples();
@@ -274,14 +265,14 @@ public final class Report {
         boolean keepComm = opts.has(SortKey.COMM) || opts.comms() != null;
         // With --children and callchains perf's output order looks at each entry's thread (the
         // thread of the sample that created it): keep it then. The default order does not.
-        boolean byThread = perf61 && opts.children() && opts.mode() != CallchainMode.NONE;
+        boolean byThread = quirks.ordersByCreatingThread(opts.children(), opts.mode() != CallchainMode.NONE);
         boolean keepPid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.pids() != null || byThread;
         boolean keepTid = opts.has(SortKey.PID) || opts.has(SortKey.TID) || opts.tids() != null || byThread;
         boolean keepCpu = opts.has(SortKey.CPU) || opts.cpus() != null;
         boolean wantStacks = opts.mode() != CallchainMode.NONE || opts.children() || opts.parents();
         TraceTexts traces = opts.has(SortKey.TRACE) || opts.has(SortKey.TRACE_FIELDS)
                 ? new TraceTexts(session.data(), session.resolver(), opts.has(SortKey.TRACE),
-                        opts.has(SortKey.TRACE_FIELDS), perf61)
+                        opts.has(SortKey.TRACE_FIELDS), quirks.rawTraceFields())
                 : null;
         hideUnresolved = opts.view() != null && opts.view().hideUnresolved();
         noInline = opts.view() != null && opts.view().noInline();
@@ -370,7 +361,7 @@ public final class Report {
         List<Evsel> evsels = data.evlist().evsels();
         List<String> names = session.eventNames();
         for (int i = 0; i < evsels.size(); i++) {
-            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, perf61, quirks, session.names(), session.threadCount(),
+            Hists h = new Hists(evsels.get(i), names.get(i), opts, frames, stacks, quirks, session.names(), session.threadCount(),
                     traces, sources);
             if (inOrder != null) {
                 h.perfOrdered();

@@ -32,6 +32,35 @@ public interface ReportQuirks {
         return q == null ? NONE : q;
     }
 
+    /** How script lays out its lines. */
+    default ScriptLayout scriptLayout() {
+        return ScriptLayout.CURRENT;
+    }
+
+    /**
+     * Whether, with {@code --children} and a symbol sort key, entries of {@code --call-graph
+     * dwarf} samples are inserted sample by sample ({@link #entryOrder}'s tree decides what merges)
+     * rather than samples merged first.
+     */
+    default boolean insertsSampleBySample(boolean children, boolean bySym) {
+        return false;
+    }
+
+    /** Whether the output order looks at the thread that created each entry (so samples keep theirs). */
+    default boolean ordersByCreatingThread(boolean children, boolean chains) {
+        return false;
+    }
+
+    /** Whether a trace field the formatted text has no word for prints by its type alone (else by its print format). */
+    default boolean rawTraceFields() {
+        return false;
+    }
+
+    /** Whether the branch report's sample count is its branches'. */
+    default boolean countsBranchesAsSamples() {
+        return false;
+    }
+
     /** The srcfile text of an address its line table has no row for ({@link SourceLines}). */
     default String srclineNoRowFile() {
         return "??";

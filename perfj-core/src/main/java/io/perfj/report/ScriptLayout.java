@@ -8,16 +8,16 @@ package io.perfj.report;
  * @param idWidth the pid and tid columns' width ({@code %7d}, {@code %7d/%-7d})
  * @param objectAddresses whether user-space callchain frames print the address in their object
  */
-record ScriptLayout(int idWidth, boolean objectAddresses) {
+public record ScriptLayout(int idWidth, boolean objectAddresses) {
     /**
      * perf 7.2's: seven-digit ids, and every frame with the address it was recorded at, the same
      * number {@code -F ip} and a sample printed without its callchain show.
      */
-    static final ScriptLayout CURRENT = new ScriptLayout(7, false);
+    public static final ScriptLayout CURRENT = new ScriptLayout(7, false);
     /**
      * perf 6.1's: five-digit ids, and user-space callchain frames with their address in the
      * object (the kernel's, modules' and BPF programs' as recorded), which cannot be told from a
      * virtual address.
      */
-    static final ScriptLayout PERF_6_1 = new ScriptLayout(5, true);
+    public static final ScriptLayout PERF_6_1 = new ScriptLayout(5, true);
 }

@@ -121,7 +121,7 @@ public final class ScriptPrinter {
         this.requested = opts.fields();
         this.maxStack = opts.maxStack();
         this.opts = opts;
-        this.scriptLayout = session.compat().perf61() ? ScriptLayout.PERF_6_1 : ScriptLayout.CURRENT;
+        this.scriptLayout = ReportQuirks.of(session).scriptLayout();
         this.idWidth = scriptLayout.idWidth();
     }
 

@@ -45,12 +45,12 @@ final class TraceTexts {
 
     /**
      * A field the formatted trace has no word for prints as its print format prints it (perf
-     * 7.2), or with {@code perf61} by its type alone (perf 6.1's libtraceevent: {@code ret} of
+     * 7.2), or with {@code rawFields} by its type alone (perf 6.1's libtraceevent: {@code ret} of
      * {@code "0x%lx", REC->ret} as {@code 3}).
      */
-    TraceTexts(PerfData data, MachineResolver resolver, boolean text, boolean fields, boolean perf61) {
+    TraceTexts(PerfData data, MachineResolver resolver, boolean text, boolean fields, boolean rawFields) {
         this.lines = new TracepointLines(data, resolver);
-        this.uncut = perf61 ? lines::rawField : lines::fieldAsPrinted;
+        this.uncut = rawFields ? lines::rawField : lines::fieldAsPrinted;
         this.text = text;
         this.fields = fields;
     }
