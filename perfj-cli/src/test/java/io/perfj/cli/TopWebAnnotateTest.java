@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.perfj.perfdata.PerfData;
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
+import io.perfj.profile.Frame;
 import io.perfj.serve.Api;
 import io.perfj.serve.Recording;
 import io.perfj.session.Session;

@@ -1,8 +1,8 @@
 package io.perfj.export;
 
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
-import io.perfj.report.StackTable;
+import io.perfj.profile.Frame;
+import io.perfj.profile.StackTable;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Symbol;
 
@@ -20,7 +20,7 @@ import java.util.Map;
  * depth, function it is inlined into), where a function inlined at an address sits above the
  * function that holds the address, with that function's address and native symbol; one
  * function per place (object and symbol, or address without one: {@link
- * io.perfj.report.FrameTable#canonical}); one library and one resource per object; the string
+ * io.perfj.profile.FrameTable#canonical}); one library and one resource per object; the string
  * array.
  */
 final class FirefoxTables {

@@ -1,6 +1,7 @@
 package io.perfj.report;
 
 import io.perfj.compat.PerfStdioBuffers;
+import io.perfj.profile.Frame;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

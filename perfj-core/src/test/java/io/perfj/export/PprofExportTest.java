@@ -2,7 +2,7 @@ package io.perfj.export;
 
 import io.perfj.export.pprof.ProfileProto;
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
+import io.perfj.profile.Frame;
 import io.perfj.session.Compat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
