@@ -58,12 +58,11 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (format == Format.PPROF) {
+        if (format == Format.PPROF || format == Format.FIREFOX) {
             // source lines are read from the objects the session found, so before it closes
             profile.read(profile.in.input, err, (p, session) -> {
                 out.flush();
-                long start = (long) (FirefoxExport.startTime(p, endMillis()) * 1e6);
-                write(p, new PprofExport(p, new SourcePositions(p, SessionSources.of(session)), start), err);
+                write(p, new SourcePositions(p, SessionSources.of(session)), err);
             });
             return 0;
         }
@@ -73,8 +72,8 @@ public final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Writes the profile in the format asked ({@code pprof}: made with the session open). */
-    private void write(Profile p, PprofExport pprof, PrintWriter err) throws IOException {
+    /** Writes the profile in the format asked, with the source lines of {@code lines} (pprof, firefox). */
+    private void write(Profile p, SourcePositions lines, PrintWriter err) throws IOException {
         String event = profile.event;
         OutputStream sink = output == null ? Main.stdout(spec)
                 : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16);
@@ -91,9 +90,9 @@ public final class ExportCommand implements Callable<Integer> {
                                 + " only; --event picks another (" + String.join(", ", p.events()) + ")");
                     }
                 }
-                case PPROF -> pprof.write(sink);
+                case PPROF -> new PprofExport(p, lines, (long) (FirefoxExport.startTime(p, endMillis()) * 1e6)).write(sink);
                 case SPEEDSCOPE -> new SpeedscopeExport(p, profile.in.input.toString(), "perfj").write(sink);
-                case FIREFOX -> firefox(p, sink);
+                case FIREFOX -> firefox(p, lines, sink);
             }
         } finally {
             if (output != null) {
@@ -113,8 +112,8 @@ public final class ExportCommand implements Callable<Integer> {
     }
 
     /** Gzipped when the output is named {@code *.gz}, as the profiler opens either. */
-    private void firefox(Profile p, OutputStream sink) throws IOException {
-        FirefoxExport export = new FirefoxExport(p, FirefoxExport.startTime(p, endMillis()));
+    private void firefox(Profile p, SourcePositions lines, OutputStream sink) throws IOException {
+        FirefoxExport export = new FirefoxExport(p, FirefoxExport.startTime(p, endMillis()), lines);
         if (output != null && output.getFileName().toString().endsWith(".gz")) {
             // the fastest level: deflating costs little next to the export (782k samples: 6.7 MB, not 5.7)
             GZIPOutputStream gz = new GZIPOutputStream(sink, 1 << 16) {

@@ -16,7 +16,7 @@ import java.util.Objects;
  * the chain holds the address. Each location keeps:
  *
  * <ul>
- *   <li>its address as sampled or returned to ({@link #address}), and in its object's terms
+ *   <li>its address as sampled or returned to ({@link #address}, {@link #returnAddress}), and in its object's terms
  *       ({@link #objectAddress}: for a user object the file offset the symbols are kept by);
  *   <li>its mapping ({@link #mapping}, a row of {@link Mappings}, -1 outside any);
  *   <li>its function-level frame ({@link #frame}, a {@link FrameTable} id: the projection the
@@ -28,6 +28,8 @@ import java.util.Objects;
  */
 public final class Locations {
     private static final int INLINED = 0x80;
+    private static final int RETURN_ADDRESS = 0x40;
+    private static final int KIND = 0x3f;
 
     /** By address, its last location; {@link #sameAddress} chains the others (no allocation per lookup). */
     private final LongIntMap byAddress = new LongIntMap(1024);
@@ -43,9 +45,10 @@ public final class Locations {
     private final Mappings mappings = new Mappings();
 
     /** The location of {@code loc}, whose function frame is {@code frameId}. */
-    int intern(Location loc, int frameId, boolean inlined) {
+    int intern(Location loc, int frameId, boolean inlined, boolean returnAddress) {
         int m = mappings.intern(loc.map());
-        byte flag = (byte) (FrameKind.of(loc.dso(), loc.level()).ordinal() | (inlined ? INLINED : 0));
+        byte flag = (byte) (FrameKind.of(loc.dso(), loc.level()).ordinal() | (inlined ? INLINED : 0)
+                | (returnAddress ? RETURN_ADDRESS : 0));
         int head = byAddress.get(loc.ip());
         for (int known = head; known >= 0; known = sameAddress[known]) {
             if (mapping[known] == m && frame[known] == frameId && flags[known] == flag
@@ -102,7 +105,15 @@ public final class Locations {
     }
 
     public FrameKind kind(int loc) {
-        return FrameKind.of(flags[loc] & ~INLINED & 0xff);
+        return FrameKind.of(flags[loc] & KIND);
+    }
+
+    /**
+     * Whether its address is one a caller returns to (a callchain entry past the sampled
+     * address), not the address of the instruction being run.
+     */
+    public boolean returnAddress(int loc) {
+        return (flags[loc] & RETURN_ADDRESS) != 0;
     }
 
     /** Whether it is a function inlined into the next location of its stacks (same address). */

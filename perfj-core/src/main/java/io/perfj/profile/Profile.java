@@ -418,6 +418,12 @@ public final class Profile {
         int intern(List<Location> chain) {
             int st = StackTable.EMPTY;
             int ls = StackTable.EMPTY;
+            // the sampled address and the functions inlined at it lead the chain; the rest are returned to
+            int sampled = 0;
+            while (sampled < chain.size() && chain.get(sampled).ip() == chain.getFirst().ip()
+                    && chain.get(sampled).dso() == chain.getFirst().dso()) {
+                sampled++;
+            }
             for (int i = chain.size() - 1; i >= 0; i--) {
                 Location loc = chain.get(i);
                 int frame = frames.intern(loc);
@@ -427,7 +433,7 @@ public final class Profile {
                 if (inlined) {
                     inlinedIntoCaller.set(st);
                 }
-                ls = locationStacks.push(ls, locations.intern(loc, frame, inlined));
+                ls = locationStacks.push(ls, locations.intern(loc, frame, inlined, i >= sampled));
                 if (ls == stackOf.length) {
                     stackOf = Arrays.copyOf(stackOf, ls * 2);
                 }
