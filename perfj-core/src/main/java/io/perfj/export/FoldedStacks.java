@@ -1,7 +1,7 @@
 package io.perfj.export;
 
-import io.perfj.profile.Profile;
 import io.perfj.profile.Frame;
+import io.perfj.profile.Profile;
 import io.perfj.profile.StackTable;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Symbol;

@@ -1,8 +1,8 @@
 package io.perfj.export;
 
 import io.perfj.export.pprof.ProfileProto;
-import io.perfj.profile.Profile;
 import io.perfj.profile.Frame;
+import io.perfj.profile.Profile;
 import io.perfj.session.Compat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
