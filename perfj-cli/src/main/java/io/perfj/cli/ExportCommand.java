@@ -3,8 +3,10 @@ package io.perfj.cli;
 import io.perfj.export.FirefoxExport;
 import io.perfj.export.FoldedStacks;
 import io.perfj.export.PprofExport;
+import io.perfj.export.SessionSources;
 import io.perfj.export.SpeedscopeExport;
 import io.perfj.profile.Profile;
+import io.perfj.profile.SourcePositions;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.BufferedOutputStream;
@@ -56,9 +58,23 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (format == Format.PPROF || format == Format.FIREFOX) {
+            // source lines are read from the objects the session found, so before it closes
+            profile.read(profile.in.input, err, (p, session) -> {
+                out.flush();
+                write(p, new SourcePositions(p, SessionSources.of(session)), err);
+            });
+            return 0;
+        }
         Profile p = profile.read(profile.in.input, err);
-        String event = profile.event;
         out.flush();
+        write(p, null, err);
+        return 0;
+    }
+
+    /** Writes the profile in the format asked, with the source lines of {@code lines} (pprof, firefox). */
+    private void write(Profile p, SourcePositions lines, PrintWriter err) throws IOException {
+        String event = profile.event;
         OutputStream sink = output == null ? Main.stdout(spec)
                 : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16);
         try {
@@ -74,9 +90,9 @@ public final class ExportCommand implements Callable<Integer> {
                                 + " only; --event picks another (" + String.join(", ", p.events()) + ")");
                     }
                 }
-                case PPROF -> new PprofExport(p).write(sink);
+                case PPROF -> new PprofExport(p, lines, (long) (FirefoxExport.startTime(p, endMillis()) * 1e6)).write(sink);
                 case SPEEDSCOPE -> new SpeedscopeExport(p, profile.in.input.toString(), "perfj").write(sink);
-                case FIREFOX -> firefox(p, sink);
+                case FIREFOX -> firefox(p, lines, sink);
             }
         } finally {
             if (output != null) {
@@ -87,15 +103,17 @@ public final class ExportCommand implements Callable<Integer> {
         }
         err.flush();
         profile.failIfDamaged();
-        return 0;
+    }
+
+    /** When the recording ended: its file's modification time (0: unknown, or standard input). */
+    private long endMillis() throws IOException {
+        Path in = profile.in.input;
+        return in.toString().equals("-") || !Files.isRegularFile(in) ? 0 : Files.getLastModifiedTime(in).toMillis();
     }
 
     /** Gzipped when the output is named {@code *.gz}, as the profiler opens either. */
-    private void firefox(Profile p, OutputStream sink) throws IOException {
-        Path in = profile.in.input;
-        long end = in.toString().equals("-") || !Files.isRegularFile(in) ? 0
-                : Files.getLastModifiedTime(in).toMillis();
-        FirefoxExport export = new FirefoxExport(p, FirefoxExport.startTime(p, end));
+    private void firefox(Profile p, SourcePositions lines, OutputStream sink) throws IOException {
+        FirefoxExport export = new FirefoxExport(p, FirefoxExport.startTime(p, endMillis()), lines);
         if (output != null && output.getFileName().toString().endsWith(".gz")) {
             // the fastest level: deflating costs little next to the export (782k samples: 6.7 MB, not 5.7)
             GZIPOutputStream gz = new GZIPOutputStream(sink, 1 << 16) {

@@ -3,7 +3,7 @@ package io.perfj.cli;
 import io.perfj.perfdata.Evsel;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.SampleFormat;
-import io.perfj.report.SampleFilter;
+import io.perfj.profile.SampleFilter;
 import io.perfj.report.SampleSelection;
 import io.perfj.report.TimeRanges;
 

@@ -45,15 +45,34 @@ final class ProfileCliOptions {
      */
     Profile read(Path file, PrintWriter err) {
         try (PerfData data = PerfData.open(file); Session session = sym.session(data)) {
-            Profile.Read r = Profile.readUntilDamage(session, maxStack, filters.filter(data));
-            for (String w : session.warnings()) {
-                err.println(w);
-            }
-            if (r.damage() != null && damage == null) {
-                damage = r.damage();
-            }
-            return r.profile();
+            return read(data, session, err);
         }
+    }
+
+    /** What a command does with a profile while the session that read it is open. */
+    interface WithSession {
+        void accept(Profile profile, Session session) throws java.io.IOException;
+    }
+
+    /**
+     * As {@link #read(Path, PrintWriter)}, handing the profile to {@code use} before the session
+     * closes: its objects still answer questions (source lines).
+     */
+    void read(Path file, PrintWriter err, WithSession use) throws java.io.IOException {
+        try (PerfData data = PerfData.open(file); Session session = sym.session(data)) {
+            use.accept(read(data, session, err), session);
+        }
+    }
+
+    private Profile read(PerfData data, Session session, PrintWriter err) {
+        Profile.Read r = Profile.readUntilDamage(session, maxStack, filters.filter(data));
+        for (String w : session.warnings()) {
+            err.println(w);
+        }
+        if (r.damage() != null && damage == null) {
+            damage = r.damage();
+        }
+        return r.profile();
     }
 
     /** For a command that goes on (serve): the damage {@link #read} met, as a warning line, if any. */

@@ -291,7 +291,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         intelPt = !json && io.perfj.session.Session.hasIntelPt(data);
         callchains |= intelPt;
-        io.perfj.report.SampleFilter f = filters.filter(data);
+        io.perfj.profile.SampleFilter f = filters.filter(data);
         io.perfj.report.SampleSelection select = filters.selection(data);
         boolean relative = shown.relative(spec);
         // JSON keeps one report per event: a group's columns are its members' own reports there
@@ -393,7 +393,7 @@ public final class ReportCommand implements Callable<Integer> {
      * srcline, branch, percent, period, count; none (or its prefix) ends the list.
      */
     record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller,
-                     io.perfj.report.CallchainKey key, io.perfj.report.CallchainValue value, int printLimit,
+                     io.perfj.profile.CallchainKey key, io.perfj.report.CallchainValue value, int printLimit,
                      boolean branch) {
         private static final List<String> WORDS = List.of("graph", "flat", "fractal", "folded", "caller", "callee",
                 "function", "address", "srcline", "branch", "percent", "period", "count");
@@ -403,7 +403,7 @@ public final class ReportCommand implements Callable<Integer> {
             double threshold = 0.5;
             boolean thresholdGiven = false;
             Boolean caller = null;
-            io.perfj.report.CallchainKey key = io.perfj.report.CallchainKey.FUNCTION;
+            io.perfj.profile.CallchainKey key = io.perfj.profile.CallchainKey.FUNCTION;
             io.perfj.report.CallchainValue value = io.perfj.report.CallchainValue.PERCENT;
             int printLimit = 0;
             boolean branch = false;
@@ -427,9 +427,9 @@ public final class ReportCommand implements Callable<Integer> {
                     case "folded" -> mode = CallchainMode.FOLDED;
                     case "caller" -> caller = true;
                     case "callee" -> caller = false;
-                    case "function" -> key = io.perfj.report.CallchainKey.FUNCTION;
-                    case "address" -> key = io.perfj.report.CallchainKey.ADDRESS;
-                    case "srcline" -> key = io.perfj.report.CallchainKey.SRCLINE;
+                    case "function" -> key = io.perfj.profile.CallchainKey.FUNCTION;
+                    case "address" -> key = io.perfj.profile.CallchainKey.ADDRESS;
+                    case "srcline" -> key = io.perfj.profile.CallchainKey.SRCLINE;
                     case "branch" -> branch = true;
                     case "percent" -> value = io.perfj.report.CallchainValue.PERCENT;
                     case "period" -> value = io.perfj.report.CallchainValue.PERIOD;

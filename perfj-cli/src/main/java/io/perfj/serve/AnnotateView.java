@@ -7,7 +7,7 @@ import io.perfj.annotate.Disassembler;
 import io.perfj.bpf.KernelSymbols;
 import io.perfj.perfdata.PerfData;
 import io.perfj.perfdata.feature.BpfProg;
-import io.perfj.report.Frame;
+import io.perfj.profile.Frame;
 import io.perfj.session.Session;
 import io.perfj.symbols.DsoKind;
 import io.perfj.symbols.SymbolOptions;

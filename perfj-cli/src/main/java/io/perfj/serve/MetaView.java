@@ -1,7 +1,7 @@
 package io.perfj.serve;
 
+import io.perfj.profile.Frame;
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
 
 import java.util.Map;
 import java.util.TreeMap;

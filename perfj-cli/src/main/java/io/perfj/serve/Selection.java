@@ -1,7 +1,7 @@
 package io.perfj.serve;
 
 import io.perfj.profile.Profile;
-import io.perfj.report.SampleFilter;
+import io.perfj.profile.SampleFilter;
 
 import java.util.Map;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.perfj.serve;
 
 import io.perfj.annotate.SourceLocator;
-import io.perfj.report.Frame;
+import io.perfj.profile.Frame;
 
 /**
  * One function's source position for the hover details: where its first instruction comes

@@ -1,7 +1,7 @@
 package io.perfj.serve;
 
 import io.perfj.profile.Profile;
-import io.perfj.report.StackTable;
+import io.perfj.profile.StackTable;
 
 import java.util.function.IntPredicate;
 

@@ -43,7 +43,7 @@ class TopWebApiTest {
     private static JsonNode served(String name, String call) throws Exception {
         try (Session s = Session.open(Fixtures.recording(name), options())) {
             // top names the functions inlined at callchain addresses as report does by default
-            Profile prof = Profile.read(s, Session.DEFAULT_MAX_STACK, io.perfj.report.SampleFilter.ALL);
+            Profile prof = Profile.read(s, Session.DEFAULT_MAX_STACK, io.perfj.profile.SampleFilter.ALL);
             return JSON.readTree(new Api(new Recording(name, null, prof, options())).answer(call, Map.of()));
         }
     }

@@ -1,7 +1,7 @@
 package io.perfj.compat;
 
-import io.perfj.report.Frame;
-import io.perfj.report.FrameTable;
+import io.perfj.profile.Frame;
+import io.perfj.profile.FrameTable;
 import io.perfj.report.HistEntry;
 import io.perfj.report.ReportOptions;
 import io.perfj.report.SortKey;

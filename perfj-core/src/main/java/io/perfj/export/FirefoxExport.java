@@ -3,6 +3,7 @@ package io.perfj.export;
 import io.perfj.io.Json;
 import io.perfj.io.TextOut;
 import io.perfj.profile.Profile;
+import io.perfj.profile.SourcePositions;
 import io.perfj.symbols.Dso;
 
 import java.io.OutputStream;
@@ -26,14 +27,15 @@ import java.util.Map;
  *       is the sample's {@code threadCPUDelta} in nanoseconds, which the profiler draws as CPU
  *       use. Markers: the COMM records that gave the thread its name ({@code exec} or
  *       {@code comm}, instant {@code Text} markers whose text is the new name).
- *   <li>Shared tables ({@link FirefoxTables}): stacks, frames (an inlined function's frame has
- *       its inline depth and the address and native symbol of the function it is inlined
- *       into), functions, resources and libraries (one per object, with the debug and code ids
- *       breakpad derives from the build-id) and the string array. Kernel frames are in
- *       category {@code Kernel}, user frames in {@code User}, others in {@code Other}.
+ *   <li>Shared tables ({@link FirefoxTables}): stacks, frames (one per address, with its
+ *       source line; an inlined function's frame has its inline depth and the address and
+ *       native symbol of the function it is inlined into), functions (with their source file
+ *       and first line), sources, resources and libraries (one per object, with the debug and
+ *       code ids breakpad derives from the build-id) and the string array. Kernel frames are
+ *       in category {@code Kernel}, user frames in {@code User}, others in {@code Other}.
  * </ul>
- * Addresses are the object's own (a symbol's start, or the frame's address where no symbol
- * covers it); the profile comes symbolicated.
+ * Addresses are in the object's own terms (as its symbols are kept: a user object's file
+ * offset), a return address less one; the profile comes symbolicated.
  */
 public final class FirefoxExport {
     /** The processed profile format version written ({@code PROCESSED_PROFILE_VERSION}). */
@@ -43,14 +45,21 @@ public final class FirefoxExport {
 
     private final Profile profile;
     private final double startTime;
+    private final SourcePositions sources;
 
     /**
      * {@code startTime}: the wall-clock time of the first sample, milliseconds since the Unix
-     * epoch (0 when unknown).
+     * epoch (0 when unknown); no source lines.
      */
     public FirefoxExport(Profile profile, double startTime) {
+        this(profile, startTime, new SourcePositions(profile, null));
+    }
+
+    /** With the source lines of {@code sources}. */
+    public FirefoxExport(Profile profile, double startTime, SourcePositions sources) {
         this.profile = profile;
         this.startTime = startTime;
+        this.sources = sources;
     }
 
     /**
@@ -72,7 +81,7 @@ public final class FirefoxExport {
 
     /** Writes the JSON object to {@code stream} (not closed). */
     public void write(OutputStream stream) {
-        FirefoxTables t = new FirefoxTables(profile);
+        FirefoxTables t = new FirefoxTables(profile, sources);
         List<Track> tracks = tracks();
         long zero = zero();
         TextOut out = new TextOut(stream, 1 << 16);
@@ -277,7 +286,7 @@ public final class FirefoxExport {
             if (j > 0) {
                 out.ch(',');
             }
-            int s = profile.stack(ids[j]);
+            int s = profile.locationStack(ids[j]);
             if (s < 0) {
                 out.str("null");
             } else {
@@ -355,7 +364,7 @@ public final class FirefoxExport {
         ints(out.str(",\"func\":"), t.frameFunc, t.frames, false);
         ints(out.str(",\"nativeSymbol\":"), t.frameNativeSymbol, t.frames, true);
         constant(out.str(",\"innerWindowID\":"), "null", t.frames);
-        constant(out.str(",\"line\":"), "null", t.frames);
+        positive(out.str(",\"line\":"), t.frameLine, t.frames);
         constant(out.str(",\"column\":"), "null", t.frames);
         constant(out.str(",\"originalLocation\":"), "null", t.frames);
         out.str("},\"funcTable\":{\"length\":").dec(t.funcs);
@@ -363,8 +372,8 @@ public final class FirefoxExport {
         constant(out.str(",\"isJS\":"), "false", t.funcs);
         constant(out.str(",\"relevantForJS\":"), "false", t.funcs);
         ints(out.str(",\"resource\":"), t.funcResource, t.funcs, false);
-        constant(out.str(",\"source\":"), "null", t.funcs);
-        constant(out.str(",\"lineNumber\":"), "null", t.funcs);
+        ints(out.str(",\"source\":"), t.funcSource, t.funcs, true);
+        positive(out.str(",\"lineNumber\":"), t.funcLine, t.funcs);
         constant(out.str(",\"columnNumber\":"), "null", t.funcs);
         constant(out.str(",\"originalLocation\":"), "null", t.funcs);
         int libs = t.libs.size();
@@ -380,9 +389,19 @@ public final class FirefoxExport {
         longs(out.str(",\"address\":"), t.symbolAddress, t.nativeSymbols);
         ints(out.str(",\"name\":"), t.symbolName, t.nativeSymbols, false);
         longs(out.str(",\"functionSize\":"), t.symbolSize, t.nativeSymbols);
-        out.str("},\"sources\":{\"length\":0,\"id\":[],\"filename\":[],\"startLine\":[],\"startColumn\":[]"
-                + ",\"sourceMapURL\":[],\"content\":[]}"
-                + ",\"sourceLocationTable\":{\"length\":0,\"source\":[],\"line\":[],\"column\":[]}"
+        int files = t.sourceFiles.size();
+        out.str("},\"sources\":{\"length\":").dec(files);
+        constant(out.str(",\"id\":"), "null", files);
+        out.str(",\"filename\":[");
+        for (int f = 0; f < files; f++) {
+            out.str(f > 0 ? "," : "").dec(t.sourceFiles.get(f));
+        }
+        out.ch(']');
+        constant(out.str(",\"startLine\":"), "1", files);
+        constant(out.str(",\"startColumn\":"), "1", files);
+        constant(out.str(",\"sourceMapURL\":"), "null", files);
+        constant(out.str(",\"content\":"), "null", files);
+        out.str("},\"sourceLocationTable\":{\"length\":0,\"source\":[],\"line\":[],\"column\":[]}"
                 + ",\"stringArray\":[");
         for (int s = 0; s < t.strings.size(); s++) {
             out.str(s > 0 ? "," : "").str(Json.quote(t.strings.get(s)));
@@ -413,6 +432,22 @@ public final class FirefoxExport {
                 out.ch(',');
             }
             out.dec(v[i]);
+        }
+        out.ch(']');
+    }
+
+    /** {@code v[0..n)} as a JSON array, 0 and below as null. */
+    private static void positive(TextOut out, long[] v, int n) {
+        out.ch('[');
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out.ch(',');
+            }
+            if (v[i] > 0) {
+                out.dec(v[i]);
+            } else {
+                out.str("null");
+            }
         }
         out.ch(']');
     }

@@ -1,8 +1,10 @@
 package io.perfj.export;
 
+import io.perfj.profile.Frame;
+import io.perfj.profile.Locations;
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
-import io.perfj.report.StackTable;
+import io.perfj.profile.SourcePositions;
+import io.perfj.profile.StackTable;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Symbol;
 
@@ -14,14 +16,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The shared tables of a Firefox Profiler profile, made from a {@link Profile}'s stacks: the
- * stacks the samples use (with their callers) renumbered in the profile's own order, which
- * already puts a caller before its callees as the format wants; one frame per (frame, inline
- * depth, function it is inlined into), where a function inlined at an address sits above the
- * function that holds the address, with that function's address and native symbol; one
- * function per place (object and symbol, or address without one: {@link
- * io.perfj.report.FrameTable#canonical}); one library and one resource per object; the string
- * array.
+ * The shared tables of a Firefox Profiler profile, made from a {@link Profile}'s stacks of
+ * locations: the stacks the samples use (with their callers) renumbered in the profile's own
+ * order, which already puts a caller before its callees as the format wants; one frame per
+ * (location, inline depth, location holding the address), where a function inlined at an
+ * address sits above the function that holds the address, with that address (in its object's
+ * terms, a return address nudged back into its call instruction as the format wants) and
+ * native symbol, and its source line; one function per place (object and symbol, or address
+ * without one: {@link io.perfj.profile.FrameTable#canonical}) with its source file and first
+ * line; one library and one resource per object; one source per file; the string array.
  */
 final class FirefoxTables {
     /** Category indexes, as {@link FirefoxExport} declares them. */
@@ -30,7 +33,9 @@ final class FirefoxTables {
     static final int KERNEL = 2;
 
     private final Profile profile;
-    /** Per stack node of the profile, its index in the stack table, or -1 when no sample uses it. */
+    private final Locations locs;
+    private final SourcePositions sources;
+    /** Per location stack of the profile, its index in the stack table, or -1 when no sample uses it. */
     final int[] stackIndex;
     /** Per stack-table row: frame and the offset back to its prefix (0 at a root). */
     int[] stackFrame;
@@ -45,7 +50,9 @@ final class FirefoxTables {
     long[] frameAddress = new long[256];
     int[] frameInlineDepth = new int[256];
     int[] frameCategory = new int[256];
-    /** Per frame of the profile, its row when not inlined into a caller (-1: none yet). */
+    /** The source line (0: unknown). */
+    long[] frameLine = new long[256];
+    /** Per location of the profile, its row when not inlined into a caller (-1: none yet). */
     private final int[] ownFrameIds;
     private final Map<FrameKey, Integer> inlinedFrameIds = new HashMap<>();
 
@@ -53,6 +60,9 @@ final class FirefoxTables {
     int funcs;
     int[] funcName = new int[256];
     int[] funcResource = new int[256];
+    /** The row of {@link #sourceFiles} (-1: none) and the first line (0: unknown). */
+    int[] funcSource = new int[256];
+    long[] funcLine = new long[256];
     /** Per frame of the profile, its function when the frame is its place's canonical one (-1: none yet). */
     private final int[] funcIds;
 
@@ -68,6 +78,10 @@ final class FirefoxTables {
     long[] symbolSize = new long[64];
     private final Map<SymbolKey, Integer> symbolIds = new HashMap<>();
 
+    /** Source files, as indexes of {@link #strings}. */
+    final List<Integer> sourceFiles = new ArrayList<>();
+    private final Map<String, Integer> sourceIds = new HashMap<>();
+
     final List<String> strings = new ArrayList<>();
     private final Map<String, Integer> stringIds;
 
@@ -77,11 +91,14 @@ final class FirefoxTables {
     private record SymbolKey(int lib, Symbol symbol) {
     }
 
-    FirefoxTables(Profile profile) {
+    /** @param sources where the frames' and functions' lines come from */
+    FirefoxTables(Profile profile, SourcePositions sources) {
         this.profile = profile;
-        StackTable st = profile.stacks();
+        this.locs = profile.locations();
+        this.sources = sources;
+        StackTable st = profile.locationStacks();
         int nFrames = profile.frames().size();
-        ownFrameIds = new int[nFrames];
+        ownFrameIds = new int[locs.size()];
         Arrays.fill(ownFrameIds, -1);
         funcIds = new int[nFrames];
         Arrays.fill(funcIds, -1);
@@ -90,7 +107,7 @@ final class FirefoxTables {
         Arrays.fill(stackIndex, -1);
         boolean[] used = new boolean[st.size()];
         for (int i = 0; i < profile.sampleCount(); i++) {
-            for (int s = profile.stack(i); s != StackTable.EMPTY && !used[s]; s = st.parent(s)) {
+            for (int s = profile.locationStack(i); s != StackTable.EMPTY && !used[s]; s = st.parent(s)) {
                 used[s] = true;
             }
         }
@@ -112,7 +129,7 @@ final class FirefoxTables {
             int parent = st.parent(s);
             int prefix = parent == StackTable.EMPTY ? -1 : stackIndex[parent];
             int frame = st.frame(s);
-            boolean inlined = prefix >= 0 && profile.inlinedIntoCaller(s);
+            boolean inlined = prefix >= 0 && locs.inlined(frame);
             depth[row] = inlined ? depth[prefix] + 1 : 0;
             base[row] = inlined ? base[prefix] : frame;
             stackFrame[row] = frame(frame, depth[row], base[row]);
@@ -131,6 +148,7 @@ final class FirefoxTables {
         return id;
     }
 
+    /** The row of location {@code frame} at inline depth {@code depth} over location {@code base}. */
     private int frame(int frame, int depth, int base) {
         FrameKey key = null;
         if (depth == 0) {
@@ -152,17 +170,20 @@ final class FirefoxTables {
             frameAddress = Arrays.copyOf(frameAddress, cap);
             frameInlineDepth = Arrays.copyOf(frameInlineDepth, cap);
             frameCategory = Arrays.copyOf(frameCategory, cap);
+            frameLine = Arrays.copyOf(frameLine, cap);
         }
-        Frame f = profile.frames().get(frame);
-        Frame b = profile.frames().get(base);
+        Frame f = profile.frames().get(locs.frame(frame));
+        Frame b = profile.frames().get(locs.frame(base));
         int lib = b.dso() == null ? -1 : lib(b.dso());
         int row = frames++;
+        SourcePositions.Position at = sources.of(frame);
         frameLib[row] = lib;
-        frameAddress[row] = lib < 0 ? -1 : b.sym() != null ? b.sym().start() : b.addr();
+        frameAddress[row] = lib < 0 ? -1 : locs.objectAddress(base) - (locs.returnAddress(base) ? 1 : 0);
         frameNativeSymbol[row] = lib >= 0 && b.sym() != null ? nativeSymbol(lib, b.sym()) : -1;
         frameInlineDepth[row] = depth;
         frameCategory[row] = category(f.level());
-        frameFunc[row] = func(profile.frames().canonical(frame));
+        frameLine[row] = at.line();
+        frameFunc[row] = func(profile.frames().canonical(locs.frame(frame)), at);
         if (key == null) {
             ownFrameIds[frame] = row;
         } else {
@@ -179,7 +200,8 @@ final class FirefoxTables {
         };
     }
 
-    private int func(int frame) {
+    /** The function of a frame, its file from where it starts, else from the line {@code at} of it. */
+    private int func(int frame, SourcePositions.Position at) {
         if (funcIds[frame] >= 0) {
             return funcIds[frame];
         }
@@ -189,11 +211,27 @@ final class FirefoxTables {
         if (funcs == funcName.length) {
             funcName = Arrays.copyOf(funcName, funcs * 2);
             funcResource = Arrays.copyOf(funcResource, funcs * 2);
+            funcSource = Arrays.copyOf(funcSource, funcs * 2);
+            funcLine = Arrays.copyOf(funcLine, funcs * 2);
         }
+        SourcePositions.Position start = sources.start(frame);
+        String file = start.file() != null ? start.file() : f.sym() != null ? at.file() : null;
         funcName[funcs] = str(name);
         funcResource[funcs] = resource;
+        funcSource[funcs] = file == null ? -1 : source(file);
+        funcLine[funcs] = start.line();
         funcIds[frame] = funcs;
         return funcs++;
+    }
+
+    private int source(String file) {
+        Integer id = sourceIds.get(file);
+        if (id == null) {
+            id = sourceFiles.size();
+            sourceIds.put(file, id);
+            sourceFiles.add(str(file));
+        }
+        return id;
     }
 
     private int lib(Dso dso) {

@@ -1,8 +1,8 @@
 package io.perfj.export;
 
+import io.perfj.profile.Frame;
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
-import io.perfj.report.StackTable;
+import io.perfj.profile.StackTable;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Symbol;
 import io.perfj.util.LongIntMap;

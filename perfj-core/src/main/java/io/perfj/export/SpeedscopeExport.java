@@ -2,9 +2,9 @@ package io.perfj.export;
 
 import io.perfj.io.Json;
 import io.perfj.io.TextOut;
+import io.perfj.profile.Frame;
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
-import io.perfj.report.StackTable;
+import io.perfj.profile.StackTable;
 
 import java.io.OutputStream;
 

@@ -1,7 +1,5 @@
 package io.perfj.profile;
 
-import io.perfj.report.Frame;
-import io.perfj.report.StackTable;
 import io.perfj.symbols.Symbol;
 import io.perfj.util.LongIntMap;
 

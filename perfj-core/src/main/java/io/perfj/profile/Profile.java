@@ -4,9 +4,6 @@ import io.perfj.perfdata.SampleFormat;
 import io.perfj.perfdata.record.KernelRecord;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
-import io.perfj.report.FrameTable;
-import io.perfj.report.SampleFilter;
-import io.perfj.report.StackTable;
 import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;
@@ -31,6 +28,11 @@ import java.util.Map;
  *       {@link #inlinedIntoCaller} tells them from frames of their own address.
  *   <li>Stacks ({@link #stacks()}): a trie of frame ids, outermost caller at the root, so a
  *       stack id names every prefix of the stack too; a sample's stack is its leaf node.
+ *   <li>Locations ({@link #locations()}): what frames drop, one per address, mapping, function
+ *       and level of the inline chain at the address; the samples' stacks are kept as a trie of
+ *       location ids ({@link #locationStacks()}), each node projected to its stack of frames
+ *       ({@link #stackOf}), so the frame-level views see their stacks and the exports that want
+ *       addresses, mappings and source lines read the locations.
  *   <li>Threads ({@link #threadCount()}): one per (pid, tid, command name), so a thread that
  *       calls exec is two, as viewers show it; in a profile of many hosts ({@link Stacks}), one
  *       per (host, pid, tid, command name).
@@ -48,6 +50,10 @@ public final class Profile {
     private final boolean[] periods;
     private final FrameTable frames;
     private final StackTable stacks;
+    private final Locations locations;
+    private final StackTable locationStacks;
+    /** By location stack, its stack of frames. */
+    private final int[] stackOf;
     private final int[] threadPid;
     private final int[] threadTid;
     private final String[] threadComm;
@@ -57,6 +63,7 @@ public final class Profile {
     private final int[] thread;
     private final int[] cpu;
     private final short[] event;
+    /** The sample's location stack. */
     private final int[] stack;
     private final long[] weight;
     /** How many samples each one stands for, in a profile of {@link Stacks} (else null: one each). */
@@ -76,6 +83,9 @@ public final class Profile {
         this.periods = Arrays.copyOf(b.periods, events.size());
         this.frames = b.frames;
         this.stacks = b.stacks;
+        this.locations = b.locations;
+        this.locationStacks = b.locationStacks;
+        this.stackOf = Arrays.copyOf(b.stackOf, b.locationStacks.size());
         int nt = b.threadComm.size();
         this.threadPid = Arrays.copyOf(b.threadPid, nt);
         this.threadTid = Arrays.copyOf(b.threadTid, nt);
@@ -193,6 +203,21 @@ public final class Profile {
         return stacks;
     }
 
+    /** The distinct locations of the stacks, with their mappings. */
+    public Locations locations() {
+        return locations;
+    }
+
+    /** The stacks as a trie of {@link #locations()} ids, leaf first as {@link #stacks()}. */
+    public StackTable locationStacks() {
+        return locationStacks;
+    }
+
+    /** The stack of frames of a location stack (a node of {@link #stacks()}). */
+    public int stackOf(int locationStack) {
+        return locationStack == StackTable.EMPTY ? StackTable.EMPTY : stackOf[locationStack];
+    }
+
     public int threadCount() {
         return threadComm.length;
     }
@@ -252,6 +277,11 @@ public final class Profile {
 
     /** The sample's stack: a node of {@link #stacks()} (its leaf frame). */
     public int stack(int sample) {
+        return stackOf(stack[sample]);
+    }
+
+    /** The sample's stack of locations: a node of {@link #locationStacks()}. */
+    public int locationStack(int sample) {
         return stack[sample];
     }
 
@@ -330,6 +360,9 @@ public final class Profile {
         private final List<Location> chain = new ArrayList<>();
         private final FrameTable frames = new FrameTable();
         private final StackTable stacks = new StackTable();
+        private final Locations locations = new Locations();
+        private final StackTable locationStacks = new StackTable();
+        private int[] stackOf = new int[1024];
         private List<String> events = List.of();
         private boolean[] periods = new boolean[4];
         private final Map<ThreadKey, Integer> threads = new HashMap<>();
@@ -375,24 +408,38 @@ public final class Profile {
             String comm = session.resolver().comm(s.pid(), s.tid());
             int st = intern(chain);
             if (filter.filters() && !filter.accepts(comm, s.pid(), s.tid(), s.cpu(),
-                    st == StackTable.EMPTY ? null : frames.get(stacks.frame(st)))) {
+                    st == StackTable.EMPTY ? null : frames.get(stacks.frame(stackOf[st])))) {
                 return;
             }
             add(s.time(), thread(null, s.pid(), s.tid(), comm), s.cpu(), ev, st, period ? s.period() : 1, 1);
         }
 
-        /** The stack of a chain (leaf first), its frames interned. */
+        /** The location stack of a chain (leaf first), its locations, frames and stack of frames interned. */
         int intern(List<Location> chain) {
             int st = StackTable.EMPTY;
+            int ls = StackTable.EMPTY;
+            // the sampled address and the functions inlined at it lead the chain; the rest are returned to
+            int sampled = 0;
+            while (sampled < chain.size() && chain.get(sampled).ip() == chain.getFirst().ip()
+                    && chain.get(sampled).dso() == chain.getFirst().dso()) {
+                sampled++;
+            }
             for (int i = chain.size() - 1; i >= 0; i--) {
                 Location loc = chain.get(i);
-                st = stacks.push(st, frames.intern(loc));
-                if (i < chain.size() - 1 && loc.symbol() != null && loc.symbol().inlined()
-                        && loc.ip() == chain.get(i + 1).ip() && loc.dso() == chain.get(i + 1).dso()) {
+                int frame = frames.intern(loc);
+                st = stacks.push(st, frame);
+                boolean inlined = i < chain.size() - 1 && loc.symbol() != null && loc.symbol().inlined()
+                        && loc.ip() == chain.get(i + 1).ip() && loc.dso() == chain.get(i + 1).dso();
+                if (inlined) {
                     inlinedIntoCaller.set(st);
                 }
+                ls = locationStacks.push(ls, locations.intern(loc, frame, inlined, i >= sampled));
+                if (ls == stackOf.length) {
+                    stackOf = Arrays.copyOf(stackOf, ls * 2);
+                }
+                stackOf[ls] = st;
             }
-            return st;
+            return ls;
         }
 
         /** Adds a sample; {@code samples}: how many it stands for (kept once a {@link Stacks} gives them). */

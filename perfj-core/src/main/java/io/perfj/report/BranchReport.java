@@ -8,6 +8,7 @@ import io.perfj.perfdata.record.BranchStack;
 import io.perfj.perfdata.record.KernelRecord;
 import io.perfj.perfdata.record.PerfRecord;
 import io.perfj.perfdata.record.Sample;
+import io.perfj.profile.Frame;
 import io.perfj.session.FrameResolver;
 import io.perfj.session.RecordHandler;
 import io.perfj.session.SampleRef;

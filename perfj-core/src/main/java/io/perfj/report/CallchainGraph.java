@@ -1,5 +1,8 @@
 package io.perfj.report;
 
+import io.perfj.profile.Frame;
+import io.perfj.profile.FrameTable;
+
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

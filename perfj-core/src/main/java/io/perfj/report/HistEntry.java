@@ -1,5 +1,7 @@
 package io.perfj.report;
 
+import io.perfj.profile.FrameTable;
+
 /**
  * One row of a report: the values of the sort keys, the period and samples that landed in it
  * ({@code self}), those whose callchain passed through it ({@code acc}, for --children), and its

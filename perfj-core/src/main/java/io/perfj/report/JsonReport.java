@@ -1,5 +1,7 @@
 package io.perfj.report;
 
+import io.perfj.profile.Frame;
+
 import java.io.PrintWriter;
 import java.util.Locale;
 

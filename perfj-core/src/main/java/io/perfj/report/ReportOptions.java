@@ -1,5 +1,7 @@
 package io.perfj.report;
 
+import io.perfj.profile.SampleFilter;
+
 import java.util.List;
 import java.util.Set;
 

@@ -1,5 +1,7 @@
 package io.perfj.report;
 
+import io.perfj.profile.CallchainKey;
+
 /**
  * How {@link StdioReport} shows the rows, by perf report's options of the same names.
  *

@@ -1,5 +1,6 @@
 package io.perfj.report;
 
+import io.perfj.profile.StackTable;
 import io.perfj.util.SharedWork;
 
 import java.util.ArrayList;

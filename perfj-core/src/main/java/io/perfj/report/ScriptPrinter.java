@@ -10,6 +10,7 @@ import io.perfj.perfdata.record.Sample;
 import io.perfj.perfdata.record.SampleId;
 import io.perfj.perfdata.record.UserRecord;
 import io.perfj.print.EventLine;
+import io.perfj.profile.SampleFilter;
 import io.perfj.symbols.Location;
 import io.perfj.session.ChainWalk;
 import io.perfj.session.RecordHandler;

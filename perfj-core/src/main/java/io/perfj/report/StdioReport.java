@@ -1,5 +1,6 @@
 package io.perfj.report;
 
+import io.perfj.profile.Frame;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

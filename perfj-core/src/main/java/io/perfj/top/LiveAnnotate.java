@@ -4,7 +4,7 @@ import io.perfj.annotate.Annotate;
 import io.perfj.annotate.AnnotationPrinter;
 import io.perfj.annotate.Disassembler;
 import io.perfj.bpf.KernelSymbols;
-import io.perfj.report.Frame;
+import io.perfj.profile.Frame;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -6,8 +6,14 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import io.perfj.io.TextOut;
+import io.perfj.perfdata.PerfData;
 import io.perfj.profile.Profile;
+import io.perfj.profile.SourcePositions;
 import io.perfj.session.Compat;
+import io.perfj.session.Session;
+import io.perfj.session.SessionOptions;
+import io.perfj.symbols.SymbolOptions;
+import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +26,10 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -261,6 +269,56 @@ class FirefoxExportTest {
             assertEquals(ft.get("lib").get(parent), ft.get("lib").get(f));
         }
         assertTrue(inlined > 0, "bpf-dwarf has inlined frames");
+    }
+
+    /**
+     * A program with DWARF: each sampled address of compute_a is a frame of its own, at its
+     * address in the object (a return address less one), with its source line; the function
+     * has its file and first line, as the profiler's source view wants them.
+     */
+    @Test
+    void framesHaveTheirAddressesAndLines() throws Exception {
+        SymbolOptions symbols = new SymbolOptions(null,
+                BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
+        JsonNode doc;
+        try (PerfData data = PerfData.open(Fixtures.recording("c-fp"));
+             Session session = Session.of(data,
+                     new SessionOptions(symbols, Compat.NONE))) {
+            Profile p = Profile.read(session, Session.DEFAULT_MAX_STACK);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            new FirefoxExport(p, 0, new SourcePositions(p, SessionSources.of(session))).write(out);
+            doc = new ObjectMapper().readTree(out.toByteArray());
+        }
+        assertTrue(schema().validate(doc).isEmpty());
+        JsonNode shared = doc.get("shared");
+        JsonNode ft = shared.get("frameTable");
+        JsonNode funcs = shared.get("funcTable");
+        JsonNode strings = shared.get("stringArray");
+        Set<Long> addresses = new HashSet<>();
+        int computeA = -1;
+        for (int f = 0; f < ft.get("length").asInt(); f++) {
+            int func = ft.get("func").get(f).asInt();
+            if (!strings.get(funcs.get("name").get(func).asInt()).asText().equals("compute_a")) {
+                continue;
+            }
+            computeA = func;
+            long address = ft.get("address").get(f).asLong();
+            assertTrue(address >= 0x1182 && address < 0x11af, Long.toHexString(address));
+            addresses.add(address);
+            int line = ft.get("line").get(f).asInt();
+            assertTrue(line >= 18 && line <= 23, "line " + line);
+        }
+        assertTrue(addresses.size() >= 7, "compute_a's addresses: " + addresses);
+        assertEquals(18, funcs.get("lineNumber").get(computeA).asInt());
+        int source = funcs.get("source").get(computeA).asInt();
+        assertEquals("./src/hot.c", strings.get(shared.get("sources").get("filename").get(source).asInt()).asText());
+        // main calls work: its frame is the call instruction, one byte before the return address
+        for (int f = 0; f < ft.get("length").asInt(); f++) {
+            String name = strings.get(funcs.get("name").get(ft.get("func").get(f).asInt()).asInt()).asText();
+            if (name.equals("main")) {
+                assertTrue(ft.get("line").get(f).asInt() > 0, "main's line");
+            }
+        }
     }
 
     @Test

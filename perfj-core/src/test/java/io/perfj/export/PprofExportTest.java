@@ -1,8 +1,8 @@
 package io.perfj.export;
 
 import io.perfj.export.pprof.ProfileProto;
+import io.perfj.profile.Frame;
 import io.perfj.profile.Profile;
-import io.perfj.report.Frame;
 import io.perfj.session.Compat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -81,9 +81,10 @@ class PprofExportTest {
         Map<String, long[]> fromProfile = new HashMap<>();
         for (int i = 0; i < profile.sampleCount(); i++) {
             List<String> stack = new ArrayList<>();
-            for (int s = profile.stack(i); s >= 0; s = profile.stacks().parent(s)) {
-                Frame f = profile.frames().get(profile.stacks().frame(s));
-                stack.add(f.sym() != null ? f.sym().name() : "0x" + Long.toHexString(f.addr()));
+            for (int s = profile.locationStack(i); s >= 0; s = profile.locationStacks().parent(s)) {
+                int loc = profile.locationStacks().frame(s);
+                Frame f = profile.frames().get(profile.locations().frame(loc));
+                stack.add(f.sym() != null ? f.sym().name() : "0x" + Long.toHexString(profile.locations().address(loc)));
             }
             long[] v = fromProfile.computeIfAbsent(profile.event(i) + " " + stack, k -> new long[2]);
             v[0]++;

@@ -1,8 +1,6 @@
 package io.perfj.profile;
 
 import io.perfj.perfdata.PerfData;
-import io.perfj.report.Frame;
-import io.perfj.report.SampleFilter;
 import io.perfj.session.Compat;
 import io.perfj.session.ResolvedSample;
 import io.perfj.session.Session;

@@ -1,6 +1,7 @@
 package io.perfj.report;
 
 import io.perfj.perfdata.PerfData;
+import io.perfj.profile.Frame;
 import io.perfj.session.Compat;
 import io.perfj.session.Session;
 import io.perfj.session.SessionOptions;

@@ -1,5 +1,7 @@
 package io.perfj.report;
 
+import io.perfj.profile.StackTable;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.perfj.top;
 
-import io.perfj.report.Frame;
+import io.perfj.profile.Frame;
 import io.perfj.report.SortKey;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.DsoKind;

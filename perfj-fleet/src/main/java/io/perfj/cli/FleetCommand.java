@@ -191,13 +191,13 @@ public final class FleetCommand implements Runnable {
             // --no-children, caller order with --children unless an order is given
             ReportCommand.CallGraph g = ReportCommand.CallGraph.parse(callGraph,
                     callGraph == null ? CallchainMode.NONE : CallchainMode.GRAPH, spec);
-            if (g.key() != io.perfj.report.CallchainKey.FUNCTION) {
+            if (g.key() != io.perfj.profile.CallchainKey.FUNCTION) {
                 throw new CliError("fleet report -g: callchain nodes are merged by function over a fleet (a merged row "
                         + "keeps no callchain addresses)");
             }
             ReportView view = new ReportView(shown.nrSamples, shown.totalPeriod, shown.quiet, relative, false, false,
                     io.perfj.perfdata.feature.EventGroups.Mode.NONE, null, null, false, false, g.value(), g.printLimit(),
-                    io.perfj.report.CallchainKey.FUNCTION, null, ReportView.DEFAULT_PARENT, false);
+                    io.perfj.profile.CallchainKey.FUNCTION, null, ReportView.DEFAULT_PARENT, false);
             boolean child = children != null ? children : callGraph != null && g.mode() != CallchainMode.NONE;
             boolean callerOrder = g.caller() != null ? g.caller() : child;
             ReportOptions o = new ReportOptions(keys, sort != null && sort.contains("symbol"), child,

@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.profile;
 
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Location;

@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.profile;
 
 import io.perfj.util.LongIntMap;
 
@@ -66,7 +66,7 @@ public final class StackTable {
      * The stack's frames, leaf first, each as its {@link FrameTable#chainNode} frame, into
      * {@code out}, and as they are into {@code own} unless it is null.
      */
-    void canonicalFrames(int stack, FrameTable frames, int[] out, int[] own) {
+    public void canonicalFrames(int stack, FrameTable frames, int[] out, int[] own) {
         int i = depth(stack) - 1;
         for (int s = stack; s != EMPTY; s = parent[s]) {
             out[i] = frames.chainNode(frame[s]);

@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.profile;
 
 /** What tells callchain nodes apart (the key field of perf report's {@code -g}). */
 public enum CallchainKey {

@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.profile;
 
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Symbol;
@@ -28,7 +28,7 @@ public record Frame(Dso dso, Symbol sym, long addr, char level) {
     }
 
     /** perf's {@code %-#.*llx} with 16 digits: "0x" + 16 hex digits, but no prefix for zero. */
-    static String hex16(long v) {
+    public static String hex16(long v) {
         String h = Long.toHexString(v);
         String pad = "0".repeat(Math.max(0, 16 - h.length())) + h;
         return v == 0 ? pad : "0x" + pad;

@@ -1,4 +1,4 @@
-package io.perfj.report;
+package io.perfj.profile;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
