@@ -1,6 +1,6 @@
 package io.perfj.compat;
 
-import io.perfj.report.FrameTable;
+import io.perfj.profile.FrameTable;
 import io.perfj.report.HistEntry;
 import io.perfj.report.ReportFields;
 import io.perfj.report.ReportOptions;

@@ -1,5 +1,6 @@
 package io.perfj.report;
 
+import io.perfj.profile.FrameTable;
 import io.perfj.session.Session;
 import io.perfj.symbols.Dso;
 import io.perfj.symbols.Location;

@@ -278,12 +278,12 @@ class FirefoxExportTest {
      */
     @Test
     void framesHaveTheirAddressesAndLines() throws Exception {
-        SymbolOptions symbols = new SymbolOptions(null,
-                BuildIdCacheFixture.dir(), null, Fixtures.file("perf-maps"), false);
+        SymbolOptions symbols = SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.dir())
+                .perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build();
         JsonNode doc;
         try (PerfData data = PerfData.open(Fixtures.recording("c-fp"));
              Session session = Session.of(data,
-                     new SessionOptions(symbols, Compat.NONE))) {
+                     SessionOptions.of(symbols))) {
             Profile p = Profile.read(session, Session.DEFAULT_MAX_STACK);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             new FirefoxExport(p, 0, new SourcePositions(p, SessionSources.of(session))).write(out);

@@ -23,10 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LocationsTest {
     private static Profile profile(String name, String cache) {
-        SymbolOptions symbols = new SymbolOptions(null, BuildIdCacheFixture.unpacked(cache), null,
-                Fixtures.file("perf-maps"), false);
+        SymbolOptions symbols = SymbolOptions.builder().buildIdDir(BuildIdCacheFixture.unpacked(cache))
+                .perfMapDir(Fixtures.file("perf-maps")).noSystemFiles().build();
         try (PerfData data = PerfData.open(Fixtures.recording(name))) {
-            return Profile.read(Session.of(data, new SessionOptions(symbols, Compat.NONE)), Session.DEFAULT_MAX_STACK);
+            return Profile.read(Session.of(data, SessionOptions.of(symbols)), Session.DEFAULT_MAX_STACK);
         }
     }
 
