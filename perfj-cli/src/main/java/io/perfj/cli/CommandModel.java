@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * is only {@link Runnable} or {@link java.util.concurrent.Callable}, which picocli runs after
  * parsing.
  */
-final class CommandModel {
+public final class CommandModel {
     /**
      * Paths without reflection: picocli's built-in converter for Path calls Paths.get through
      * java.lang.reflect, whose first use generates method-handle classes at run time.
@@ -39,7 +39,7 @@ final class CommandModel {
      * A command run by {@code command} (a Runnable or Callable), with {@code -h/--help} and
      * {@code -V/--version}, as picocli's standard help options are.
      */
-    static CommandModel command(Object command, String name, String... description) {
+    public static CommandModel command(Object command, String name, String... description) {
         CommandSpec s = CommandSpec.wrapWithoutInspection(command);
         s.name(name);
         s.usageMessage().description(description);
@@ -50,17 +50,17 @@ final class CommandModel {
         return new CommandModel(s);
     }
 
-    CommandSpec spec() {
+    public CommandSpec spec() {
         return spec;
     }
 
     /** Starts an option with these names; a terminal method of {@link Opt} adds it. */
-    Opt option(String... names) {
+    public Opt option(String... names) {
         return new Opt(OptionSpec.builder(names));
     }
 
     /** Starts a positional parameter at {@code index} (a picocli range such as "0" or "1..*"). */
-    Positional positional(String index, String label) {
+    public Positional positional(String index, String label) {
         PositionalParamSpec.Builder b = PositionalParamSpec.builder().paramLabel(label);
         if (index != null) {
             b.index(index);
@@ -69,71 +69,71 @@ final class CommandModel {
     }
 
     /** The option being declared. */
-    final class Opt {
+    public final class Opt {
         private final OptionSpec.Builder b;
 
         private Opt(OptionSpec.Builder b) {
             this.b = b;
         }
 
-        Opt label(String paramLabel) {
+        public Opt label(String paramLabel) {
             b.paramLabel(paramLabel);
             return this;
         }
 
-        Opt describe(String... lines) {
+        public Opt describe(String... lines) {
             b.description(lines);
             return this;
         }
 
-        Opt defaultValue(String value) {
+        public Opt defaultValue(String value) {
             b.defaultValue(value);
             return this;
         }
 
-        Opt fallbackValue(String value) {
+        public Opt fallbackValue(String value) {
             b.fallbackValue(value);
             return this;
         }
 
-        Opt arity(String range) {
+        public Opt arity(String range) {
             b.arity(range);
             return this;
         }
 
-        Opt split(String regex) {
+        public Opt split(String regex) {
             b.splitRegex(regex);
             return this;
         }
 
-        Opt negatable() {
+        public Opt negatable() {
             b.negatable(true);
             return this;
         }
 
         /** Left out of the help (options for tools, such as AOT training). */
-        Opt hidden() {
+        public Opt hidden() {
             b.hidden(true);
             return this;
         }
 
-        Opt required() {
+        public Opt required() {
             b.required(true);
             return this;
         }
 
-        Opt converter(ITypeConverter<?> converter) {
+        public Opt converter(ITypeConverter<?> converter) {
             b.converters(converter);
             return this;
         }
 
         /** A {@code boolean} flag. */
-        CommandModel flag(Consumer<Boolean> to) {
+        public CommandModel flag(Consumer<Boolean> to) {
             return value(boolean.class, to);
         }
 
         /** An option with one value of {@code type} (a later occurrence overrides an earlier one). */
-        <T> CommandModel value(Class<T> type, Consumer<? super T> to) {
+        public <T> CommandModel value(Class<T> type, Consumer<? super T> to) {
             b.type(type);
             if (type == Path.class && (b.converters() == null || b.converters().length == 0)) {
                 b.converters(PATH);
@@ -145,7 +145,7 @@ final class CommandModel {
         }
 
         /** An option that collects its values (each occurrence, each split part) into a list. */
-        <T> CommandModel list(Class<T> element, Consumer<? super List<T>> to) {
+        public <T> CommandModel list(Class<T> element, Consumer<? super List<T>> to) {
             b.type(List.class).auxiliaryTypes(element);
             if (element == Path.class && (b.converters() == null || b.converters().length == 0)) {
                 b.converters(PATH);
@@ -158,24 +158,24 @@ final class CommandModel {
     }
 
     /** The positional parameter being declared. */
-    final class Positional {
+    public final class Positional {
         private final PositionalParamSpec.Builder b;
 
         private Positional(PositionalParamSpec.Builder b) {
             this.b = b;
         }
 
-        Positional describe(String... lines) {
+        public Positional describe(String... lines) {
             b.description(lines);
             return this;
         }
 
-        Positional arity(String range) {
+        public Positional arity(String range) {
             b.arity(range);
             return this;
         }
 
-        <T> CommandModel value(Class<T> type, Consumer<? super T> to) {
+        public <T> CommandModel value(Class<T> type, Consumer<? super T> to) {
             b.type(type);
             if (type == Path.class) {
                 b.converters(PATH);
@@ -192,7 +192,7 @@ final class CommandModel {
             spec.addPositional(b.build());
         }
 
-        <T> CommandModel list(Class<T> element, Consumer<? super List<T>> to) {
+        public <T> CommandModel list(Class<T> element, Consumer<? super List<T>> to) {
             b.type(List.class).auxiliaryTypes(element);
             if (element == Path.class) {
                 b.converters(PATH);

@@ -16,8 +16,9 @@ import java.util.Arrays;
 /** The {@code perfj} command line. */
 public final class Main implements Runnable {
     /**
-     * The subcommands' models, in the order help lists them. Only the one named first on the
-     * command line is built, all of them when the first word names none.
+     * The subcommands' models, in the order help lists them, before those found as
+     * {@link Subcommand}s. Only the one named first on the command line is built, all of them
+     * when the first word names none.
      */
     static final java.util.Map<String, java.util.function.Supplier<CommandSpec>> SUBCOMMANDS;
 
@@ -35,8 +36,7 @@ public final class Main implements Runnable {
         m.put("serve", () -> new ServeCommand().spec);
         m.put("bpf", () -> new BpfCommand().spec);
         m.put("btf", () -> new BtfCommand().spec);
-        // perfj-fleet's launcher adds "fleet" (FleetMain) before it runs this command line
-        SUBCOMMANDS = m;
+        SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);
     }
 
     static void addSubcommands(CommandLine cl, String[] args) {
@@ -45,7 +45,16 @@ public final class Main implements Runnable {
             cl.addSubcommand(args[0], args[0].equals("btf") && args.length > 1 ? new BtfCommand(args[1]).spec : only.get());
             return;
         }
+        java.util.List<Subcommand> found = new java.util.ArrayList<>();
+        java.util.ServiceLoader.load(Subcommand.class).forEach(found::add);
+        for (Subcommand s : found) {
+            if (args.length > 0 && s.name().equals(args[0])) {
+                cl.addSubcommand(s.name(), s.spec());
+                return;
+            }
+        }
         SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));
+        found.forEach(s -> cl.addSubcommand(s.name(), s.spec()));
         cl.addSubcommand("help", new HelpSubcommand().spec);
     }
 

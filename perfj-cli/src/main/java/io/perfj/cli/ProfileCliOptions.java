@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * What the commands that read a whole profile share (export, flamegraph): the input, symbol
  * and filter options, {@code --event} and {@code --max-stack}, and the reading itself.
  */
-final class ProfileCliOptions {
+public final class ProfileCliOptions {
     final InputOptions in = new InputOptions();
     final SymbolCliOptions sym = new SymbolCliOptions();
     final FilterCliOptions filters = new FilterCliOptions();
@@ -90,7 +90,7 @@ final class ProfileCliOptions {
     }
 
     /** The event to show: {@code asked} (null: the first one sampled); a clear error when it has no samples. */
-    static int event(Profile p, Path file, String asked) {
+    public static int event(Profile p, Path file, String asked) {
         int e = p.firstSampled(asked);
         if (e < 0) {
             throw new CliError(file + ": no samples" + (asked == null ? "" : " of event '" + asked

@@ -392,13 +392,13 @@ public final class ReportCommand implements Callable<Integer> {
      * matches in the order: graph, flat, fractal, folded, caller, callee, function, address,
      * srcline, branch, percent, period, count; none (or its prefix) ends the list.
      */
-    record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller,
+    public record CallGraph(CallchainMode mode, double threshold, boolean thresholdGiven, Boolean caller,
                      io.perfj.profile.CallchainKey key, io.perfj.report.CallchainValue value, int printLimit,
                      boolean branch) {
         private static final List<String> WORDS = List.of("graph", "flat", "fractal", "folded", "caller", "callee",
                 "function", "address", "srcline", "branch", "percent", "period", "count");
 
-        static CallGraph parse(String text, CallchainMode dflt, picocli.CommandLine.Model.CommandSpec spec) {
+        public static CallGraph parse(String text, CallchainMode dflt, picocli.CommandLine.Model.CommandSpec spec) {
             CallchainMode mode = dflt;
             double threshold = 0.5;
             boolean thresholdGiven = false;

@@ -92,7 +92,7 @@ public final class ServeCommand implements Callable<Integer> {
      * standard output) and serves until interrupted (or, {@code exitAfterStart}, stops at once):
      * {@code perfj serve}'s, and {@code perfj fleet serve}'s over a fleet's profile.
      */
-    static int serve(Api api, String bind, int port, boolean exitAfterStart, PrintWriter out, PrintWriter err)
+    public static int serve(Api api, String bind, int port, boolean exitAfterStart, PrintWriter out, PrintWriter err)
             throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         api.warm();

@@ -19,7 +19,12 @@ public final class SymbolCliOptions {
     Compat compat = Compat.NONE;
 
     /** Adds these options to a command's model. */
-    void declare(CommandModel m) {
+    /** The --compat mode asked for. */
+    public Compat compat() {
+        return compat;
+    }
+
+    public void declare(CommandModel m) {
         m.option("--symfs").label("DIR").describe("Look for binaries under DIR (a root prefixed to recorded paths).")
                 .value(Path.class, v -> symfs = v);
         m.option("--buildid-dir").label("DIR")
@@ -70,7 +75,7 @@ public final class SymbolCliOptions {
         return Session.of(data, sessionOptions().withNames(compat.demangling(verbose)));
     }
 
-    SymbolOptions toOptions() {
+    public SymbolOptions toOptions() {
         return SymbolOptions.builder().symfs(symfs).buildIdDir(buildIdDir).kallsyms(kallsyms).perfMapDir(perfMapDir)
                 .systemFiles(!noSystem).jitdumpDir(jitdumpDir).build();
     }

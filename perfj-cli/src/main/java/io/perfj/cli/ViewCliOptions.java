@@ -3,14 +3,14 @@ package io.perfj.cli;
 import java.util.Locale;
 
 /** What a report's rows show: {@code -n}, {@code --show-total-period}, {@code -q}, {@code --percentage}. */
-final class ViewCliOptions {
-    boolean nrSamples;
-    boolean totalPeriod;
-    boolean quiet;
+public final class ViewCliOptions {
+    public boolean nrSamples;
+    public boolean totalPeriod;
+    public boolean quiet;
     String percentage;
 
     /** Adds these options to a command's model. */
-    void declare(CommandModel m) {
+    public void declare(CommandModel m) {
         m.option("-n", "--show-nr-samples").describe("Add a column of each entry's own number of samples.")
                 .flag(v -> nrSamples = v);
         m.option("--show-total-period").describe("Add a column of each entry's own period.")
@@ -27,7 +27,7 @@ final class ViewCliOptions {
     }
 
     /** {@code --percentage relative}; a value that is neither is a usage error. */
-    boolean relative(picocli.CommandLine.Model.CommandSpec spec) {
+    public boolean relative(picocli.CommandLine.Model.CommandSpec spec) {
         if (percentage == null) {
             return false;
         }

@@ -5,8 +5,9 @@
  * (no annotations, no reflection at start-up), and the option groups the commands share
  * ({@code InputOptions}, {@code SymbolCliOptions}, which turns the symbol options and
  * {@code --compat} into {@code SessionOptions}, {@code FilterCliOptions}, {@code ProfileCliOptions}).
- * {@code AotTraining} makes the launcher's start-up caches. perfj-fleet adds its {@code fleet}
- * command to this package from its own module.
+ * {@code AotTraining} makes the launcher's start-up caches. Commands of other modules (perfj-fleet's
+ * {@code fleet}) are {@link io.perfj.cli.Subcommand}s found with {@link java.util.ServiceLoader},
+ * built with the public {@code CommandModel} and option groups.
  *
  * <p>Depends on every perfj-core package a command prints from, and on {@code io.perfj.serve}.
  * Used by the {@code ./perfj} launcher and perfj-fleet.

@@ -60,14 +60,15 @@ class LauncherTest {
     @Test
     void serveWithFleetIsFleetServe() throws Exception {
         Path src = Files.createDirectories(tmp.resolve("fleet-src/io/perfj/cli"));
-        Files.writeString(src.resolve("FleetMain.java"), "package io.perfj.cli; public class FleetMain { public static void "
+        // the fleet class path's command line (perfj-cli's Main, which finds fleet as a Subcommand)
+        Files.writeString(src.resolve("Main.java"), "package io.perfj.cli; public class Main { public static void "
                 + "main(String[] a) { System.out.println(\"fleet=\" + String.join(\" \", a)); } }\n");
         Path classes = tmp.resolve("fleet-src");
         LauncherLayout.exec(List.of(LauncherLayout.jdkTool("javac"), "-d", classes.toString(),
-                src.resolve("FleetMain.java").toString()), classes);
+                src.resolve("Main.java").toString()), classes);
         Path fleetJar = Files.createDirectories(root.resolve("perfj-fleet/target")).resolve("perfj-fleet.jar");
         LauncherLayout.exec(List.of(LauncherLayout.jdkTool("jar"), "cf", fleetJar.toString(),
-                "io/perfj/cli/FleetMain.class"), classes);
+                "io/perfj/cli/Main.class"), classes);
         Files.writeString(root.resolve("perfj-fleet/target/classpath.txt"), classes.toString());
         Path options = root.resolve("perfj-fleet/src/main/jvm/fleet.options");
         Files.createDirectories(options.getParent());

@@ -6,7 +6,11 @@
  * {@code Grouped}) sums in each task. {@code FleetReport} and {@code FleetFlame} are the report
  * and flame graph over every recording, {@code FleetSpark} the Spark session.
  *
- * <p>Depends on perfj-core's {@code session}, {@code symbols}, {@code report} and {@code profile}.
- * Used by perfj-fleet's {@code FleetCommand} ({@code perfj fleet}).
+ * {@code FleetCommand} is {@code perfj fleet}, which perfj's command line finds as a
+ * {@code io.perfj.cli.Subcommand} ({@code FleetSubcommand}, a {@link java.util.ServiceLoader}
+ * provider).
+ *
+ * <p>Depends on perfj-core's {@code session}, {@code symbols}, {@code report} and {@code profile},
+ * and on perfj-cli's command models.
  */
 package io.perfj.fleet;

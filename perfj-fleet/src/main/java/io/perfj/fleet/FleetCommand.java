@@ -1,7 +1,12 @@
-package io.perfj.cli;
+package io.perfj.fleet;
 
-import io.perfj.fleet.FleetReport;
-import io.perfj.fleet.FleetSpark;
+import io.perfj.cli.CliError;
+import io.perfj.cli.CommandModel;
+import io.perfj.cli.ProfileCliOptions;
+import io.perfj.cli.ReportCommand;
+import io.perfj.cli.ServeCommand;
+import io.perfj.cli.SymbolCliOptions;
+import io.perfj.cli.ViewCliOptions;
 import io.perfj.report.CallchainMode;
 import io.perfj.report.JsonReport;
 import io.perfj.report.Report;
@@ -25,9 +30,10 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code perfj fleet}: reports and queries over every recording under a directory, on Apache
- * Spark (embedded in local mode, or a cluster's driver with {@code --master}). In this package
- * for the command line's option models ({@link CommandModel}, {@link SymbolCliOptions}); it is
- * built in perfj-fleet, so Spark is on no other command's class path.
+ * Spark (embedded in local mode, or a cluster's driver with {@code --master}), made with the
+ * command line's option models ({@link CommandModel}, {@link SymbolCliOptions}) and found by it
+ * as a {@link io.perfj.cli.Subcommand} ({@link FleetSubcommand}); built in perfj-fleet, so Spark
+ * is on no other command's class path.
  */
 public final class FleetCommand implements Runnable {
     final CommandSpec spec;
@@ -68,15 +74,16 @@ public final class FleetCommand implements Runnable {
             if (!Files.isDirectory(dir)) {
                 throw new CliError("fleet: " + dir + " is not a directory");
             }
-            if (sym.compat != Compat.NONE) {
-                throw new CliError("fleet: --compat " + sym.compat + " is not supported (fleet rows are the default mode's)");
+            if (sym.compat() != Compat.NONE) {
+                throw new CliError("fleet: --compat " + sym.compat() + " is not supported (fleet rows are the default mode's)");
             }
+            io.perfj.symbols.SymbolOptions so = sym.toOptions();
             Map<String, String> o = new HashMap<>();
-            put(o, "symfs", sym.symfs);
-            put(o, "buildid-dir", sym.buildIdDir);
-            put(o, "kallsyms", sym.kallsyms);
-            put(o, "perf-map-dir", sym.perfMapDir);
-            o.put("no-system-files", Boolean.toString(sym.noSystem));
+            put(o, "symfs", so.symfs());
+            put(o, "buildid-dir", so.buildIdDir());
+            put(o, "kallsyms", so.kallsyms());
+            put(o, "perf-map-dir", so.perfMapDir());
+            o.put("no-system-files", Boolean.toString(!so.useSystem()));
             return FleetReport.samples(spark, dir.toAbsolutePath().toString(), o);
         }
 

@@ -1,5 +1,6 @@
-package io.perfj.cli;
+package io.perfj.fleet;
 
+import io.perfj.cli.Main;
 import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +25,6 @@ class FleetCommandTest {
 
     @BeforeAll
     static void register() throws Exception {
-        Main.SUBCOMMANDS.put("fleet", () -> new FleetCommand().spec);
         fleet = Files.createDirectories(Path.of("target", "fleet-test", "cli"));
         Path h = Files.createDirectories(fleet.resolve("web1"));
         Files.copy(Fixtures.recording("c-fp"), h.resolve("c-fp.data"), StandardCopyOption.REPLACE_EXISTING);
@@ -41,6 +41,15 @@ class FleetCommandTest {
         StringWriter err = new StringWriter();
         int rc = Main.execute(a.toArray(String[]::new), out, new PrintWriter(err, true));
         return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString());
+    }
+
+    /** The command line finds fleet on its class path (a ServiceLoader provider), and lists it. */
+    @Test
+    void fleetIsFoundOnTheClassPath() {
+        Run help = run("--help");
+        assertTrue(help.out().lines().anyMatch(l -> l.trim().startsWith("fleet")), help.out());
+        Run fleetHelp = run("fleet", "--help");
+        assertEquals(0, fleetHelp.rc(), fleetHelp.err());
     }
 
     @Test
