@@ -474,12 +474,26 @@
     }
     for (const a of r.annotations) {
       body.appendChild(el('h4', a.symbol + '  ' + a.dso + '  ' + a.event + ': ' + a.samples + ' samples'));
+      const src = sourceTotals(a.lines);
+      if (src.order.length) {
+        // the source lines' totals, hottest first, beside the per-instruction listing below
+        const sum = el('table', null, 'grid source-lines');
+        for (const key of src.order.slice(0, 10)) {
+          const tr = el('tr');
+          tr.appendChild(el('td', src.total.get(key).toFixed(2) + '%', 'num'));
+          tr.appendChild(el('td', key.trim()));
+          sum.appendChild(tr);
+        }
+        body.appendChild(el('h5', 'By source line'));
+        body.appendChild(sum);
+      }
       const table = el('table', null, 'grid annotation');
-      for (const line of a.lines) {
+      a.lines.forEach((line, i) => {
         const tr = el('tr');
         if (line.offset === null) {
           tr.className = 'src';
-          tr.appendChild(el('td', ''));
+          const key = src.rowKey.get(i);
+          tr.appendChild(el('td', key !== undefined && src.total.get(key) > 0 ? src.total.get(key).toFixed(2) + '%' : '', 'num line-total'));
           tr.appendChild(el('td', ''));
         } else {
           if (line.percent >= 5) tr.className = 'hot';
@@ -488,10 +502,43 @@
         }
         tr.appendChild(el('td', line.text));
         table.appendChild(tr);
-      }
+      });
       body.appendChild(table);
     }
     for (const w of r.warnings) body.appendChild(el('div', w, 'note'));
+  }
+
+  // Each instruction's share counted for the source line it was compiled from: the nearest row
+  // above it that names one (objdump's "file:line" markers, discriminators merged; a BPF
+  // program's BTF "[file:F line_num:N ...]"), or, where the listing has no such markers (a BPF
+  // program's JIT image), the source text row above it. rowKey: listing row -> its line's key.
+  function sourceTotals(lines) {
+    const marker = /^(\S+:\d+)(?: \(discriminator \d+\))?$/;
+    const btf = /\[file:(\S+) line_num:(\d+)/;
+    const keyOf = (text) => {
+      const m = marker.exec(text.trim());
+      if (m) return m[1];
+      const b = btf.exec(text);
+      return b ? b[1] + ':' + b[2] : null;
+    };
+    const markers = lines.some((l) => l.offset === null && keyOf(l.text) !== null);
+    const total = new Map();
+    const rowKey = new Map();
+    let cur = null;
+    lines.forEach((l, i) => {
+      if (l.offset === null) {
+        const k = markers ? keyOf(l.text) : (l.text.trim() ? l.text.trim() : null);
+        if (k !== null) {
+          cur = k;
+          rowKey.set(i, k);
+          if (!total.has(k)) total.set(k, 0);
+        }
+      } else if (cur !== null) {
+        total.set(cur, total.get(cur) + (l.percent || 0));
+      }
+    });
+    const order = [...total.keys()].filter((k) => total.get(k) > 0).sort((x, y) => total.get(y) - total.get(x));
+    return { total, rowKey, order };
   }
 
   // ---- diff ----

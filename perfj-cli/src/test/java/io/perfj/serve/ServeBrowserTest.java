@@ -124,6 +124,28 @@ class ServeBrowserTest {
         Browser.screenshot(driver, "icicle");
     }
 
+    /**
+     * Annotate shows each source line's total beside the instructions' shares: compute_a's
+     * instructions under objdump's ./src/hot.c:21 marker hold 12.21% + 30.69% + 9.57% + 16.50%.
+     */
+    @Test
+    void annotateTotalsEachSourceLine() throws Exception {
+        io.perfj.testing.Objdump.assume();
+        try (UiServer s = ServeFixtures.start("c-fp")) {
+            open(s);
+            frame("flame", "compute_a").click();
+            Browser.settle(driver);
+            driver.findElement(By.id("annotate-open")).click();
+            Browser.until(() -> driver.findElement(By.id("annotate-body")).getText().contains("By source line"));
+            String body = driver.findElement(By.id("annotate-body")).getText();
+            assertTrue(body.contains("68.98% ./src/hot.c:21"), body);
+            List<WebElement> totals = driver.findElements(By.cssSelector("#annotate-body td.line-total"));
+            assertTrue(totals.stream().anyMatch(t -> t.getText().equals("68.98%")), "the line's total on its marker row");
+            Browser.screenshot(driver, "annotate-source-lines");
+            driver.findElement(By.id("annotate-close")).click();
+        }
+    }
+
     /** The text of the flame graph's tooltip shown now (empty when none is). */
     private static String tip() {
         return (String) js("return [...document.querySelectorAll('.flame-tip')].filter((t) => !t.hidden)"
