@@ -60,6 +60,25 @@ class JvmOptionFilesTest {
         }
     }
 
+    /**
+     * The commands that read every sample of a recording into a young generation of 192 MB back
+     * the heap with transparent huge pages: first touches of 4 KB heap pages were a good part of
+     * their CPU time.
+     */
+    @Test
+    void readingCommandsBackTheHeapWithHugePages() throws IOException {
+        for (String name : List.of("report", "script")) {
+            List<String> opts = new ArrayList<>();
+            for (String line : Files.readAllLines(ChildJvm.optionDir().resolve(name + ".options"))) {
+                String o = line.replaceFirst("#.*", "").trim();
+                if (!o.isEmpty()) {
+                    opts.addAll(List.of(o.split("\\s+")));
+                }
+            }
+            assertTrue(opts.contains("-XX:+UseTransparentHugePages"), name + ".options: " + opts);
+        }
+    }
+
     @Test
     void theJvmAcceptsEveryFile() throws Exception {
         for (Path f : commandFiles()) {

@@ -28,13 +28,6 @@ final class MappedRecordInput implements RecordInput {
     private long aheadUpTo;
     private final List<String> warnings = new ArrayList<>();
     private long pos;
-    /**
-     * {@link #pos} as other threads see it (a prefetcher pacing itself by the walk), published
-     * every {@link #PUBLISH_STEP} bytes: a volatile store per record cost the walk a fence each.
-     */
-    private volatile long published;
-    private long nextPublish = PUBLISH_STEP;
-    private static final long PUBLISH_STEP = 1L << 20;
     /** The type and size of the record {@link #advance} returned last. */
     private int type;
     private int size;
@@ -122,10 +115,6 @@ final class MappedRecordInput implements RecordInput {
         int type = data.s32(at);
         this.type = type;
         this.size = size;
-        if (pos >= nextPublish) {
-            published = pos;
-            nextPublish = pos + PUBLISH_STEP;
-        }
         if (type == RecordType.AUXTRACE && !skipAuxtracePayload(at, size)) {
             return at;
         }
@@ -174,11 +163,6 @@ final class MappedRecordInput implements RecordInput {
     @Override
     public Bytes trailing() {
         return trailing;
-    }
-
-    /** How far the walk has come, to within {@link #PUBLISH_STEP} bytes (from any thread). */
-    long position() {
-        return published;
     }
 
     /** The type of the record {@link #advance} returned last. */

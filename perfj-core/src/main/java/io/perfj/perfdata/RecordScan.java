@@ -2,7 +2,6 @@ package io.perfj.perfdata;
 
 import io.perfj.io.Bytes;
 
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
@@ -20,7 +19,6 @@ public final class RecordScan implements AutoCloseable {
     private final PerfData data;
     private final Evlist evlist;
     private final MappedRecordInput in;
-    private final MemorySegment seg;
     private final Bytes bytes;
     private final OrderQueue order = new OrderQueue(OrderedRecords.DEFAULT_MAX_QUEUED);
     private final Layout[] layouts;
@@ -58,7 +56,6 @@ public final class RecordScan implements AutoCloseable {
         this.evlist = data.evlist();
         this.in = new MappedRecordInput(section);
         this.bytes = section;
-        this.seg = section.segment();
         List<Evsel> evsels = evlist.evsels();
         layouts = new Layout[evsels.size()];
         for (int i = 0; i < layouts.length; i++) {
@@ -70,49 +67,15 @@ public final class RecordScan implements AutoCloseable {
         idPos = evsels.size() <= 1 ? -1 : Evlist.sampleIdPos(evsels.getFirst().attr().sampleType());
     }
 
-    private java.lang.Thread prefetcher;
-    private volatile boolean finished;
-
-    /** How far ahead of the walk the prefetching thread maps pages in. */
-    private static final long PREFETCH_AHEAD = 32L << 20;
-
-    /**
-     * Maps the file's pages in ahead of the walk on another thread (the page faults of a first
-     * touch were a good part of the walk's time), at most {@link #PREFETCH_AHEAD} ahead.
-     */
-    private void prefetch() {
-        long chunk = 4L << 20;
-        for (long off = 0; off < seg.byteSize() && !finished; off += chunk) {
-            while (off > in.position() + PREFETCH_AHEAD && !finished) {
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-            }
-            try {
-                seg.asSlice(off, Math.min(chunk, seg.byteSize() - off)).load();
-            } catch (RuntimeException | UnsatisfiedLinkError e) {
-                return; // only a hint
-            }
-        }
-    }
-
     /** Moves to the next record in delivery order; false at the end. */
     public boolean next() {
-        if (prefetcher == null && seg.isMapped()) {
-            prefetcher = java.lang.Thread.ofPlatform().daemon().name("perfj-prefetch").start(this::prefetch);
-        }
         while (!order.hasReady()) {
             if (ended) {
                 record = null;
                 layout = null;
-                finished = true;
                 return false;
             }
-            long at;
-            try {
-                at = in.advance();
-            } catch (RuntimeException e) {
-                finished = true;
-                throw e;
-            }
+            long at = in.advance();
             if (at < 0) {
                 ended = true;
                 order.end();
@@ -121,7 +84,6 @@ public final class RecordScan implements AutoCloseable {
             int type = in.type();
             if (type == RecordType.SAMPLE) {
                 if (layouts.length == 0) {
-                    finished = true;
                     throw Evlist.sampleWithoutEvent(data.name(), bytes.base() + at);
                 }
                 int size = in.size();
@@ -252,10 +214,9 @@ public final class RecordScan implements AutoCloseable {
         return bytes.u16(pos + 4) & 7;
     }
 
-    /** Stops the prefetching thread when the consumer leaves before the end. */
+    /** Nothing to release: the mapping is the recording's (kept for callers' try-with-resources). */
     @Override
     public void close() {
-        finished = true;
     }
 
     /** Warnings about the data (a recording cut short), once the end was reached. */
