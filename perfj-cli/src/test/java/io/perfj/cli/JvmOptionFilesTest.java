@@ -79,6 +79,20 @@ class JvmOptionFilesTest {
         }
     }
 
+    /**
+     * The JVM's own messages never land in a command's output: unified logging writes them on
+     * standard output by default (huge pages off in the kernel, an AOT cache that cannot be
+     * mapped), common.options sends them to standard error.
+     */
+    @Test
+    void jvmWarningsGoToStandardError(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path missing = tmp.resolve("no-such.aot");
+        ChildJvm.Result r = ChildJvm.run("report", List.of("-XX:AOTCache=" + missing), true, "-version");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.out(), "the JVM wrote on standard output");
+        assertTrue(r.err().contains("[aot]"), r.err());
+    }
+
     @Test
     void theJvmAcceptsEveryFile() throws Exception {
         for (Path f : commandFiles()) {
