@@ -314,7 +314,7 @@ class AotLauncherTest {
     @Test
     void perfjSaysUnderDebugThatTheJvmLeftTheCacheOut() throws Exception {
         Path bad = Files.writeString(tmp.resolve("bad.aot"), "not a cache");
-        List<String> opts = List.of("-XX:AOTCache=" + bad, "-Xlog:aot=off", "-Xlog:cds=off", "-Dperfj.aot=" + bad);
+        List<String> opts = List.of("-XX:AOTCache=" + bad, "-Xlog:aot=off:stderr", "-Xlog:cds=off:stderr", "-Dperfj.aot=" + bad);
         ChildJvm.Result r = ChildJvm.run("header", opts, false, "io.perfj.cli.Main", "header", "-i", "fixtures/c-fp.data", "--debug");
         assertEquals(0, r.rc(), r.err());
         assertEquals("perfj: start-up cache " + bad + " not used: the JVM could not map it (damaged, made by another JDK,"
