@@ -3,7 +3,6 @@ package io.perfj.cli;
 import io.perfj.export.pprof.ProfileProto;
 import io.perfj.testing.BuildIdCacheFixture;
 import io.perfj.testing.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,15 +47,7 @@ class PprofGoToolTest {
     }
 
     static void assumeGo() {
-        try {
-            Process p = new ProcessBuilder("go", "version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            Assumptions.assumeTrue(p.waitFor() == 0, "go does not run");
-        } catch (IOException e) {
-            Assumptions.abort("go is not installed (go tool pprof reads the export)");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        io.perfj.testing.Objdump.assumeRuns("go is not installed (go tool pprof reads the export)", "go", "version");
     }
 
     private static String pprof(Map<String, String> env, String... args) throws Exception {

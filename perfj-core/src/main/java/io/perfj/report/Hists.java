@@ -740,9 +740,9 @@ public final class Hists {
         String symbolFilter = opts.view() == null ? null : opts.view().symbolFilter();
         // --symbol-filter: a row stays when its symbol's name contains the text (the rows are
         // rows of symbols only with a symbol key; perf filters only where PerfSymbolFilter says)
-        List<SortKey> keys = StdioReport.shownKeys(opts);
-        ReportQuirks.LevelFilter levels = symbolFilter != null && opts.view().hierarchy() ? quirks.hierarchyFilter(
-                perfInput, keys.size(), (e, d) -> keyValue(e, keys.get(d)), e -> symbolContains(e, symbolFilter)) : null;
+        List<SortKey> keys = symbolFilter != null && opts.view().hierarchy() ? StdioReport.shownKeys(opts) : null;
+        ReportQuirks.LevelFilter levels = keys == null ? null : quirks.hierarchyFilter(perfInput, keys.size(),
+                (e, d) -> keyValue(e, keys.get(d)), e -> symbolContains(e, symbolFilter));
         if (levels != null) {
             // perf 6.1 tests the entry that made each level's row
             perfInput = null;
